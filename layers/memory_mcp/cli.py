@@ -1,0 +1,160 @@
+"""``memory-mcp``: serve, migrate and administer users, spaces, keys and grants.
+
+Works against ``DATABASE_URL`` or, without it, the embedded PostgreSQL in the data directory.
+Every command takes ``--json`` for scripts. Exit codes: 0 ok, 1 error (message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from memory_mcp.config import Settings, get_settings
+from memory_mcp.errors import MemoryMcpError
+from memory_mcp.services import admin
+from memory_mcp.services.runtime import Runtime
+
+Handler = Callable[[Runtime, argparse.Namespace], Awaitable[Any]]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="memory-mcp", description=__doc__.splitlines()[0])
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the HTTP MCP server")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    sub.add_parser("migrate", help="apply pending database migrations")
+    reembed = sub.add_parser("reembed", help="re-embed all memories with the configured model")
+    reembed.add_argument("--yes", action="store_true", help="confirm")
+
+    users = sub.add_parser("users").add_subparsers(dest="action", required=True)
+    c = users.add_parser("create")
+    c.add_argument("--email", required=True)
+    c.add_argument("--name", required=True)
+    c.add_argument("--role", required=True, choices=admin.ROLES)
+    users.add_parser("list")
+    for action in ("deactivate", "reactivate"):
+        users.add_parser(action).add_argument("user", help="user id or email")
+    sr = users.add_parser("set-role")
+    sr.add_argument("user", help="user id or email")
+    sr.add_argument("--role", required=True, choices=admin.ROLES)
+
+    spaces = sub.add_parser("spaces").add_subparsers(dest="action", required=True)
+    c = spaces.add_parser("create")
+    c.add_argument("--key", required=True)
+    c.add_argument("--name", required=True)
+    c.add_argument("--description", default="")
+    spaces.add_parser("list")
+
+    keys = sub.add_parser("keys").add_subparsers(dest="action", required=True)
+    c = keys.add_parser("create")
+    c.add_argument("--user", required=True, help="user id or email")
+    c.add_argument("--label", required=True)
+    keys.add_parser("list").add_argument("--user", help="only this user's keys")
+    keys.add_parser("revoke").add_argument("key_id")
+
+    grants = sub.add_parser("grants").add_subparsers(dest="action", required=True)
+    c = grants.add_parser("set")
+    c.add_argument("--key", required=True, help="key id")
+    c.add_argument("--space", required=True, help="space key")
+    c.add_argument("--access", required=True, choices=admin.ACCESS)
+    c = grants.add_parser("revoke")
+    c.add_argument("--key", required=True, help="key id")
+    c.add_argument("--space", required=True, help="space key")
+    return p
+
+
+HANDLERS: dict[tuple[str, str | None], Handler] = {
+    ("users", "create"): lambda rt, a: admin.create_user(rt, a.email, a.name, a.role),
+    ("users", "list"): lambda rt, a: admin.list_users(rt),
+    ("users", "deactivate"): lambda rt, a: admin.update_user(rt, a.user, active=False),
+    ("users", "reactivate"): lambda rt, a: admin.update_user(rt, a.user, active=True),
+    ("users", "set-role"): lambda rt, a: admin.update_user(rt, a.user, role=a.role),
+    ("spaces", "create"): lambda rt, a: admin.create_space(rt, a.key, a.name, a.description),
+    ("spaces", "list"): lambda rt, a: admin.list_spaces(rt),
+    ("keys", "create"): lambda rt, a: admin.create_key(rt, a.user, a.label),
+    ("keys", "list"): lambda rt, a: admin.list_keys(rt, a.user),
+    ("keys", "revoke"): lambda rt, a: admin.revoke_key(rt, a.key_id),
+    ("grants", "set"): lambda rt, a: admin.set_grant(rt, a.key, a.space, a.access),
+    ("grants", "revoke"): lambda rt, a: admin.revoke_grant(rt, a.key, a.space),
+}
+
+
+def _print(result: Any, as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result, indent=2, default=str))
+        return
+    rows = result if isinstance(result, list) else [result]
+    if not rows:
+        print("(none)")
+    for row in rows:
+        print("  ".join(f"{k}={v}" for k, v in row.items() if k != "key"))
+        if isinstance(row, dict) and "key" in row and str(row["key"]).startswith("mm_"):
+            print(f"\nAPI key (shown once, store it now):\n  {row['key']}")
+
+
+async def _with_runtime(settings: Settings, fn: Callable[[Runtime], Awaitable[Any]]) -> Any:
+    from memory_mcp.services.startup import create_runtime
+
+    rt = await create_runtime(settings)
+    try:
+        return await fn(rt)
+    finally:
+        await rt.pool.close()
+
+
+def run(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
+    args = _parser().parse_args(argv)
+    settings = settings or get_settings()
+    try:
+        if args.command == "serve":
+            from memory_mcp.server_main import serve
+
+            serve(settings, host=args.host, port=args.port)
+            return 0
+        if args.command == "migrate":
+            from memory_mcp.db.migrator import migrate
+            from memory_mcp.db.pool import resolve_database_url
+
+            applied = migrate(resolve_database_url(settings), settings.migrations_dir)
+            _print({"applied": applied} if args.json else {"applied": ", ".join(applied) or
+                                                          "nothing (up to date)"}, args.json)
+            return 0
+        if args.command == "reembed":
+            return _reembed(settings, args)
+        handler = HANDLERS[(args.command, getattr(args, "action", None))]
+        result = asyncio.run(_with_runtime(settings, lambda rt: handler(rt, args)))
+        _print(result, args.json)
+        return 0
+    except MemoryMcpError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+
+def _reembed(settings: Settings, args: argparse.Namespace) -> int:
+    if not args.yes:
+        print("error: re-embedding rewrites every stored vector; pass --yes to confirm.",
+              file=sys.stderr)
+        return 1
+    from memory_mcp.services.reembed import reembed_all
+    from memory_mcp.services.startup import create_runtime_unchecked
+
+    async def go() -> Any:
+        rt = await create_runtime_unchecked(settings)
+        try:
+            return await reembed_all(rt)
+        finally:
+            await rt.pool.close()
+
+    _print(asyncio.run(go()), args.json)
+    return 0
+
+
+def main() -> None:
+    sys.exit(run())

@@ -1,0 +1,85 @@
+"""One typed settings object for the whole process.
+
+Everything configurable is read here, once, from the environment (prefix-free names for the
+conventional ones such as ``DATABASE_URL``, ``MEMORY_MCP_*`` for the rest), so the rest of the
+package never touches ``os.environ`` and tests can build a ``Settings`` explicitly.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: Width of the ``memories.embedding`` column. Every provider's vectors are zero-padded to it.
+STORAGE_DIMENSIONS = 3072
+
+
+def _default_migrations_dir() -> Path:
+    """Repository checkout: ``<root>/migrations``; Lambda layer: ``memory_mcp/migrations``."""
+    packaged = Path(__file__).parent / "migrations"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "migrations"
+
+
+class Settings(BaseSettings):
+    """Process configuration. See the configuration table in README.md."""
+
+    model_config = SettingsConfigDict(env_prefix="MEMORY_MCP_", extra="ignore")
+
+    database_url: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("DATABASE_URL", "MEMORY_MCP_DATABASE_URL")
+    )
+    data_dir: Path = Path(".memory-mcp")
+    migrations_dir: Path = Field(default_factory=_default_migrations_dir)
+    auto_migrate: bool = True
+
+    host: str = "127.0.0.1"
+    port: int = 8787
+    public_url: str | None = None
+    allowed_hosts: list[str] = Field(default_factory=lambda: ["*"])
+
+    pool_min_size: int = 1
+    pool_max_size: int = 10
+
+    embedding_provider: Literal["local", "bedrock", "openai"] = "local"
+    embedding_model: str | None = None
+    embedding_dimensions: int | None = None
+    embedding_cache_size: int = 512
+    bedrock_region: str | None = None
+    openai_base_url: str = "https://api.openai.com/v1"
+    openai_api_key: SecretStr | None = None
+    embedding_timeout_seconds: float = 30.0
+
+    max_content_chars: int = 100_000
+    max_query_chars: int = 4_000
+    version_threshold: float = 0.90
+    forget_threshold: float = 0.75
+    hnsw_ef_search: int = 100
+
+    profile_stable_limit: int = 10
+    profile_recent_limit: int = 5
+    profile_recent_days: int = 7
+    profile_categories: list[str] = Field(
+        default_factory=lambda: [
+            "preference",
+            "convention",
+            "decision",
+            "profile",
+            "identity",
+            "policy",
+            "rule",
+        ]
+    )
+
+    log_level: str = "INFO"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, read from the environment once."""
+    return Settings()

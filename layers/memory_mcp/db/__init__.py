@@ -1,0 +1,1 @@
+"""The only place with SQL: pool, migrator, embedded server and one module per aggregate."""

@@ -1,0 +1,66 @@
+"""SQL for source documents (rows are created by the upload flow)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from psycopg import AsyncConnection
+
+Row = dict[str, Any]
+Conn = AsyncConnection[Row]
+
+_COLUMNS = """d.id, d.space_id, d.title, d.filename, d.content_type, d.size_bytes, d.status,
+    d.status_reason, d.summary, d.created_at, d.updated_at,
+    d.created_by AS created_by_user_id, cu.display_name AS created_by,
+    d.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
+    (SELECT count(*) FROM memories m WHERE m.source_document_id = d.id) AS memory_count"""
+
+_JOINS = "JOIN users cu ON cu.id = d.created_by JOIN users uu ON uu.id = d.updated_by"
+
+
+async def page(conn: Conn, space_id: UUID, limit: int, offset: int) -> tuple[list[Row], int]:
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM documents d {_JOINS} WHERE d.space_id = %s
+            ORDER BY d.created_at DESC, d.id DESC LIMIT %s OFFSET %s""",
+        (space_id, limit, offset),
+    )
+    rows = await cur.fetchall()
+    total = await conn.execute("SELECT count(*) AS n FROM documents WHERE space_id = %s", (space_id,))
+    row = await total.fetchone()
+    return rows, int(row["n"]) if row else 0
+
+
+async def get(conn: Conn, document_id: UUID, space_ids: list[UUID]) -> Row | None:
+    """The document with its content, if it lives in one of the given (readable) spaces."""
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS}, d.content FROM documents d {_JOINS}
+            WHERE d.id = %s AND d.space_id = ANY(%s)""",
+        (document_id, space_ids),
+    )
+    return await cur.fetchone()
+
+
+async def insert(
+    conn: Conn,
+    *,
+    space_id: UUID,
+    user_id: UUID,
+    title: str,
+    filename: str | None = None,
+    content_type: str | None = None,
+    size_bytes: int | None = None,
+    status: str = "queued",
+    summary: str | None = None,
+    content: str | None = None,
+) -> Row:
+    cur = await conn.execute(
+        """INSERT INTO documents (space_id, title, filename, content_type, size_bytes, status,
+                                  summary, content, created_by, updated_by)
+           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
+        (space_id, title, filename, content_type, size_bytes, status, summary, content,
+         user_id, user_id),
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return row

@@ -1,0 +1,207 @@
+"""SQL for users, API keys, spaces and grants (the identity and access aggregate)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from psycopg import AsyncConnection
+
+Row = dict[str, Any]
+Conn = AsyncConnection[Row]
+
+
+async def insert_user(conn: Conn, email: str, display_name: str, role: str) -> Row:
+    cur = await conn.execute(
+        """INSERT INTO users (email, display_name, role) VALUES (%s, %s, %s)
+           RETURNING id, email, display_name, role, active, created_at, updated_at""",
+        (email, display_name, role),
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return row
+
+
+async def list_users(conn: Conn) -> list[Row]:
+    cur = await conn.execute(
+        """SELECT u.id, u.email, u.display_name, u.role, u.active, u.created_at, u.updated_at,
+                  (SELECT count(*) FROM api_keys k WHERE k.user_id = u.id AND k.revoked_at IS NULL)
+                      AS active_keys
+           FROM users u ORDER BY u.created_at, u.id"""
+    )
+    return await cur.fetchall()
+
+
+async def find_user(conn: Conn, ident: str) -> Row | None:
+    """By id (uuid text) or email (case-insensitive)."""
+    cur = await conn.execute(
+        """SELECT id, email, display_name, role, active, created_at, updated_at FROM users
+           WHERE id::text = %s OR lower(email) = lower(%s)""",
+        (ident, ident),
+    )
+    return await cur.fetchone()
+
+
+async def update_user(conn: Conn, user_id: UUID, **fields: Any) -> Row | None:
+    allowed = {"active", "role", "display_name"}
+    if not fields or set(fields) - allowed:
+        raise ValueError(f"unsupported user fields: {sorted(set(fields) - allowed)}")
+    assignments = ", ".join(f"{name} = %({name})s" for name in sorted(fields))
+    cur = await conn.execute(
+        f"""UPDATE users SET {assignments}, updated_at = now() WHERE id = %(id)s
+            RETURNING id, email, display_name, role, active, created_at, updated_at""",
+        {**fields, "id": user_id},
+    )
+    return await cur.fetchone()
+
+
+async def insert_space(conn: Conn, key: str, name: str, description: str) -> Row:
+    cur = await conn.execute(
+        """INSERT INTO spaces (key, name, description) VALUES (%s, %s, %s)
+           RETURNING id, key, name, description, created_at, last_activity_at""",
+        (key, name, description),
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return row
+
+
+async def list_spaces(conn: Conn) -> list[Row]:
+    cur = await conn.execute(
+        """SELECT s.id, s.key, s.name, s.description, s.created_at, s.last_activity_at,
+                  (SELECT count(*) FROM memories m
+                    WHERE m.space_id = s.id AND m.is_latest AND NOT m.is_forgotten) AS memory_count,
+                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id) AS document_count
+           FROM spaces s ORDER BY s.key"""
+    )
+    return await cur.fetchall()
+
+
+async def find_space(conn: Conn, key: str) -> Row | None:
+    cur = await conn.execute(
+        "SELECT id, key, name, description, created_at, last_activity_at FROM spaces WHERE key = %s",
+        (key,),
+    )
+    return await cur.fetchone()
+
+
+async def touch_space(conn: Conn, space_id: UUID) -> None:
+    """Record write activity; feeds "recently active spaces" in the context prompt."""
+    await conn.execute("UPDATE spaces SET last_activity_at = now() WHERE id = %s", (space_id,))
+
+
+async def insert_key(conn: Conn, user_id: UUID, label: str, prefix: str, key_hash: bytes) -> Row:
+    cur = await conn.execute(
+        """INSERT INTO api_keys (user_id, label, prefix, key_hash) VALUES (%s, %s, %s, %s)
+           RETURNING id, user_id, label, prefix, created_at""",
+        (user_id, label, prefix, key_hash),
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return row
+
+
+async def list_keys(conn: Conn, user_id: UUID | None = None) -> list[Row]:
+    cur = await conn.execute(
+        """SELECT k.id, k.user_id, u.email, k.label, k.prefix, k.created_at, k.last_used_at,
+                  k.revoked_at, s.key AS active_space,
+                  coalesce((SELECT json_agg(json_build_object('space', gs.key, 'access', g.access)
+                                            ORDER BY gs.key)
+                            FROM grants g JOIN spaces gs ON gs.id = g.space_id
+                            WHERE g.key_id = k.id), '[]'::json) AS grants
+           FROM api_keys k JOIN users u ON u.id = k.user_id
+           LEFT JOIN spaces s ON s.id = k.active_space_id
+           WHERE %(user)s::uuid IS NULL OR k.user_id = %(user)s::uuid
+           ORDER BY k.created_at, k.id""",
+        {"user": user_id},
+    )
+    return await cur.fetchall()
+
+
+async def revoke_key(conn: Conn, key_id: UUID) -> Row | None:
+    cur = await conn.execute(
+        """UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s
+           RETURNING id, label, prefix, revoked_at""",
+        (key_id,),
+    )
+    return await cur.fetchone()
+
+
+async def principal_by_prefix(conn: Conn, prefix: str) -> Row | None:
+    """The live key with this public prefix and its active user; None otherwise."""
+    cur = await conn.execute(
+        """SELECT k.id AS key_id, k.label AS key_label, k.prefix AS key_prefix, k.key_hash,
+                  k.active_space_id, u.id AS user_id, u.email, u.display_name, u.role
+           FROM api_keys k JOIN users u ON u.id = k.user_id
+           WHERE k.prefix = %s AND k.revoked_at IS NULL AND u.active""",
+        (prefix,),
+    )
+    return await cur.fetchone()
+
+
+async def touch_key(conn: Conn, key_id: UUID) -> None:
+    """At most one write a minute per key, so authentication stays read-mostly."""
+    await conn.execute(
+        """UPDATE api_keys SET last_used_at = now()
+           WHERE id = %s AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')""",
+        (key_id,),
+    )
+
+
+async def set_active_space(conn: Conn, key_id: UUID, space_id: UUID) -> None:
+    await conn.execute("UPDATE api_keys SET active_space_id = %s WHERE id = %s", (space_id, key_id))
+
+
+async def upsert_grant(conn: Conn, key_id: UUID, space_id: UUID, access: str) -> Row:
+    cur = await conn.execute(
+        """INSERT INTO grants (key_id, space_id, access) VALUES (%s, %s, %s)
+           ON CONFLICT (key_id, space_id) DO UPDATE SET access = EXCLUDED.access
+           RETURNING key_id, space_id, access, created_at""",
+        (key_id, space_id, access),
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return row
+
+
+async def delete_grant(conn: Conn, key_id: UUID, space_id: UUID) -> bool:
+    cur = await conn.execute(
+        "DELETE FROM grants WHERE key_id = %s AND space_id = %s", (key_id, space_id)
+    )
+    return cur.rowcount > 0
+
+
+async def grants_for_key(conn: Conn, key_id: UUID) -> list[Row]:
+    """Granted spaces, oldest grant first (the first one is the key's default space)."""
+    cur = await conn.execute(
+        """SELECT s.id AS space_id, s.key, s.name, s.description, g.access, g.created_at
+           FROM grants g JOIN spaces s ON s.id = g.space_id
+           WHERE g.key_id = %s ORDER BY g.created_at, s.key""",
+        (key_id,),
+    )
+    return await cur.fetchall()
+
+
+async def space_stats(conn: Conn, space_ids: list[UUID]) -> list[Row]:
+    cur = await conn.execute(
+        """SELECT s.id AS space_id, s.last_activity_at,
+                  (SELECT count(*) FROM memories m
+                    WHERE m.space_id = s.id AND m.is_latest AND NOT m.is_forgotten) AS memory_count,
+                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id) AS document_count
+           FROM spaces s WHERE s.id = ANY(%s)""",
+        (space_ids,),
+    )
+    return await cur.fetchall()
+
+
+async def count_users(conn: Conn) -> int:
+    cur = await conn.execute("SELECT count(*) AS n FROM users")
+    row = await cur.fetchone()
+    return int(row["n"]) if row else 0
+
+
+async def find_key(conn: Conn, key_id: UUID) -> Row | None:
+    cur = await conn.execute(
+        "SELECT id, user_id, label, prefix, revoked_at FROM api_keys WHERE id = %s", (key_id,)
+    )
+    return await cur.fetchone()

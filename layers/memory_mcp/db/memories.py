@@ -1,0 +1,232 @@
+"""SQL for memories: save, version, forget, search, list and the profile views.
+
+Every query takes the space id as its first filter. Vectors travel as halfvec text literals.
+Nearest-neighbour queries run in a transaction with ``hnsw.iterative_scan = relaxed_order`` so a
+space filter cannot starve the HNSW index of candidates; the outer query restores exact order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from uuid import UUID
+
+from psycopg import AsyncConnection, sql
+
+Row = dict[str, Any]
+Conn = AsyncConnection[Row]
+
+_COLUMNS = """m.id, m.space_id, m.content, m.category, m.version, m.parent_id, m.root_id,
+    m.is_latest, m.is_forgotten, m.forgotten_at, m.forget_reason, m.source_document_id,
+    m.created_by AS created_by_user_id, cu.display_name AS created_by,
+    m.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
+    m.forgotten_by AS forgotten_by_user_id, fu.display_name AS forgotten_by,
+    m.created_at, m.updated_at"""
+
+_JOINS = """JOIN users cu ON cu.id = m.created_by
+    JOIN users uu ON uu.id = m.updated_by
+    LEFT JOIN users fu ON fu.id = m.forgotten_by"""
+
+_LIVE = "m.space_id = %(space)s AND m.is_latest AND NOT m.is_forgotten"
+
+
+def vector_literal(vector: Sequence[float]) -> str:
+    """halfvec text form, e.g. ``[0.1,0.2]``."""
+    return "[" + ",".join(map(str, vector)) + "]"
+
+
+async def enable_filtered_ann(conn: Conn, ef_search: int) -> None:
+    """Per-transaction HNSW settings (``SET LOCAL`` so pooled connections stay clean)."""
+    await conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    await conn.execute(
+        sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(10, min(ef_search, 1000))))
+    )
+
+
+async def get(conn: Conn, space_id: UUID, memory_id: UUID) -> Row | None:
+    cur = await conn.execute(
+        f"SELECT {_COLUMNS} FROM memories m {_JOINS} WHERE m.space_id = %s AND m.id = %s",
+        (space_id, memory_id),
+    )
+    return await cur.fetchone()
+
+
+async def find_live_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None:
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
+            WHERE {_LIVE} AND m.content_hash = %(hash)s""",
+        {"space": space_id, "hash": content_hash},
+    )
+    return await cur.fetchone()
+
+
+async def nearest_live(conn: Conn, space_id: UUID, vector: str, lock: bool = False) -> Row | None:
+    """The closest latest, non-forgotten memory in the space, with its cosine similarity."""
+    lock_clause = "FOR UPDATE OF m" if lock else ""
+    cur = await conn.execute(
+        f"""WITH nearest AS (
+                SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
+                WHERE {_LIVE} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT 5)
+            SELECT {_COLUMNS}, m.root_id, 1 - n.distance AS similarity
+            FROM nearest n JOIN memories m ON m.id = n.id {_JOINS}
+            WHERE m.is_latest AND NOT m.is_forgotten
+            ORDER BY n.distance, m.id LIMIT 1 {lock_clause}""",
+        {"space": space_id, "vec": vector},
+    )
+    return await cur.fetchone()
+
+
+async def insert(
+    conn: Conn,
+    *,
+    memory_id: UUID,
+    space_id: UUID,
+    content: str,
+    content_hash: bytes,
+    category: str | None,
+    vector: str,
+    user_id: UUID,
+    root_id: UUID,
+    parent_id: UUID | None = None,
+    version: int = 1,
+    source_document_id: UUID | None = None,
+) -> bool:
+    """Insert one memory; False when an identical live memory won a concurrent race."""
+    cur = await conn.execute(
+        """INSERT INTO memories (id, space_id, content, content_hash, category, version, parent_id,
+                                 root_id, source_document_id, created_by, updated_by, embedding)
+           VALUES (%(id)s, %(space)s, %(content)s, %(hash)s, %(category)s, %(version)s, %(parent)s,
+                   %(root)s, %(doc)s, %(user)s, %(user)s, %(vec)s::halfvec)
+           ON CONFLICT (space_id, content_hash) WHERE is_latest AND NOT is_forgotten DO NOTHING""",
+        {
+            "id": memory_id,
+            "space": space_id,
+            "content": content,
+            "hash": content_hash,
+            "category": category,
+            "version": version,
+            "parent": parent_id,
+            "root": root_id,
+            "doc": source_document_id,
+            "user": user_id,
+            "vec": vector,
+        },
+    )
+    return cur.rowcount == 1
+
+
+async def supersede(conn: Conn, memory_id: UUID, user_id: UUID) -> bool:
+    """Mark the current latest version historical; False if someone else already did."""
+    cur = await conn.execute(
+        """UPDATE memories SET is_latest = false, updated_by = %s, updated_at = now()
+           WHERE id = %s AND is_latest AND NOT is_forgotten""",
+        (user_id, memory_id),
+    )
+    return cur.rowcount == 1
+
+
+async def forget(conn: Conn, memory_id: UUID, user_id: UUID, reason: str) -> bool:
+    cur = await conn.execute(
+        """UPDATE memories SET is_forgotten = true, forgotten_at = now(), forgotten_by = %(user)s,
+                  forget_reason = %(reason)s, updated_by = %(user)s, updated_at = now()
+           WHERE id = %(id)s AND NOT is_forgotten""",
+        {"id": memory_id, "user": user_id, "reason": reason},
+    )
+    return cur.rowcount == 1
+
+
+async def search(
+    conn: Conn,
+    space_id: UUID,
+    *,
+    vector: str | None,
+    pattern: str | None,
+    category: str | None,
+    limit: int,
+) -> list[Row]:
+    """One query: filters intersect; vector ranks when given, otherwise newest first."""
+    filters = [_LIVE]
+    params: dict[str, Any] = {"space": space_id, "limit": limit, "vec": vector}
+    if pattern is not None:
+        filters.append(r"m.content ILIKE %(pattern)s ESCAPE '\'")
+        params["pattern"] = pattern
+    if category is not None:
+        filters.append("m.category = %(category)s")
+        params["category"] = category
+    where = " AND ".join(filters)
+    if vector is not None:
+        query = f"""WITH hits AS (
+                SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
+                WHERE {where} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(limit)s)
+            SELECT {_COLUMNS}, 1 - h.distance AS score
+            FROM hits h JOIN memories m ON m.id = h.id {_JOINS}
+            ORDER BY h.distance, m.id"""
+    else:
+        query = f"""SELECT {_COLUMNS}, NULL::float8 AS score FROM memories m {_JOINS}
+            WHERE {where} ORDER BY m.updated_at DESC, m.id LIMIT %(limit)s"""
+    cur = await conn.execute(query.encode(), params)
+    return await cur.fetchall()
+
+
+async def record_recalls(conn: Conn, memory_ids: list[UUID]) -> None:
+    """Count search hits; the most-recalled memories feed the stable profile."""
+    if not memory_ids:
+        return
+    await conn.execute(
+        """INSERT INTO memory_recalls (memory_id, recall_count) SELECT unnest(%s::uuid[]), 1
+           ON CONFLICT (memory_id) DO UPDATE
+           SET recall_count = memory_recalls.recall_count + 1, last_recalled_at = now()""",
+        (memory_ids,),
+    )
+
+
+async def page(conn: Conn, space_id: UUID, limit: int, offset: int) -> tuple[list[Row], int]:
+    """All memories of a space (any status), newest first, and the total."""
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM memories m {_JOINS} WHERE m.space_id = %s
+            ORDER BY m.created_at DESC, m.id DESC LIMIT %s OFFSET %s""",
+        (space_id, limit, offset),
+    )
+    rows = await cur.fetchall()
+    total = await conn.execute("SELECT count(*) AS n FROM memories WHERE space_id = %s", (space_id,))
+    row = await total.fetchone()
+    return rows, int(row["n"]) if row else 0
+
+
+async def for_document(conn: Conn, space_id: UUID, document_id: UUID, limit: int) -> list[Row]:
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
+            WHERE m.space_id = %s AND m.source_document_id = %s
+            ORDER BY m.created_at, m.id LIMIT %s""",
+        (space_id, document_id, limit),
+    )
+    return await cur.fetchall()
+
+
+async def profile_stable(
+    conn: Conn, space_id: UUID, categories: list[str], limit: int
+) -> list[Row]:
+    """Durable facts: profile-like categories first, then the most-recalled memories."""
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS}, coalesce(r.recall_count, 0) AS recall_count
+            FROM memories m {_JOINS} LEFT JOIN memory_recalls r ON r.memory_id = m.id
+            WHERE {_LIVE} AND (m.category = ANY(%(cats)s) OR r.recall_count > 0)
+            ORDER BY (m.category = ANY(%(cats)s)) DESC NULLS LAST,
+                     coalesce(r.recall_count, 0) DESC, m.updated_at DESC, m.id
+            LIMIT %(limit)s""",
+        {"space": space_id, "cats": categories, "limit": limit},
+    )
+    return await cur.fetchall()
+
+
+async def profile_recent(
+    conn: Conn, space_id: UUID, days: int, exclude: list[UUID], limit: int
+) -> list[Row]:
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
+            WHERE {_LIVE} AND m.created_at >= now() - make_interval(days => %(days)s)
+              AND NOT (m.id = ANY(%(exclude)s))
+            ORDER BY m.created_at DESC, m.id LIMIT %(limit)s""",
+        {"space": space_id, "days": days, "exclude": exclude, "limit": limit},
+    )
+    return await cur.fetchall()

@@ -1,0 +1,101 @@
+"""Forward-only SQL migrations, applied in file order and recorded in ``schema_migrations``.
+
+Used by the local server at start, by the ``memory-mcp migrate`` command and by the deploy-time
+migration Lambda, so every environment runs exactly the same files. A session-level advisory lock
+serialises concurrent runners (two Lambdas, a server and the CLI); each file runs in its own
+transaction together with its bookkeeping row, so a failed file leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+from memory_mcp.errors import ConfigurationError
+
+log = logging.getLogger(__name__)
+
+_LOCK_ID = 0x4D454D4D4350  # "MEMMCP"
+_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+MIN_PGVECTOR = (0, 8, 0)
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    @property
+    def checksum(self) -> str:
+        return hashlib.sha256(self.sql.encode()).hexdigest()
+
+
+def load_migrations(directory: Path) -> list[Migration]:
+    """Read ``NNNN_name.sql`` files; refuse gaps, duplicates and stray names."""
+    if not directory.is_dir():
+        raise ConfigurationError(f"Migrations directory not found: {directory}")
+    migrations: list[Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _NAME.match(path.name)
+        if not match:
+            raise ConfigurationError(f"Migration file name must look like 0001_name.sql: {path.name}")
+        migrations.append(Migration(int(match.group(1)), path.stem, path.read_text()))
+    for expected, migration in enumerate(migrations, start=1):
+        if migration.version != expected:
+            raise ConfigurationError(f"Migrations must be numbered 1..n without gaps: {migration.name}")
+    return migrations
+
+
+def migrate(url: str, directory: Path) -> list[str]:
+    """Apply pending migrations; return the names applied (empty when up to date)."""
+    migrations = load_migrations(directory)
+    applied: list[str] = []
+    with psycopg.connect(url, autocommit=True, prepare_threshold=None) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_ID,))
+        try:
+            conn.execute(
+                """CREATE TABLE IF NOT EXISTS schema_migrations (
+                       version integer PRIMARY KEY,
+                       name text NOT NULL,
+                       checksum text NOT NULL,
+                       applied_at timestamptz NOT NULL DEFAULT now())"""
+            )
+            done = {
+                row[0]: row[1]
+                for row in conn.execute("SELECT version, checksum FROM schema_migrations")
+            }
+            for migration in migrations:
+                if migration.version in done:
+                    if done[migration.version] != migration.checksum:
+                        log.warning("migration %s changed after it was applied", migration.name)
+                    continue
+                with conn.transaction():
+                    conn.execute(migration.sql.encode())
+                    conn.execute(
+                        "INSERT INTO schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
+                        (migration.version, migration.name, migration.checksum),
+                    )
+                log.info("applied migration %s", migration.name)
+                applied.append(migration.name)
+            _check_pgvector(conn)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_ID,))
+    return applied
+
+
+def _check_pgvector(conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if row is None:
+        raise ConfigurationError("The pgvector extension is not installed in this database.")
+    version = tuple(int(part) for part in re.findall(r"\d+", str(row[0]))[:3])
+    if version < MIN_PGVECTOR:
+        raise ConfigurationError(
+            f"pgvector {row[0]} is too old: Memory-MCP needs 0.8.0 or newer "
+            "(halfvec HNSW and iterative index scans)."
+        )

@@ -1,0 +1,156 @@
+"""Any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint, over httpx.
+
+Covers OpenAI itself and the many servers that copy its API (vLLM, Ollama, LiteLLM, Azure
+proxies, ...). Plain httpx rather than the ``openai`` SDK: one request shape does not justify a
+heavy dependency in the Lambda layer.
+
+Request ``{"model", "input": [...], "encoding_format": "float"[, "dimensions"]}``; response
+``{"data": [{"index": i, "embedding": [...]}, ...]}``. ``dimensions`` is only sent when it was
+configured, because many compatible servers reject the field. Results are re-ordered by
+``index``: the API does not promise to return them in input order.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import httpx
+import numpy as np
+
+from memory_mcp.config import STORAGE_DIMENSIONS
+from memory_mcp.embeddings.base import FloatArray, l2_normalise
+from memory_mcp.errors import ConfigurationError, UpstreamError
+
+log = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "text-embedding-3-large"
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+#: Native widths of well-known models; anything else needs MEMORY_MCP_EMBEDDING_DIMENSIONS.
+KNOWN_DIMENSIONS = {
+    "text-embedding-3-large": 3072,
+    "text-embedding-3-small": 1536,
+    "text-embedding-ada-002": 1536,
+}
+#: Inputs per request: far below OpenAI's 2048-input cap, so 100k-char memories stay under
+#: the per-request token limit too.
+BATCH_SIZE = 64
+#: One retry for rate limits and transient server errors; more would outlast a Lambda request.
+_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_RETRY_DELAY_SECONDS = 0.5
+_FAILED = "The embedding provider (OpenAI-compatible API) failed; details are in the server log."
+
+
+class OpenAIEmbedder:
+    """Embeds texts through an OpenAI-compatible embeddings endpoint.
+
+    The ``httpx.Client`` is created once (connection pooling matters: every memory write and
+    search embeds) and can be injected, or built around an injected transport, for tests.
+    """
+
+    def __init__(
+        self,
+        model: str | None = None,
+        dimensions: int | None = None,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        api_key: str | None = None,
+        timeout_seconds: float = 30.0,
+        client: httpx.Client | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._model = model or DEFAULT_MODEL
+        self._send_dimensions = dimensions is not None
+        width = dimensions or KNOWN_DIMENSIONS.get(self._model)
+        if width is None:
+            raise ConfigurationError(
+                f"Unknown embedding width for model {self._model!r}; "
+                "set MEMORY_MCP_EMBEDDING_DIMENSIONS."
+            )
+        if not 0 < width <= STORAGE_DIMENSIONS:
+            raise ConfigurationError(
+                f"Embedding dimensions must be between 1 and {STORAGE_DIMENSIONS}, not {width}."
+            )
+        if api_key is None and base_url.rstrip("/") == DEFAULT_BASE_URL:
+            raise ConfigurationError(
+                "The OpenAI embedding provider needs MEMORY_MCP_OPENAI_API_KEY."
+            )
+        self._dimensions = width
+        self._url = base_url.rstrip("/") + "/embeddings"
+        # Sent per request rather than baked into the client, so an injected client works too.
+        self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = client or httpx.Client(
+            timeout=httpx.Timeout(timeout_seconds),
+            transport=transport or httpx.HTTPTransport(retries=1),
+        )
+
+    @property
+    def model_id(self) -> str:
+        """``openai:<model>``."""
+        return f"openai:{self._model}"
+
+    @property
+    def dimensions(self) -> int:
+        """Configured width, or the model's native width."""
+        return self._dimensions
+
+    def embed(self, texts: list[str]) -> FloatArray:
+        """Embed in batches of ``BATCH_SIZE``; rows come back in input order, L2-normalised."""
+        out = np.zeros((len(texts), self._dimensions), dtype=np.float32)
+        for start in range(0, len(texts), BATCH_SIZE):
+            batch = texts[start : start + BATCH_SIZE]
+            out[start : start + len(batch)] = self._embed_batch(batch)
+        return l2_normalise(out) if texts else out
+
+    def close(self) -> None:
+        """Release pooled connections (tests, CLI shutdown)."""
+        self._client.close()
+
+    def request_body(self, texts: list[str]) -> dict[str, Any]:
+        """The JSON body for one batch."""
+        body: dict[str, Any] = {"model": self._model, "input": texts, "encoding_format": "float"}
+        if self._send_dimensions:
+            body["dimensions"] = self._dimensions
+        return body
+
+    def _embed_batch(self, texts: list[str]) -> FloatArray:
+        response = self._post(self.request_body(texts))
+        try:
+            data = sorted(response.json()["data"], key=lambda item: int(item["index"]))
+            rows = np.asarray([item["embedding"] for item in data], dtype=np.float32)
+        except (KeyError, TypeError, ValueError) as exc:
+            log.error("unexpected embeddings response shape from %s: %r", self._url, exc)
+            raise UpstreamError(_FAILED) from exc
+        if rows.ndim != 2 or rows.shape[0] != len(texts):
+            log.error("embeddings response from %s has shape %s", self._url, rows.shape)
+            raise UpstreamError(_FAILED)
+        if rows.shape[1] != self._dimensions:
+            raise ConfigurationError(
+                f"Model {self._model} returned {rows.shape[1]}-dimensional embeddings but "
+                f"{self._dimensions} are configured; fix MEMORY_MCP_EMBEDDING_DIMENSIONS."
+            )
+        return rows
+
+    def _post(self, body: dict[str, Any]) -> httpx.Response:
+        for attempt in (1, 2):
+            try:
+                response = self._client.post(self._url, json=body, headers=self._headers)
+            except httpx.HTTPError as exc:
+                log.error("embeddings request to %s failed: %r", self._url, exc)
+                raise UpstreamError(_FAILED) from exc
+            if response.is_success:
+                return response
+            if attempt == 1 and response.status_code in _RETRY_STATUSES:
+                log.warning("embeddings request got HTTP %d; retrying", response.status_code)
+                time.sleep(_RETRY_DELAY_SECONDS)
+                continue
+            # The body can quote the input or part of the key: log it (truncated), never raise it.
+            log.error(
+                "embeddings request to %s failed with HTTP %d: %s",
+                self._url,
+                response.status_code,
+                response.text[:500],
+            )
+            raise UpstreamError(_FAILED)
+        raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,57 @@
+"""The package's error hierarchy.
+
+Services raise these; only the edges (MCP tools, HTTP routes, the CLI) translate them into a
+tool error, an HTTP status or an exit code. Messages are written for the person or model reading
+them and never contain SQL, stack traces, keys or upstream response bodies.
+"""
+
+from __future__ import annotations
+
+
+class MemoryMcpError(Exception):
+    """Base class: an anticipated failure whose message is safe to show a client."""
+
+    http_status = 400
+
+
+class InvalidInputError(MemoryMcpError):
+    """The caller's input is malformed or out of bounds."""
+
+
+class NotFoundError(MemoryMcpError):
+    """The thing does not exist, or exists where the caller may not see it (same text)."""
+
+    http_status = 404
+
+
+class AccessDeniedError(MemoryMcpError):
+    """The caller may see the space but not do this there (e.g. write while read-only)."""
+
+    http_status = 403
+
+
+class AuthenticationError(MemoryMcpError):
+    """Missing, unknown or revoked key, or deactivated user. Deliberately vague."""
+
+    http_status = 401
+
+    def __init__(self, message: str = "Invalid or missing API key.") -> None:
+        super().__init__(message)
+
+
+class ConflictError(MemoryMcpError):
+    """A uniqueness rule would be broken (e.g. a user with that email already exists)."""
+
+    http_status = 409
+
+
+class ConfigurationError(MemoryMcpError):
+    """The server is misconfigured (e.g. the embedding model differs from the pinned one)."""
+
+    http_status = 500
+
+
+class UpstreamError(MemoryMcpError):
+    """An upstream service (embedding provider) failed; details stay in the server log."""
+
+    http_status = 502

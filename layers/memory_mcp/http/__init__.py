@@ -1,0 +1,1 @@
+"""The HTTP edge: FastAPI app serving ``POST /mcp`` and ``/healthz``."""

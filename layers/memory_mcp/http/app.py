@@ -1,0 +1,89 @@
+"""``create_app()``: the FastAPI application (uvicorn locally, Mangum on Lambda).
+
+Mangum runs the ASGI lifespan on every invocation, but an MCP session manager can run only once,
+so the lifespan builds a fresh stateless session manager each time while the runtime (pool,
+embedder) is created once per process and reused.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from mcp.server.transport_security import TransportSecuritySettings
+from starlette.routing import Route
+
+from memory_mcp import __version__
+from memory_mcp.config import Settings, get_settings
+from memory_mcp.db import meta
+from memory_mcp.errors import MemoryMcpError
+from memory_mcp.http.auth import AuthenticatedMCP
+from memory_mcp.mcp.server import build_server
+from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.startup import create_runtime
+
+log = logging.getLogger(__name__)
+
+
+def _transport_security(settings: Settings) -> TransportSecuritySettings:
+    """Every request carries a bearer key a browser cannot attach on its own, so the SDK's
+    localhost-only DNS-rebinding guard (which answers 421 behind API Gateway) is replaced by an
+    explicit host allow-list, open by default."""
+    if settings.allowed_hosts == ["*"]:
+        return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                     allowed_hosts=settings.allowed_hosts, allowed_origins=[])
+
+
+def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
+    """Build the app. Pass ``runtime`` to share one across apps (tests, Lambda warm starts)."""
+    settings = settings or get_settings()
+    mcp_server = build_server()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owns_runtime = False
+        if getattr(app.state, "runtime", None) is None:
+            app.state.runtime = runtime or await create_runtime(settings)
+            owns_runtime = runtime is None
+        mcp_server.streamable_http_app(
+            stateless_http=True, json_response=True,
+            transport_security=_transport_security(settings),
+        )
+        manager = mcp_server.session_manager
+        app.state.mcp_manager = manager
+        try:
+            async with manager.run():
+                yield
+        finally:
+            if owns_runtime and not app.state.keep_runtime:
+                await app.state.runtime.pool.close()
+                app.state.runtime = None
+
+    app = FastAPI(title="Memory-MCP", version=__version__, lifespan=lifespan,
+                  docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.runtime = None
+    app.state.keep_runtime = False
+    app.router.routes.append(Route("/mcp", endpoint=AuthenticatedMCP(), methods=["POST"]))
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> JSONResponse:
+        """Liveness plus a database round trip."""
+        try:
+            async with request.app.state.runtime.pool.connection() as conn:
+                ok = await meta.ping(conn)
+        except Exception:
+            log.exception("health check failed")
+            ok = False
+        return JSONResponse({"status": "ok" if ok else "unavailable", "database": ok},
+                            status_code=200 if ok else 503)
+
+    @app.exception_handler(MemoryMcpError)
+    async def _package_error(_: Request, exc: MemoryMcpError) -> JSONResponse:
+        return JSONResponse({"error": type(exc).__name__, "message": str(exc)},
+                            status_code=exc.http_status)
+
+    return app

@@ -1,0 +1,1 @@
+"""The MCP surface: server factory, tools, resources and the context prompt."""

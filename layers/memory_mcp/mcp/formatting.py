@@ -1,0 +1,152 @@
+"""Readable text for each result; the same data goes out as ``structuredContent``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_MAX_SNIPPET = 500
+
+
+def _snip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_SNIPPET else text[: _MAX_SNIPPET - 1] + "…"
+
+
+def memory_line(m: dict[str, Any], *, score: bool = False) -> str:
+    bits = []
+    if score and m.get("score") is not None:
+        bits.append(f"score {m['score']:.3f}")
+    if m.get("category"):
+        bits.append(f"#{m['category']}")
+    bits.append(f"v{m['version']}")
+    if not m.get("isLatest"):
+        bits.append("superseded")
+    if m.get("isForgotten"):
+        bits.append(f"forgotten by {m.get('forgottenBy')}")
+    if m.get("sourceDocumentId"):
+        bits.append(f"doc {m['sourceDocumentId']}")
+    who = m["createdBy"]
+    if m["updatedByUserId"] != m["createdByUserId"]:
+        who += f", updated by {m['updatedBy']}"
+    return f"- {_snip(m['memory'])}\n  [{'; '.join(bits)}; by {who}; id {m['id']}]"
+
+
+def profile(p: dict[str, Any]) -> str:
+    lines = [f"Profile of space {p['space']}:"]
+    lines.append("Stable:" if p["stable"] else "Stable: (none yet)")
+    lines += [memory_line(m) for m in p["stable"]]
+    lines.append("Recent:" if p["recent"] else "Recent: (nothing new lately)")
+    lines += [memory_line(m) for m in p["recent"]]
+    return "\n".join(lines)
+
+
+def search(r: dict[str, Any]) -> str:
+    asked = ", ".join(f"{k}={r[k]!r}" for k in ("query", "keyword", "category") if r[k])
+    head = f"{r['count']} memor{'y' if r['count'] == 1 else 'ies'} in space {r['space']} for {asked}"
+    lines = [head + (":" if r["results"] else ".")]
+    lines += [memory_line(m, score=True) for m in r["results"]]
+    if "profile" in r:
+        lines += ["", profile(r["profile"])]
+    return "\n".join(lines)
+
+
+def saved(r: dict[str, Any]) -> str:
+    m = r["memory"]
+    if r["action"] == "unchanged":
+        return f"Already saved in space {r['space']} (no change): {_snip(m['memory'])} (id {m['id']})"
+    if r["action"] == "versioned":
+        old = r["supersedes"]
+        return (f"Saved in space {r['space']} as version {m['version']} of an existing memory "
+                f"(similarity {old['similarity']:.2f}).\nNow: {_snip(m['memory'])}\n"
+                f"Was: {_snip(old['memory'])}\nid {m['id']} (previous {old['id']})")
+    return f"Saved in space {r['space']}: {_snip(m['memory'])} (id {m['id']})"
+
+
+def forgotten(r: dict[str, Any]) -> str:
+    if r["action"] == "nothing_matched":
+        text = (f"Nothing in space {r['space']} matched closely enough to forget "
+                f"(threshold {r['threshold']:.2f}); nothing was changed.")
+        if r.get("closest"):
+            c = r["closest"]
+            text += (f"\nClosest: {_snip(c['memory'])} (similarity {c['similarity']:.2f}, id "
+                     f"{c['id']}). Pass memoryId to forget it exactly.")
+        return text
+    m = r["memory"]
+    if r["action"] == "already_forgotten":
+        return f"Already forgotten in space {r['space']}: {_snip(m['memory'])} (id {m['id']})"
+    how = {"id": "by id", "exact": "exact match"}.get(r["match"], f"closest match, similarity "
+                                                       f"{r.get('similarity', 0):.2f}")
+    return f"Forgot in space {r['space']} ({how}): {_snip(m['memory'])} (id {m['id']})"
+
+
+def page_head(r: dict[str, Any], what: str, n: int) -> str:
+    return (f"{what} in space {r['space']}: page {r['page']}, {n} of {r['total']}"
+            + (" (more on the next page)" if r["hasMore"] else ""))
+
+
+def memories_page(r: dict[str, Any]) -> str:
+    lines = [page_head(r, "Memories", len(r["memories"]))]
+    lines += [memory_line(m) for m in r["memories"]]
+    return "\n".join(lines)
+
+
+def document_line(d: dict[str, Any]) -> str:
+    text = f"- {d['title'] or d['filename'] or '(untitled)'} [{d['type']}; {d['status']}"
+    if d.get("statusReason"):
+        text += f": {d['statusReason']}"
+    text += f"; {d['memoryCount']} memories; by {d['createdBy']}; {d['createdAt']}; id {d['id']}]"
+    if d.get("summary"):
+        text += f"\n  Summary: {_snip(d['summary'])}"
+    return text
+
+
+def documents_page(r: dict[str, Any]) -> str:
+    lines = [page_head(r, "Documents", len(r["documents"]))]
+    lines += [document_line(d) for d in r["documents"]] or ["(no documents yet)"]
+    return "\n".join(lines)
+
+
+def document(r: dict[str, Any]) -> str:
+    d = r["document"]
+    lines = [f"Document {d['id']} in space {r['space']}", document_line(d)]
+    if d["contentKind"] == "summary":
+        lines += ["Content not available; showing the SUMMARY instead:", d["content"]]
+    elif d["contentKind"] == "content":
+        lines += ["Content:", d["content"]]
+    else:
+        lines.append("No content or summary is available yet.")
+    if r["memories"]:
+        lines.append(f"Memories extracted ({len(r['memories'])}):")
+        lines += [memory_line(m) for m in r["memories"]]
+    return "\n".join(lines)
+
+
+def spaces(r: dict[str, Any]) -> str:
+    if not r["spaces"]:
+        return "This key has no spaces yet."
+    lines = [f"{r['count']} space(s) (* = active):"]
+    for s in r["spaces"]:
+        lines.append(f"{'*' if s['active'] else '-'} {s['key']} — {s['name']} [{s['access']}; "
+                     f"{s['memoryCount']} memories, {s['documentCount']} documents; last activity "
+                     f"{s['lastActivityAt'] or 'never'}]")
+    return "\n".join(lines)
+
+
+def who(r: dict[str, Any]) -> str:
+    u, k, a = r["user"], r["key"], r["activeSpace"]
+    lines = [f"{u['displayName']} <{u['email']}> — role {u['role']} (user id {u['id']})",
+             f"Key: {k['label']} ({k['prefix']}, id {k['id']})",
+             "Active space: " + (f"{a['key']} ({a['access']}, {a['source']})" if a else "none"),
+             "Scope:"]
+    lines += [f"- {s['space']}: {s['access']}" for s in r["scope"]] or ["- (no spaces granted)"]
+    return "\n".join(lines)
+
+
+def context(c: dict[str, Any]) -> str:
+    if c["active"] is None:
+        return "Memory-MCP: this key has no spaces yet, so there is no context to load."
+    parts = ["Memory-MCP context. Active space first; use search_memory for more.", "",
+             profile(c["active"])]
+    for other in c["others"]:
+        parts += ["", "Recently active: " + profile(other)]
+    return "\n".join(parts)

@@ -1,0 +1,24 @@
+"""``build_server()``: the MCP server with every tool, resource and prompt registered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+
+from memory_mcp import __version__
+from memory_mcp.mcp import resources, tools
+
+INSTRUCTIONS = """Memory-MCP stores what agents learn, in spaces shared by a team.
+Use search_memory before answering from remembered context; add_memory to save a final fact
+(or action=forget to remove an outdated one); listSpaces/whoAmI to see where you can read and
+write. Every tool acts on one space: the containerTag you pass, else the active space."""
+
+
+def build_server() -> MCPServer[Any]:
+    server: MCPServer[Any] = MCPServer(
+        name="memory-mcp", title="Memory-MCP", version=__version__, instructions=INSTRUCTIONS,
+    )
+    tools.register(server)
+    resources.register(server)
+    return server

@@ -1,0 +1,175 @@
+"""MCP tools: validate input, call one service, shape text + structured content.
+
+Tool names and inputs follow the product spec exactly (``search_memory``, ``add_memory``,
+``listDocuments``, ``getDocument``, ``listMemories``, ``listSpaces``, ``whoAmI``,
+``select-space``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from memory_mcp.errors import MemoryMcpError
+from memory_mcp.mcp import formatting as fmt
+from memory_mcp.mcp.request import caller
+from memory_mcp.services import documents, memories, spaces
+
+log = logging.getLogger(__name__)
+
+READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                       open_world_hint=False)
+ContainerTag = Annotated[
+    str | None,
+    Field(description="Key of the space to use for this request only (see listSpaces). "
+                      "Omit to use the active space."),
+]
+Page = Annotated[int, Field(description="Page number, from 1.")]
+Limit = Annotated[int, Field(description="Items per page, 1-50 (default 10).")]
+
+
+async def _run(call: Callable[[], Awaitable[dict[str, Any]]],
+               render: Callable[[dict[str, Any]], str]) -> CallToolResult:
+    """Translate package errors into tool errors the model can read; nothing else leaks."""
+    try:
+        data = await call()
+    except MemoryMcpError as exc:
+        raise ToolError(str(exc)) from None
+    return CallToolResult(content=[TextContent(text=render(data))], structured_content=data)
+
+
+async def search_memory(
+    query: Annotated[str | None, Field(description="Natural-language question for semantic "
+                                                   "recall (ranked by meaning).")] = None,
+    keyword: Annotated[str | None, Field(description="Literal text that must appear in the "
+                                                     "memory (case-insensitive substring).")] = None,
+    category: Annotated[str | None, Field(description="Only memories tagged with this "
+                                                      "category.")] = None,
+    includeProfile: Annotated[bool, Field(description="Also return the space's stable and "
+                                                      "recent profile context.")] = True,
+    containerTag: ContainerTag = None,
+    limit: Annotated[int | None, Field(description="Max results, 1-50 (default 10).")] = None,
+) -> CallToolResult:
+    """Recall memories from one space to answer a question from remembered context.
+
+    Give at least one of query (meaning), keyword (exact text) or category (tag); combined, they
+    intersect, e.g. a keyword within a category. Only current memories are returned (not
+    superseded or forgotten ones). By default the space's profile (durable and recent facts) is
+    included; set includeProfile=false when only the matches are needed.
+    """
+    c = caller()
+    return await _run(lambda: memories.search(
+        c.runtime, c.principal, query=query, keyword=keyword, category=category,
+        include_profile=includeProfile, container_tag=containerTag, limit=limit), fmt.search)
+
+
+async def add_memory(
+    content: Annotated[str, Field(description="The fact to save (self-contained, max 100,000 "
+                                              "characters), or for forget: the fact to remove.")],
+    action: Annotated[Literal["save", "forget"], Field(description="save (default) or forget.")]
+    = "save",
+    category: Annotated[str | None, Field(description="Optional tag such as preference, "
+                                                      "decision, convention.")] = None,
+    containerTag: ContainerTag = None,
+    memoryId: Annotated[str | None, Field(description="With action=forget: forget exactly this "
+                                                      "memory id.")] = None,
+) -> CallToolResult:
+    """Save information to memory, or forget information that is outdated or wrong.
+
+    save: stores content in the space (re-saving identical text changes nothing; a close
+    rewording of an existing memory becomes its new version). forget: removes the memory that
+    matches content exactly, else the closest one above a similarity threshold, or exactly the
+    one named by memoryId; says what was forgotten or that nothing matched. Needs ReadWrite
+    access in the space.
+    """
+    c = caller()
+    if action == "forget":
+        return await _run(lambda: memories.forget(c.runtime, c.principal, content, memoryId,
+                                                  containerTag), fmt.forgotten)
+    if memoryId:
+        raise ToolError("memoryId is only used with action='forget'.")
+    return await _run(lambda: memories.save(c.runtime, c.principal, content, category,
+                                            containerTag), fmt.saved)
+
+
+async def listDocuments(
+    page: Page = 1, limit: Limit = 10, containerTag: ContainerTag = None
+) -> CallToolResult:
+    """Browse the source documents stored in a space: ids, titles, types, status, dates and
+    summaries. Use getDocument to read one in full."""
+    c = caller()
+    return await _run(lambda: documents.list_page(c.runtime, c.principal, page, limit,
+                                                  containerTag), fmt.documents_page)
+
+
+async def getDocument(
+    documentId: Annotated[str, Field(description="Id of the document (from listDocuments).")],
+    containerTag: ContainerTag = None,
+) -> CallToolResult:
+    """Read one source document: metadata, summary, available content and the memories
+    extracted from it. When only a summary exists it is labelled as such."""
+    c = caller()
+    return await _run(lambda: documents.get(c.runtime, c.principal, documentId, containerTag),
+                      fmt.document)
+
+
+async def listMemories(
+    page: Page = 1, limit: Limit = 10, containerTag: ContainerTag = None
+) -> CallToolResult:
+    """Inspect the stored memory entries themselves, newest first and in any state (current,
+    superseded, forgotten): ids, text, versions, categories, source document ids, authors."""
+    c = caller()
+    return await _run(lambda: memories.list_page(c.runtime, c.principal, page, limit,
+                                                 containerTag), fmt.memories_page)
+
+
+async def listSpaces() -> CallToolResult:
+    """List the spaces this key can use, with each one's key (use it as containerTag), name,
+    effective access (Read/ReadWrite), document and memory counts, last activity and which is
+    active. Use it to resolve a space's name to its key."""
+    c = caller()
+    return await _run(lambda: spaces.list_spaces(c.runtime, c.principal), fmt.spaces)
+
+
+async def whoAmI() -> CallToolResult:
+    """Show the authenticated user (id, email, display name, Writer/Reader role), the key in
+    use, every granted space with its effective access, and the active space."""
+    c = caller()
+    return await _run(lambda: spaces.who_am_i(c.runtime, c.principal), fmt.who)
+
+
+async def select_space(
+    containerTag: Annotated[str, Field(description="Key of the space to make active.")],
+) -> CallToolResult:
+    """Switch the active space for future requests made with this key (persisted). To use
+    another space for one request only, pass containerTag to that tool instead."""
+    c = caller()
+    return await _run(lambda: spaces.select_space(c.runtime, c.principal, containerTag),
+                      lambda r: f"Active space is now {r['activeSpace']['key']} "
+                                f"({r['activeSpace']['access']}).")
+
+
+#: name -> (function, annotations). The one registry of tools; tests list it.
+TOOLS: dict[str, tuple[Callable[..., Awaitable[CallToolResult]], ToolAnnotations]] = {
+    "search_memory": (search_memory, READ),
+    "add_memory": (add_memory, ToolAnnotations(read_only_hint=False, destructive_hint=True,
+                                               idempotent_hint=False, open_world_hint=False)),
+    "listDocuments": (listDocuments, READ),
+    "getDocument": (getDocument, READ),
+    "listMemories": (listMemories, READ),
+    "listSpaces": (listSpaces, READ),
+    "whoAmI": (whoAmI, READ),
+    "select-space": (select_space, ToolAnnotations(read_only_hint=False, destructive_hint=False,
+                                                   idempotent_hint=True, open_world_hint=False)),
+}
+
+
+def register(server: MCPServer[Any]) -> None:
+    for name, (fn, hints) in TOOLS.items():
+        server.add_tool(fn, name=name, annotations=hints, structured_output=False)

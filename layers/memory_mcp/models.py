@@ -1,0 +1,56 @@
+"""Plain data shared by services and adapters (no SQL, no transport)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+from uuid import UUID
+
+Role = Literal["writer", "reader"]
+Access = Literal["read", "readwrite"]
+
+
+@dataclass(frozen=True)
+class Principal:
+    """Who is calling: the authenticated key and its user, loaded fresh on every request."""
+
+    key_id: UUID
+    key_label: str
+    key_prefix: str
+    user_id: UUID
+    email: str
+    display_name: str
+    role: Role
+    active_space_id: UUID | None
+
+
+@dataclass(frozen=True)
+class SpaceAccess:
+    """One space the key may read, with the effective access there."""
+
+    space_id: UUID
+    key: str
+    name: str
+    description: str
+    grant: Access
+    effective: Access
+    granted_at: object
+
+    @property
+    def writable(self) -> bool:
+        return self.effective == "readwrite"
+
+
+def effective_access(role: Role, grant: Access) -> Access:
+    """The role is a ceiling everywhere: a Reader is read-only whatever the grant says."""
+    return "readwrite" if role == "writer" and grant == "readwrite" else "read"
+
+
+def access_label(access: Access) -> str:
+    """Spec wording: ``Read`` / ``ReadWrite``."""
+    return "ReadWrite" if access == "readwrite" else "Read"
+
+
+def role_label(role: Role) -> str:
+    """Spec wording: ``Writer`` / ``Reader``."""
+    return "Writer" if role == "writer" else "Reader"

@@ -1,0 +1,1 @@
+"""Use cases. Adapters (MCP tools, HTTP routes, CLI) call these; these call ``db``."""

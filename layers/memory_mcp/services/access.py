@@ -1,0 +1,75 @@
+"""Which space a request acts on, and what the caller may do there.
+
+Resolution rule (one space per request): the ``containerTag`` named in the request; else the
+key's active space (set with ``select-space``) while the key still holds a grant on it; else the
+key's default space, its oldest grant. A space the key holds no grant on is reported with exactly
+the same words as a space that does not exist.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.db import identity
+from memory_mcp.errors import AccessDeniedError, NotFoundError
+from memory_mcp.models import Principal, SpaceAccess, effective_access
+from memory_mcp.services.runtime import Conn
+
+
+def space_not_found(tag: str) -> NotFoundError:
+    return NotFoundError(
+        f'Space "{tag}" was not found. Call listSpaces to see the spaces this key can use.'
+    )
+
+
+async def readable_spaces(conn: Conn, principal: Principal) -> list[SpaceAccess]:
+    """Every space the key holds a grant on, oldest grant first."""
+    rows = await identity.grants_for_key(conn, principal.key_id)
+    return [
+        SpaceAccess(
+            space_id=row["space_id"],
+            key=row["key"],
+            name=row["name"],
+            description=row["description"],
+            grant=row["access"],
+            effective=effective_access(principal.role, row["access"]),
+            granted_at=row["created_at"],
+        )
+        for row in rows
+    ]
+
+
+def default_space(principal: Principal, spaces: list[SpaceAccess]) -> SpaceAccess | None:
+    """Active space if still granted, else the oldest grant, else None."""
+    for space in spaces:
+        if space.space_id == principal.active_space_id:
+            return space
+    return spaces[0] if spaces else None
+
+
+async def resolve_space(
+    conn: Conn, principal: Principal, container_tag: str | None, *, write: bool = False
+) -> SpaceAccess:
+    """Apply the resolution rule; enforce effective ReadWrite when ``write``."""
+    spaces = await readable_spaces(conn, principal)
+    if container_tag is not None and container_tag.strip():
+        tag = container_tag.strip()
+        space = next((s for s in spaces if s.key == tag), None)
+        if space is None:
+            raise space_not_found(tag)
+    else:
+        found = default_space(principal, spaces)
+        if found is None:
+            raise NotFoundError(
+                "This API key has no spaces yet. Ask an operator to grant one "
+                "(memory-mcp grants set --key <key id> --space <space> --access readwrite)."
+            )
+        space = found
+    if write and not space.writable:
+        reason = (
+            "your role is Reader"
+            if principal.role == "reader"
+            else "this key's grant there is Read"
+        )
+        raise AccessDeniedError(
+            f'You are read-only in space "{space.key}" ({reason}); nothing was written.'
+        )
+    return space

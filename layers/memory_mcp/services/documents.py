@@ -1,0 +1,63 @@
+"""Browse and read source documents (uploads create them; see the documents issue)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory_mcp.db import documents as db
+from memory_mcp.db import memories as memories_db
+from memory_mcp.errors import NotFoundError
+from memory_mcp.models import Principal
+from memory_mcp.services import validation as v
+from memory_mcp.services import views
+from memory_mcp.services.access import readable_spaces, resolve_space
+from memory_mcp.services.runtime import Runtime
+
+MAX_DOCUMENT_MEMORIES = 200
+
+
+async def list_page(
+    rt: Runtime, principal: Principal, page: int | None, limit: int | None,
+    container_tag: str | None,
+) -> dict[str, Any]:
+    page_no, size, offset = v.paging(page, limit)
+    async with rt.transaction() as conn:
+        space = await resolve_space(conn, principal, container_tag)
+        rows, total = await db.page(conn, space.space_id, size, offset)
+    v.check_page_exists(page_no, total, size)
+    return {
+        "space": space.key, "page": page_no, "limit": size, "total": total,
+        "hasMore": offset + len(rows) < total,
+        "documents": [views.document(row) for row in rows],
+    }
+
+
+async def get(
+    rt: Runtime, principal: Principal, document_id: str, container_tag: str | None = None
+) -> dict[str, Any]:
+    """One document from a space the key can read (the named one, if ``containerTag`` is given).
+
+    A document elsewhere is reported exactly like one that does not exist.
+    """
+    doc_id = v.parse_uuid(document_id, "documentId")
+    async with rt.transaction() as conn:
+        if container_tag:
+            spaces = [await resolve_space(conn, principal, container_tag)]
+        else:
+            spaces = await readable_spaces(conn, principal)
+        row = await db.get(conn, doc_id, [s.space_id for s in spaces])
+        if row is None:
+            raise NotFoundError(f"Document {doc_id} was not found.")
+        memories = await memories_db.for_document(conn, row["space_id"], doc_id,
+                                                  MAX_DOCUMENT_MEMORIES)
+    space = next(s for s in spaces if s.space_id == row["space_id"])
+    view = views.document(row, with_content=True)
+    if view["content"]:
+        view["contentKind"] = "content"
+    elif view["summary"]:
+        view["content"] = view["summary"]
+        view["contentKind"] = "summary"  # the full text is not available: say so
+    else:
+        view["contentKind"] = "none"
+    return {"space": space.key, "document": view,
+            "memories": [views.memory(m) for m in memories]}

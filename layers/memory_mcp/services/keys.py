@@ -1,0 +1,67 @@
+"""API key format, hashing and authentication.
+
+A key is ``mm_<prefix>_<secret>``: the prefix (10 lowercase hex chars) is public and indexed so a
+key is found without scanning; the secret carries 32 random bytes. Only SHA-256 of the whole key
+is stored; a high-entropy random secret needs no slow password hash, and lookups stay O(1).
+Comparison is constant-time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+
+from memory_mcp.db import identity
+from memory_mcp.errors import AuthenticationError
+from memory_mcp.models import Principal
+from memory_mcp.services.runtime import Conn
+
+_KEY = re.compile(r"^mm_([0-9a-f]{10})_([A-Za-z0-9_-]{43})$")
+
+
+def new_key() -> tuple[str, str, bytes]:
+    """Return ``(key, prefix, hash)`` for a fresh key. The key itself is shown once, never kept."""
+    prefix = secrets.token_hex(5)
+    key = f"mm_{prefix}_{secrets.token_urlsafe(32)}"
+    return key, prefix, hash_key(key)
+
+
+def hash_key(key: str) -> bytes:
+    return hashlib.sha256(key.encode()).digest()
+
+
+def parse_bearer(header: str | None) -> str:
+    """The key from an ``Authorization: Bearer`` header, or AuthenticationError."""
+    if not header:
+        raise AuthenticationError()
+    scheme, _, token = header.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthenticationError()
+    return token.strip()
+
+
+async def authenticate(conn: Conn, key: str) -> Principal:
+    """Load the principal behind a key. Unknown, malformed, revoked or deactivated: same error."""
+    match = _KEY.match(key)
+    row = await identity.principal_by_prefix(conn, match.group(1)) if match else None
+    if row is None or not hmac.compare_digest(bytes(row["key_hash"]), hash_key(key)):
+        raise AuthenticationError()
+    await identity.touch_key(conn, row["key_id"])
+    return Principal(
+        key_id=row["key_id"],
+        key_label=row["key_label"],
+        key_prefix=row["key_prefix"],
+        user_id=row["user_id"],
+        email=row["email"],
+        display_name=row["display_name"],
+        role=row["role"],
+        active_space_id=row["active_space_id"],
+    )
+
+
+def display_prefix(prefix: str) -> str:
+    """How a key is shown in lists: enough to recognise it, nothing to use it."""
+    return f"mm_{prefix}_…"
+

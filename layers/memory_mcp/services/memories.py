@@ -1,0 +1,199 @@
+"""Save, version, forget, search and list memories inside one resolved space."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from memory_mcp.db import identity
+from memory_mcp.db import memories as db
+from memory_mcp.errors import ConflictError, InvalidInputError, NotFoundError
+from memory_mcp.models import Principal
+from memory_mcp.services import profile as profile_service
+from memory_mcp.services import validation as v
+from memory_mcp.services import views
+from memory_mcp.services.access import resolve_space
+from memory_mcp.services.runtime import Conn, Runtime
+
+MAX_SEARCH_LIMIT = 50
+DEFAULT_SEARCH_LIMIT = 10
+MAX_SAVE_ATTEMPTS = 3
+MAX_REASON_CHARS = 1_000
+
+
+class _LostRace(Exception):
+    """A concurrent save changed the row we meant to insert or supersede; retry or report it."""
+
+
+async def save(
+    rt: Runtime, principal: Principal, content: str, category: str | None, container_tag: str | None
+) -> dict[str, Any]:
+    """Store a memory. Identical live content: unchanged. Near-duplicate: its next version."""
+    text = v.content(content, rt.settings.max_content_chars)
+    tag = v.category(category)
+    digest = v.content_hash(text)
+    async with rt.transaction() as conn:
+        space = await resolve_space(conn, principal, container_tag, write=True)
+        existing = await db.find_live_by_hash(conn, space.space_id, digest)
+    if existing is not None:
+        return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
+    vector = await rt.embed_one(text)  # outside any transaction: may take a while
+    for _ in range(MAX_SAVE_ATTEMPTS):
+        try:
+            async with rt.transaction() as conn:
+                space = await resolve_space(conn, principal, container_tag, write=True)
+                result = await _insert_or_version(rt, conn, principal, space.space_id, text,
+                                                  digest, tag, vector)
+                await identity.touch_space(conn, space.space_id)
+                return {"space": space.key, **result}
+        except _LostRace:
+            async with rt.transaction() as conn:
+                existing = await db.find_live_by_hash(conn, space.space_id, digest)
+            if existing is not None:
+                return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
+    raise ConflictError("This memory was changed concurrently several times; please retry.")
+
+
+async def _insert_or_version(
+    rt: Runtime, conn: Conn, principal: Principal, space_id: uuid.UUID, text: str,
+    digest: bytes, tag: str | None, vector: str,
+) -> dict[str, Any]:
+    await db.enable_filtered_ann(conn, rt.settings.hnsw_ef_search)
+    nearest = await db.nearest_live(conn, space_id, vector, lock=True)
+    new_id = uuid.uuid4()
+    is_version = nearest is not None and float(nearest["similarity"]) >= rt.settings.version_threshold
+    if nearest is not None and is_version:
+        if not await db.supersede(conn, nearest["id"], principal.user_id):
+            raise _LostRace()
+        inserted = await db.insert(
+            conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
+            category=tag if tag is not None else nearest["category"], vector=vector,
+            user_id=principal.user_id, root_id=nearest["root_id"], parent_id=nearest["id"],
+            version=int(nearest["version"]) + 1,
+        )
+    else:
+        inserted = await db.insert(
+            conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
+            category=tag, vector=vector, user_id=principal.user_id, root_id=new_id,
+        )
+    if not inserted:
+        raise _LostRace()
+    row = await db.get(conn, space_id, new_id)
+    assert row is not None
+    result: dict[str, Any] = {"action": "versioned" if is_version else "saved",
+                              "memory": views.memory(row)}
+    if nearest is not None and is_version:
+        result["supersedes"] = {
+            "id": str(nearest["id"]),
+            "memory": nearest["content"],
+            "version": nearest["version"],
+            "similarity": round(float(nearest["similarity"]), 4),
+        }
+    return result
+
+
+async def forget(
+    rt: Runtime, principal: Principal, content: str | None, memory_id: str | None,
+    container_tag: str | None,
+) -> dict[str, Any]:
+    """Forget by id, else by exact text, else the closest memory above the forget threshold."""
+    target_id = v.parse_uuid(memory_id, "memoryId") if memory_id else None
+    text = (content or "").strip()
+    if target_id is None:
+        text = v.content(text, rt.settings.max_content_chars)
+    async with rt.transaction() as conn:
+        space = await resolve_space(conn, principal, container_tag, write=True)
+        match, how = None, "id"
+        if target_id is not None:
+            match = await db.get(conn, space.space_id, target_id)
+            if match is None:
+                raise NotFoundError(f'No memory with id {target_id} in space "{space.key}".')
+            if match["is_forgotten"]:
+                return {"action": "already_forgotten", "space": space.key,
+                        "memory": views.memory(match)}
+        else:
+            match, how = await db.find_live_by_hash(conn, space.space_id, v.content_hash(text)), "exact"
+    if match is None:
+        vector = await rt.embed_one(text)
+        async with rt.transaction() as conn:
+            await db.enable_filtered_ann(conn, rt.settings.hnsw_ef_search)
+            nearest = await db.nearest_live(conn, space.space_id, vector)
+        threshold = rt.settings.forget_threshold
+        if nearest is None or float(nearest["similarity"]) < threshold:
+            return {
+                "action": "nothing_matched", "space": space.key, "threshold": threshold,
+                "closest": None if nearest is None else {
+                    "id": str(nearest["id"]), "memory": nearest["content"],
+                    "similarity": round(float(nearest["similarity"]), 4)},
+            }
+        match, how = nearest, "similar"
+    reason = (text or f"forget by id {target_id}")[:MAX_REASON_CHARS]
+    async with rt.transaction() as conn:
+        space = await resolve_space(conn, principal, container_tag, write=True)
+        if not await db.forget(conn, match["id"], principal.user_id, reason):
+            raise ConflictError("That memory was just forgotten by someone else.")
+        await identity.touch_space(conn, space.space_id)
+        row = await db.get(conn, space.space_id, match["id"])
+    assert row is not None
+    result: dict[str, Any] = {"action": "forgotten", "match": how, "space": space.key,
+                              "memory": views.memory(row)}
+    if how == "similar":
+        result["similarity"] = round(float(match["similarity"]), 4)
+    return result
+
+
+async def search(
+    rt: Runtime, principal: Principal, *, query: str | None, keyword: str | None,
+    category: str | None, include_profile: bool, container_tag: str | None, limit: int | None,
+) -> dict[str, Any]:
+    """Semantic, keyword and category recall in one space; filters intersect."""
+    q = (query or "").strip() or None
+    kw = (keyword or "").strip() or None
+    tag = v.category(category)
+    if q is None and kw is None and tag is None:
+        raise InvalidInputError("Give at least one of query, keyword or category.")
+    if q is not None:
+        q = v.content(q, rt.settings.max_query_chars, "query")
+    if kw is not None:
+        kw = v.content(kw, rt.settings.max_query_chars, "keyword")
+    limit = DEFAULT_SEARCH_LIMIT if limit is None else limit
+    if not 1 <= limit <= MAX_SEARCH_LIMIT:
+        raise InvalidInputError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}, got {limit}.")
+    async with rt.transaction() as conn:
+        space = await resolve_space(conn, principal, container_tag)
+    vector = await rt.embed_one(q) if q is not None else None
+    async with rt.transaction() as conn:
+        if vector is not None:
+            await db.enable_filtered_ann(conn, max(rt.settings.hnsw_ef_search, limit * 2))
+        rows = await db.search(conn, space.space_id, vector=vector,
+                               pattern=v.like_pattern(kw) if kw else None,
+                               category=tag, limit=limit)
+        await db.record_recalls(conn, [row["id"] for row in rows])
+        profile = await profile_service.build(rt, conn, space) if include_profile else None
+    result: dict[str, Any] = {
+        "space": space.key,
+        "query": q, "keyword": kw, "category": tag,
+        "ranking": "semantic" if vector is not None else "newest",
+        "count": len(rows),
+        "results": [views.memory(row) for row in rows],
+    }
+    if profile is not None:
+        result["profile"] = profile
+    return result
+
+
+async def list_page(
+    rt: Runtime, principal: Principal, page: int | None, limit: int | None,
+    container_tag: str | None,
+) -> dict[str, Any]:
+    """Every memory of the space (latest, superseded and forgotten), newest first."""
+    page_no, size, offset = v.paging(page, limit)
+    async with rt.transaction() as conn:
+        space = await resolve_space(conn, principal, container_tag)
+        rows, total = await db.page(conn, space.space_id, size, offset)
+    v.check_page_exists(page_no, total, size)
+    return {
+        "space": space.key, "page": page_no, "limit": size, "total": total,
+        "hasMore": offset + len(rows) < total,
+        "memories": [views.memory(row) for row in rows],
+    }

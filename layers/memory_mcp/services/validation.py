@@ -1,0 +1,79 @@
+"""Input bounds shared by every adapter, so MCP, HTTP and CLI reject the same things."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from uuid import UUID
+
+from memory_mcp.errors import InvalidInputError
+
+MAX_PAGE_LIMIT = 50
+DEFAULT_PAGE_LIMIT = 10
+MAX_CATEGORY_CHARS = 64
+_CATEGORY = re.compile(r"^[a-z0-9][a-z0-9 _./:-]*$")
+_WS = re.compile(r"\s+")
+
+
+def parse_uuid(value: str, what: str) -> UUID:
+    try:
+        return UUID(str(value).strip())
+    except ValueError:
+        raise InvalidInputError(f"{what} must be an id like 3f2b…-…, got {value!r}.") from None
+
+
+def content(text: str | None, max_chars: int, what: str = "content") -> str:
+    """Trimmed, non-blank, bounded text."""
+    cleaned = (text or "").strip()
+    if not cleaned:
+        raise InvalidInputError(f"{what} must not be empty.")
+    if len(cleaned) > max_chars:
+        raise InvalidInputError(
+            f"{what} is {len(cleaned):,} characters; the limit is {max_chars:,}. "
+            "Split it into smaller memories."
+        )
+    return cleaned
+
+
+def category(value: str | None) -> str | None:
+    """Categories are case-insensitive tags: stored and matched trimmed and lower-cased."""
+    if value is None or not value.strip():
+        return None
+    tag = _WS.sub(" ", value.strip().lower())
+    if len(tag) > MAX_CATEGORY_CHARS or not _CATEGORY.match(tag):
+        raise InvalidInputError(
+            f"category must be 1-{MAX_CATEGORY_CHARS} characters of letters, digits, space "
+            "or _ . / : - (e.g. 'preference', 'decision'); got "
+            f"{value[:80]!r}."
+        )
+    return tag
+
+
+def content_hash(text: str) -> bytes:
+    """Identity of a memory's text: whitespace-collapsed and case-folded, so trivially
+    reformatted re-saves are recognised as the same memory."""
+    return hashlib.sha256(_WS.sub(" ", text.strip()).casefold().encode()).digest()
+
+
+def like_pattern(keyword: str) -> str:
+    """ILIKE pattern for a literal substring (escapes %, _ and the escape char)."""
+    escaped = keyword.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def paging(page: int | None, limit: int | None) -> tuple[int, int, int]:
+    """Validated ``(page, limit, offset)``: page >= 1, 1 <= limit <= 50 (default 10)."""
+    page = 1 if page is None else page
+    limit = DEFAULT_PAGE_LIMIT if limit is None else limit
+    if page < 1:
+        raise InvalidInputError(f"page must be 1 or more, got {page}.")
+    if not 1 <= limit <= MAX_PAGE_LIMIT:
+        raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE_LIMIT}, got {limit}.")
+    return page, limit, (page - 1) * limit
+
+
+def check_page_exists(page: int, total: int, limit: int) -> None:
+    """Page 1 of an empty list is fine; any other page past the end is an error."""
+    if page > 1 and (page - 1) * limit >= total:
+        last = max(1, -(-total // limit))
+        raise InvalidInputError(f"page {page} is out of range: there are {last} page(s).")

@@ -1,0 +1,83 @@
+"""Rows to the JSON shapes clients see (camelCase, ids as strings, ISO timestamps)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from memory_mcp.models import SpaceAccess, access_label
+
+Row = dict[str, Any]
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _id(value: Any) -> str | None:
+    return str(value) if value is not None else None
+
+
+def attribution(row: Row) -> dict[str, Any]:
+    return {
+        "createdByUserId": _id(row["created_by_user_id"]),
+        "createdBy": row["created_by"],
+        "updatedByUserId": _id(row["updated_by_user_id"]),
+        "updatedBy": row["updated_by"],
+        "createdAt": _iso(row["created_at"]),
+        "updatedAt": _iso(row["updated_at"]),
+    }
+
+
+def memory(row: Row) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "id": str(row["id"]),
+        "memory": row["content"],
+        "category": row["category"],
+        "version": row["version"],
+        "isLatest": row["is_latest"],
+        "isForgotten": row["is_forgotten"],
+        "parentMemoryId": _id(row["parent_id"]),
+        "sourceDocumentId": _id(row["source_document_id"]),
+        **attribution(row),
+    }
+    if row["is_forgotten"]:
+        view["forgottenAt"] = _iso(row["forgotten_at"])
+        view["forgottenByUserId"] = _id(row["forgotten_by_user_id"])
+        view["forgottenBy"] = row["forgotten_by"]
+    if "score" in row:
+        view["score"] = round(float(row["score"]), 4) if row["score"] is not None else None
+    return view
+
+
+def document(row: Row, *, with_content: bool = False) -> dict[str, Any]:
+    view: dict[str, Any] = {
+        "id": str(row["id"]),
+        "title": row["title"],
+        "filename": row["filename"],
+        "type": row["content_type"],
+        "sizeBytes": row["size_bytes"],
+        "status": row["status"],
+        "statusReason": row["status_reason"],
+        "summary": row["summary"],
+        "memoryCount": row["memory_count"],
+        **attribution(row),
+    }
+    if with_content:
+        view["content"] = row.get("content")
+    return view
+
+
+def space(access: SpaceAccess, stats: Row | None, active: bool) -> dict[str, Any]:
+    return {
+        "key": access.key,
+        "containerTag": access.key,
+        "name": access.name,
+        "description": access.description,
+        "access": access_label(access.effective),
+        "grantedAccess": access_label(access.grant),
+        "documentCount": int(stats["document_count"]) if stats else 0,
+        "memoryCount": int(stats["memory_count"]) if stats else 0,
+        "lastActivityAt": _iso(stats["last_activity_at"]) if stats else None,
+        "active": active,
+    }

