@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     max_content_chars: int = 100_000
     max_query_chars: int = 4_000
     version_threshold: float = 0.90
-    forget_threshold: float = 0.75
+    forget_threshold: float = 0.85
     hnsw_ef_search: int = 100
 
     profile_stable_limit: int = 10

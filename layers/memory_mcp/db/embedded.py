@@ -8,6 +8,7 @@ data directory: the package reference-counts the running postmaster.
 from __future__ import annotations
 
 import logging
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,8 @@ def embedded_database_url(data_dir: Path) -> str:
             ) from exc
         pgdata.parent.mkdir(parents=True, exist_ok=True)
         log.info("starting embedded PostgreSQL in %s", pgdata)
-        server = get_server(pgdata, cleanup_mode="stop")
+        with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+            warnings.simplefilter("ignore")
+            server = get_server(pgdata, cleanup_mode="stop")
         _servers[pgdata] = server
     return str(server.get_uri())

@@ -1,0 +1,165 @@
+"""Shared fixtures: a real embedded PostgreSQL + pgvector, the real local model, a live server.
+
+One PostgreSQL server runs per test session. Tests isolate themselves by creating their own
+users, spaces and keys (unique names), so they never depend on global counts; tests that need an
+empty database get a fresh one from ``fresh_database_url``.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from memory_mcp.config import Settings
+from memory_mcp.db.embedded import embedded_database_url
+from memory_mcp.db.migrator import migrate
+from memory_mcp.db.pool import open_pool
+from memory_mcp.embeddings import Embedder, build_embedder
+from memory_mcp.http.app import create_app
+from memory_mcp.models import Principal
+from memory_mcp.services import admin
+from memory_mcp.services.keys import authenticate
+from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.startup import check_model
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="session")
+def pg_root_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The embedded server, started once per session in a temporary data dir."""
+    return embedded_database_url(tmp_path_factory.mktemp("pg"))
+
+
+def _with_database(url: str, name: str) -> str:
+    base, _, query = url.partition("?")
+    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
+
+
+@pytest.fixture(scope="session")
+def make_database(pg_root_url: str) -> Any:
+    """Factory: a new, migrated database on the session server."""
+    import psycopg
+
+    def make() -> str:
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(pg_root_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        url = _with_database(pg_root_url, name)
+        migrate(url, ROOT / "migrations")
+        return url
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def database_url(make_database: Any) -> str:
+    return str(make_database())
+
+
+@pytest.fixture
+def fresh_database_url(make_database: Any) -> str:
+    return str(make_database())
+
+
+@pytest.fixture(scope="session")
+def embedder() -> Embedder:
+    return build_embedder(Settings())
+
+
+def settings_for(url: str, **overrides: Any) -> Settings:
+    return Settings(database_url=url, auto_migrate=True, migrations_dir=ROOT / "migrations",
+                    pool_min_size=1, pool_max_size=4, **overrides)
+
+
+@pytest.fixture
+async def runtime(database_url: str, embedder: Embedder) -> AsyncIterator[Runtime]:
+    settings = settings_for(database_url)
+    pool = await open_pool(settings, database_url)
+    rt = Runtime(settings=settings, pool=pool, embedder=embedder)
+    async with rt.transaction() as conn:
+        await check_model(conn, embedder)
+    try:
+        yield rt
+    finally:
+        await pool.close()
+
+
+@dataclass
+class Member:
+    """A user with one key, as tests use them."""
+
+    user: dict[str, Any]
+    key: str
+    key_id: str
+    principal: Principal
+
+
+class World:
+    """Creates uniquely named users, spaces, keys and grants through the admin service."""
+
+    def __init__(self, rt: Runtime) -> None:
+        self.rt = rt
+
+    async def space(self, prefix: str = "s") -> str:
+        key = f"{prefix}-{uuid.uuid4().hex[:10]}"
+        await admin.create_space(self.rt, key, f"Space {key}", "test space")
+        return key
+
+    async def member(self, role: str = "writer", grants: dict[str, str] | None = None,
+                     name: str | None = None) -> Member:
+        tag = uuid.uuid4().hex[:8]
+        user = await admin.create_user(self.rt, f"{tag}@example.test", name or f"User {tag}", role)
+        created = await admin.create_key(self.rt, user["id"], "test")
+        for space, access in (grants or {}).items():
+            await admin.set_grant(self.rt, created["id"], space, access)
+        return Member(user, created["key"], created["id"], await self.principal(created["key"]))
+
+    async def principal(self, key: str) -> Principal:
+        async with self.rt.transaction() as conn:
+            return await authenticate(conn, key)
+
+
+@pytest.fixture
+def world(runtime: Runtime) -> World:
+    return World(runtime)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def live_server(database_url: str) -> Iterator[str]:
+    """The real app under uvicorn on a free loopback port; yields the ``/mcp`` URL."""
+    port = free_port()
+    app = create_app(settings_for(database_url))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("live server did not start")
+        time.sleep(0.05)
+    httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).raise_for_status()
+    yield f"http://127.0.0.1:{port}/mcp"
+    server.should_exit = True
+    thread.join(timeout=10)

@@ -1,0 +1,228 @@
+"""Save, version, forget, search and list against real PostgreSQL + pgvector and the real model."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from memory_mcp.errors import InvalidInputError, NotFoundError
+from memory_mcp.services import memories, spaces
+from memory_mcp.services.runtime import Runtime
+
+pytestmark = pytest.mark.anyio
+
+
+async def _rows(rt: Runtime, space: str, principal: Any) -> list[dict[str, Any]]:
+    page = await memories.list_page(rt, principal, 1, 50, space)
+    return list(page["memories"])
+
+
+async def test_save_then_semantic_search_finds_a_paraphrase(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    alice = await world.member(grants={space: "readwrite"})
+    facts = [
+        "The team deploys to production every Friday afternoon",
+        "Our office coffee machine is on the third floor",
+        "Invoices must be approved by the finance lead before payment",
+    ]
+    for fact in facts:
+        saved = await memories.save(runtime, alice.principal, fact, None, space)
+        assert saved["action"] == "saved"
+    found = await memories.search(runtime, alice.principal, query="when do we ship releases?",
+                                  keyword=None, category=None, include_profile=False,
+                                  container_tag=space, limit=3)
+    assert found["ranking"] == "semantic"
+    assert found["results"][0]["memory"] == facts[0]
+    scores = [hit["score"] for hit in found["results"]]
+    assert scores == sorted(scores, reverse=True)
+    assert "profile" not in found
+
+
+async def test_resave_is_idempotent_and_case_whitespace_insensitive(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    bob = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, bob.principal, "Staging resets at midnight UTC", None, space)
+    again = await memories.save(runtime, bob.principal, "  staging resets   at midnight utc ", None, space)
+    assert again["action"] == "unchanged"
+    assert again["memory"]["id"] == first["memory"]["id"]
+    assert len(await _rows(runtime, space, bob.principal)) == 1
+
+
+async def test_near_duplicate_becomes_next_version(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    alice = await world.member(grants={space: "readwrite"}, name="Alice")
+    bob = await world.member(grants={space: "readwrite"}, name="Bob")
+    v1 = await memories.save(runtime, alice.principal,
+                             "The team deploys to production every Friday afternoon", "convention", space)
+    v2 = await memories.save(runtime, bob.principal,
+                             "The team deploys to production every Thursday afternoon", None, space)
+    assert v2["action"] == "versioned"
+    assert v2["memory"]["version"] == 2
+    assert v2["memory"]["parentMemoryId"] == v1["memory"]["id"]
+    assert v2["memory"]["category"] == "convention"  # inherited when not given
+    assert v2["supersedes"]["id"] == v1["memory"]["id"]
+    rows = {r["id"]: r for r in await _rows(runtime, space, alice.principal)}
+    old = rows[v1["memory"]["id"]]
+    assert old["isLatest"] is False
+    assert old["updatedBy"] == "Bob" and old["createdBy"] == "Alice"
+    found = await memories.search(runtime, alice.principal, query="deploy day", keyword=None,
+                                  category=None, include_profile=False, container_tag=space, limit=10)
+    assert [h["id"] for h in found["results"]] == [v2["memory"]["id"]]
+
+
+async def test_distinct_facts_are_not_versioned(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "Alice prefers dark mode in her editor", None, space)
+    other = await memories.save(runtime, m.principal, "Bob prefers dark mode in his editor", None, space)
+    assert other["action"] == "saved"
+    assert all(r["isLatest"] for r in await _rows(runtime, space, m.principal))
+
+
+async def test_forget_exact_similar_by_id_and_nothing(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"}, name="Forgetter")
+    a = await memories.save(runtime, m.principal, "The VPN password rotates every 30 days", None, space)
+    b = await memories.save(runtime, m.principal, "Lunch is served at noon in the canteen", None, space)
+    c = await memories.save(runtime, m.principal, "The build cache lives in the S3 bucket build-cache",
+                            None, space)
+
+    exact = await memories.forget(runtime, m.principal, "the vpn password rotates every 30 days", None,
+                                  space)
+    assert exact["action"] == "forgotten" and exact["match"] == "exact"
+    assert exact["memory"]["id"] == a["memory"]["id"]
+    assert exact["memory"]["isForgotten"] is True and exact["memory"]["forgottenBy"] == "Forgetter"
+
+    similar = await memories.forget(runtime, m.principal, "Lunch is served at noon in the canteen.",
+                                    None, space)
+    assert similar["action"] == "forgotten" and similar["match"] == "similar"
+    assert similar["memory"]["id"] == b["memory"]["id"]
+
+    nothing = await memories.forget(runtime, m.principal, "Quarterly taxes are filed in April", None,
+                                    space)
+    assert nothing["action"] == "nothing_matched"
+    assert nothing["closest"]["id"] == c["memory"]["id"]
+
+    by_id = await memories.forget(runtime, m.principal, "", c["memory"]["id"], space)
+    assert by_id["action"] == "forgotten" and by_id["match"] == "id"
+    again = await memories.forget(runtime, m.principal, "", c["memory"]["id"], space)
+    assert again["action"] == "already_forgotten"
+
+    found = await memories.search(runtime, m.principal, query=None, keyword="the", category=None,
+                                  include_profile=False, container_tag=space, limit=50)
+    assert found["results"] == []
+    statuses = [r["isForgotten"] for r in await _rows(runtime, space, m.principal)]
+    assert statuses == [True, True, True]
+
+
+async def test_forget_unknown_id_and_id_from_another_space(runtime: Runtime, world: Any) -> None:
+    mine, theirs = await world.space(), await world.space()
+    m = await world.member(grants={mine: "readwrite", theirs: "readwrite"})
+    other = await memories.save(runtime, m.principal, "A fact in the other space", None, theirs)
+    with pytest.raises(NotFoundError):
+        await memories.forget(runtime, m.principal, "", other["memory"]["id"], mine)
+    with pytest.raises(InvalidInputError):
+        await memories.forget(runtime, m.principal, "", "not-a-uuid", mine)
+    with pytest.raises(InvalidInputError):
+        await memories.forget(runtime, m.principal, "   ", None, mine)
+
+
+async def test_keyword_category_and_combinations(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    rows = [
+        ("Use 4 spaces for Python indentation", "convention"),
+        ("Deploy freezes start on December 20", "decision"),
+        ("PYTHON 3.12 is the minimum runtime", "decision"),
+        ("100% of endpoints need auth_tokens", None),
+    ]
+    for text, cat in rows:
+        await memories.save(runtime, m.principal, text, cat, space)
+
+    async def find(**kw: Any) -> list[str]:
+        args = {"query": None, "keyword": None, "category": None, **kw}
+        r = await memories.search(runtime, m.principal, include_profile=False, container_tag=space,
+                                  limit=10, **args)
+        return sorted(h["memory"] for h in r["results"])
+
+    assert await find(keyword="python") == sorted([rows[0][0], rows[2][0]])
+    assert await find(category="Decision") == sorted([rows[1][0], rows[2][0]])
+    assert await find(keyword="python", category="decision") == [rows[2][0]]
+    assert await find(keyword="100%") == [rows[3][0]]
+    assert await find(keyword="auth_") == [rows[3][0]]
+    assert await find(keyword="h_t") == [rows[3][0]]  # '_' is literal, not a wildcard
+    assert await find(keyword="%") == [rows[3][0]]
+    assert await find(query="which Python version do we need?", category="decision") == sorted(
+        [rows[1][0], rows[2][0]])
+    semantic = await memories.search(runtime, m.principal, query="minimum Python version",
+                                     keyword="python", category=None, include_profile=False,
+                                     container_tag=space, limit=10)
+    assert [h["memory"] for h in semantic["results"]][0] == rows[2][0]
+    assert len(semantic["results"]) == 2
+
+
+async def test_search_requires_a_criterion_and_bounds_limit(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "read"})
+    with pytest.raises(InvalidInputError, match="at least one"):
+        await memories.search(runtime, m.principal, query="  ", keyword=None, category=None,
+                              include_profile=True, container_tag=space, limit=None)
+    for bad in (0, 51):
+        with pytest.raises(InvalidInputError, match="limit"):
+            await memories.search(runtime, m.principal, query="x", keyword=None, category=None,
+                                  include_profile=True, container_tag=space, limit=bad)
+
+
+async def test_content_and_category_bounds(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    limit = runtime.settings.max_content_chars
+    with pytest.raises(InvalidInputError, match="limit"):
+        await memories.save(runtime, m.principal, "x" * (limit + 1), None, space)
+    with pytest.raises(InvalidInputError):
+        await memories.save(runtime, m.principal, "   ", None, space)
+    with pytest.raises(InvalidInputError, match="category"):
+        await memories.save(runtime, m.principal, "fine", "<script>", space)
+    assert await _rows(runtime, space, m.principal) == []
+
+
+async def test_profile_stable_recent_and_exclusion(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    pref = await memories.save(runtime, m.principal, "Alice likes concise answers", "preference", space)
+    note = await memories.save(runtime, m.principal, "The on-call rota changes on Mondays", None, space)
+    with_profile = await memories.search(runtime, m.principal, query=None, keyword="rota",
+                                         category=None, include_profile=True, container_tag=space,
+                                         limit=10)
+    profile = with_profile["profile"]
+    assert [x["id"] for x in profile["stable"]] == [pref["memory"]["id"], note["memory"]["id"]]
+    assert profile["recent"] == []  # both are already in stable: no duplicates
+    third = await memories.save(runtime, m.principal, "The staging cluster is in eu-west-1", None, space)
+    profile = await spaces.profile(runtime, m.principal, space)
+    assert [x["id"] for x in profile["recent"]] == [third["memory"]["id"]]
+    assert len(profile["stable"]) <= runtime.settings.profile_stable_limit
+    await memories.forget(runtime, m.principal, "", pref["memory"]["id"], space)
+    profile = await spaces.profile(runtime, m.principal, space)
+    assert pref["memory"]["id"] not in [x["id"] for x in profile["stable"] + profile["recent"]]
+
+
+async def test_pagination_bounds_and_has_more(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    empty = await memories.list_page(runtime, m.principal, 1, 10, space)
+    assert empty["total"] == 0 and empty["hasMore"] is False
+    texts = [f"Distinct fact number {i}: {word}" for i, word in
+             enumerate(["apples", "volcanoes", "jazz", "tax law", "satellites"])]
+    for text in texts:
+        await memories.save(runtime, m.principal, text, None, space)
+    first = await memories.list_page(runtime, m.principal, 1, 2, space)
+    assert first["total"] == 5 and first["hasMore"] is True and len(first["memories"]) == 2
+    last = await memories.list_page(runtime, m.principal, 3, 2, space)
+    assert last["hasMore"] is False and len(last["memories"]) == 1
+    seen = [x["memory"] for p in (1, 2, 3)
+            for x in (await memories.list_page(runtime, m.principal, p, 2, space))["memories"]]
+    assert sorted(seen) == sorted(texts)
+    for page, limit in ((0, 10), (1, 0), (1, 51), (4, 2)):
+        with pytest.raises(InvalidInputError):
+            await memories.list_page(runtime, m.principal, page, limit, space)

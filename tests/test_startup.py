@@ -1,0 +1,127 @@
+"""Migrations, the pinned embedding model, re-embedding and the registries."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from memory_mcp.db.migrator import load_migrations, migrate
+from memory_mcp.errors import ConfigurationError
+from memory_mcp.mcp import resources, tools
+from memory_mcp.mcp.server import build_server
+from memory_mcp.services import memories
+from memory_mcp.services.reembed import reembed_all
+from memory_mcp.services.startup import bootstrap_demo, create_runtime, create_runtime_unchecked
+
+from conftest import ROOT, settings_for
+
+pytestmark = pytest.mark.anyio
+
+
+def test_migrations_are_idempotent_and_recorded(fresh_database_url: str) -> None:
+    assert migrate(fresh_database_url, ROOT / "migrations") == []  # fixture already applied them
+    with psycopg.connect(fresh_database_url) as conn:
+        rows = conn.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
+        ext = conn.execute("SELECT extversion FROM pg_extension WHERE extname='vector'").fetchone()
+        idx = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname='memories_embedding_hnsw'"
+                           ).fetchone()
+    assert [r[0] for r in rows] == [m.version for m in load_migrations(ROOT / "migrations")]
+    assert ext is not None and tuple(int(p) for p in ext[0].split(".")[:2]) >= (0, 8)
+    assert idx is not None and "hnsw" in idx[0] and "halfvec_cosine_ops" in idx[0]
+
+
+def test_migration_file_names_are_checked(tmp_path: Path) -> None:
+    (tmp_path / "0001_ok.sql").write_text("SELECT 1;")
+    (tmp_path / "0003_gap.sql").write_text("SELECT 1;")
+    with pytest.raises(ConfigurationError, match="without gaps"):
+        load_migrations(tmp_path)
+    (tmp_path / "notes.sql").write_text("")
+    with pytest.raises(ConfigurationError, match="0001_name.sql"):
+        load_migrations(tmp_path)
+
+
+def test_failed_migration_leaves_nothing_behind(fresh_database_url: str, tmp_path: Path) -> None:
+    for src in sorted((ROOT / "migrations").glob("*.sql")):
+        (tmp_path / src.name).write_text(src.read_text())
+    n = len(list(tmp_path.glob("*.sql")))
+    (tmp_path / f"{n + 1:04d}_broken.sql").write_text(
+        "CREATE TABLE half_done (id int); SELECT no_such_function();")
+    with pytest.raises(psycopg.Error):
+        migrate(fresh_database_url, tmp_path)
+    with psycopg.connect(fresh_database_url) as conn:
+        assert conn.execute("SELECT to_regclass('half_done')").fetchone() == (None,)
+        assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (n,)
+
+
+async def test_startup_refuses_a_changed_model_until_reembedded(fresh_database_url: str) -> None:
+    local = settings_for(fresh_database_url)
+    rt = await create_runtime(local)  # pins the local model
+    try:
+        demo = await bootstrap_demo(rt)
+        assert demo is not None
+        assert await bootstrap_demo(rt) is None  # only on an empty database
+        member = await _principal(rt, demo["key"]["key"])
+        await memories.save(rt, member, "Re-embedding keeps every memory searchable", None, "demo")
+    finally:
+        await rt.pool.close()
+
+    other = settings_for(fresh_database_url, embedding_provider="openai",
+                         openai_api_key="sk-test", embedding_model="text-embedding-3-large")
+    with pytest.raises(ConfigurationError) as info:
+        await create_runtime(other)
+    message = str(info.value)
+    assert "local:all-MiniLM-L6-v2-int8" in message and "openai:text-embedding-3-large" in message
+    assert "memory-mcp reembed --yes" in message
+
+    # Simulate having switched models earlier: pin something else, then re-embed with local.
+    with psycopg.connect(fresh_database_url) as conn:
+        conn.execute("UPDATE embedding_model SET model_id = 'openai:old-model', dimensions = 3072")
+    with pytest.raises(ConfigurationError):
+        await create_runtime(local)
+    rt = await create_runtime_unchecked(local)
+    try:
+        result = await reembed_all(rt)
+    finally:
+        await rt.pool.close()
+    assert result["reembedded"] == 1 and result["model"] == "local:all-MiniLM-L6-v2-int8"
+    rt = await create_runtime(local)
+    try:
+        member = await _principal(rt, demo["key"]["key"])
+        found = await memories.search(rt, member, query="does re-embedding keep memories findable?",
+                                      keyword=None, category=None, include_profile=False,
+                                      container_tag=None, limit=1)
+        assert found["results"][0]["memory"].startswith("Re-embedding")
+    finally:
+        await rt.pool.close()
+
+
+async def _principal(rt: Any, key: str) -> Any:
+    from memory_mcp.services.keys import authenticate
+
+    async with rt.transaction() as conn:
+        return await authenticate(conn, key)
+
+
+async def test_registry_lists_every_tool_resource_and_prompt() -> None:
+    server = build_server()
+    listed = await server.list_tools()
+    assert [t.name for t in listed] == list(tools.TOOLS) == [
+        "search_memory", "add_memory", "listDocuments", "getDocument", "listMemories",
+        "listSpaces", "whoAmI", "select-space"]
+    by_name = {t.name: t for t in listed}
+    for name in ("search_memory", "listDocuments", "getDocument", "listMemories", "listSpaces",
+                 "whoAmI"):
+        assert by_name[name].annotations.read_only_hint is True
+    assert by_name["add_memory"].annotations.destructive_hint is True
+    for tool in listed:
+        assert tool.description and len(tool.description) > 60, tool.name
+    search_props = by_name["search_memory"].input_schema["properties"]
+    assert set(search_props) == {"query", "keyword", "category", "includeProfile", "containerTag",
+                                 "limit"}
+    assert set(by_name["add_memory"].input_schema["properties"]) == {
+        "content", "action", "category", "containerTag", "memoryId"}
+    assert sorted(str(r.uri) for r in await server.list_resources()) == sorted(resources.RESOURCES)
+    assert [p.name for p in await server.list_prompts()] == ["context"]
