@@ -34,6 +34,12 @@ class Settings(BaseSettings):
     database_url: SecretStr | None = Field(
         default=None, validation_alias=AliasChoices("DATABASE_URL", "MEMORY_MCP_DATABASE_URL")
     )
+    #: Hosted: a Secrets Manager secret with RDS credentials (username, password, host, port,
+    #: dbname), used when DATABASE_URL is not set. ``database_host`` overrides the secret's host
+    #: (e.g. an RDS Proxy endpoint).
+    database_secret_arn: str | None = None
+    database_host: str | None = None
+    database_sslmode: str = "require"
     data_dir: Path = Path(".memory-mcp")
     migrations_dir: Path = Field(default_factory=_default_migrations_dir)
     auto_migrate: bool = True

@@ -16,9 +16,14 @@ from memory_mcp.db.embedded import embedded_database_url
 
 
 def resolve_database_url(settings: Settings) -> str:
-    """``DATABASE_URL`` if set, else the embedded server's URL (starting it if needed)."""
+    """``DATABASE_URL``; else the Secrets Manager secret (hosted); else the embedded server."""
     if settings.database_url is not None:
         return settings.database_url.get_secret_value()
+    if settings.database_secret_arn:
+        from memory_mcp.aws.secrets import database_url_from_secret
+
+        return database_url_from_secret(settings.database_secret_arn, settings.database_host,
+                                        settings.database_sslmode)
     return embedded_database_url(settings.data_dir)
 
 

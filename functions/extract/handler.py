@@ -1,0 +1,12 @@
+"""Extraction worker Lambda: S3 ObjectCreated → SQS → this handler (partial batch failures)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory_mcp.documents.sqs import process_sqs_event
+
+
+def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+    """Adapt the SQS event; the package does the work and reports failed records."""
+    return process_sqs_event(event, context)

@@ -1,0 +1,1 @@
+"""AWS integrations, each creating its boto3 client once per process."""
