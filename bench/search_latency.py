@@ -22,26 +22,35 @@ What it does:
    recreates the index from its own definition (``pg_get_indexdef``) and then COPYs a tail of
    rows with the index in place to measure the incremental HNSW insert cost at full size.
    ``--seed-mode insert`` COPYs every row into the existing index instead (much slower).
-4. Starts the real app (``create_app``) under uvicorn in a thread and times ``search_memory``
-   end to end with the official MCP client (one connected client, ``includeProfile=false``,
-   ``limit=10``, queries spread over the spaces). Every query text is sent once before timing,
-   so the server's query-embedding LRU cache is warm: query embedding is EXCLUDED from the
-   timings. Then the same (query, space) pairs are timed through the service function
-   in-process (no HTTP/MCP) and through the bare SQL (``db.memories.search`` after
-   ``enable_filtered_ann``, on one psycopg connection, vectors from the same embedder).
-   ``includeProfile=true`` is timed separately.
-5. Recall@10 of the product's filtered HNSW query (``hnsw.iterative_scan = relaxed_order``,
-   ``ef_search = max(hnsw_ef_search, 2 * limit)``) against exact search (the same SQL with
-   ``SET LOCAL enable_indexscan = off``, which forces a scan + sort), per space, for synthetic
-   query vectors near clusters present in the space ("on-topic") and near clusters the space
-   does not hold ("off-topic"), and for the real text-query vectors; plus a small ef_search sweep.
-6. Prints EXPLAIN ANALYZE of the product query, a summary table and the machine facts.
+4. Starts the real app (``create_app``) under uvicorn in a thread (before seeding, so a broken
+   app fails fast; it idles meanwhile) and times ``search_memory`` end to end with the official
+   MCP client (one connected client, ``includeProfile=false``, ``limit=10``, queries spread over
+   the spaces). Every query text is sent once before timing, so the server's query-embedding LRU
+   cache is warm: query embedding is EXCLUDED from the timings. Then the same (query, space)
+   pairs are timed through the service function in-process (no HTTP/MCP) and through the bare
+   SQL (``db.memories.search`` after ``enable_filtered_ann``, on one psycopg connection, vectors
+   from the same embedder via ``Runtime.embed_one``). ``includeProfile=true`` is timed too.
+5. EXPLAIN (ANALYZE, BUFFERS) of the exact SQL ``db.memories.search`` sends (captured from the
+   function, not re-typed), and per space whether the planner uses the HNSW index.
+6. Recall@10 against exact search (the same SQL with ``SET LOCAL enable_indexscan = off``: scan
+   + sort), per space, for synthetic query vectors near clusters the space holds ("on-topic") or
+   does not hold ("off-topic") and for the real text-query vectors: the product setting
+   (``hnsw.iterative_scan = relaxed_order``, ``ef_search = max(hnsw_ef_search, 2 * limit)``, the
+   planner's own plan), and, as a diagnostic, the same with the planner pushed onto the HNSW
+   index (seq/bitmap scans and sorts off) for ef_search 40/100/200 and with iterative scan off.
+   Also checks that results come back in descending score order at the maximum limit (50).
+7. Prints a summary table and the machine facts (cores, load, PostgreSQL/pgvector versions).
+
+Time is bounded: seeding is linear in ``--n`` (about 25 s for 20,000 rows here), every timed
+loop stops early once ``--time-budget`` seconds are spent (and says so), and each call has a
+timeout. The default run takes about 2-3 minutes on a 2-core machine; ``--n 2000`` under 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import logging
 import os
 import platform
@@ -254,7 +263,7 @@ def seed(url: str, ds: Dataset, n: int, mode: str, tail: int, rng: np.random.Gen
     meta: dict[str, Any] = {
         "space": space_of,
         "cluster": cluster,
-        "uuid_int": [uuid.uuid4().int for _ in range(n)],
+        "uuid_int": [uuid.UUID(bytes=rng.bytes(16), version=4).int for _ in range(n)],
         "created": [now - timedelta(seconds=float(a)) for a in age_s],
         "forgotten": status < 0.02,
         "latest": ~((status >= 0.02) & (status < 0.05)),
@@ -372,7 +381,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
     rng = np.random.default_rng(args.seed)
     deadline = Deadline(args.time_budget)
     settings = Settings(
-        database_url=url, data_dir=Path(args.data_dir or "."), migrations_dir=ROOT / "migrations",
+        database_url=url, data_dir=args.resolved_data_dir, migrations_dir=ROOT / "migrations",
         auto_migrate=True, pool_min_size=1, pool_max_size=4,
         embedding_cache_size=max(512, 2 * args.queries + 64), log_level="WARNING",
     )
@@ -410,30 +419,37 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         ds = Dataset(space_ids, space_keys, space_clusters, centroids, uuid.UUID(user["id"]),
                      key["key"], counts)
 
-        # ---- seed
-        log(f"seeding {args.n} memories ({args.seed_mode} mode)")
-        t = time.perf_counter()
-        seeding = await anyio.to_thread.run_sync(
-            lambda: seed(url, ds, args.n, args.seed_mode, args.tail, rng, (0.6, 1.1)))
-        seeding["total_s"] = time.perf_counter() - t
-        facts["seeding"] = seeding
-        log(f"seeded in {seeding['total_s']:.1f}s")
-
-        # ---- query texts and their vectors (same embedder, same path as the server)
-        pairs: list[Pair] = []
-        for i in range(args.queries):
-            topic = TOPICS[i % len(TOPICS)]
-            prefix = QUESTION_PREFIXES[(i // len(TOPICS) + i) % len(QUESTION_PREFIXES)]
-            text = f"{prefix} {topic[0].lower()}{topic[1:]}?"
-            pairs.append(Pair(text, i % args.spaces))
-        for p in pairs:
-            p.vector = await rt.embed_one(p.text)  # also warms this runtime's cache
-        async with rt.transaction() as conn:
-            principal = await authenticate(conn, ds.key)
-
-        # ---- end to end over HTTP
+        # ---- the app first, so a broken app fails fast (it idles while seeding)
         log("starting the app under uvicorn")
         server, thread, mcp_url = start_server(settings)
+        try:
+            # ---- seed
+            log(f"seeding {args.n} memories ({args.seed_mode} mode)")
+            t = time.perf_counter()
+            seeding = await anyio.to_thread.run_sync(
+                lambda: seed(url, ds, args.n, args.seed_mode, args.tail, rng, (0.6, 1.1)))
+            seeding["total_s"] = time.perf_counter() - t
+            facts["seeding"] = seeding
+            log(f"seeded in {seeding['total_s']:.1f}s")
+
+            # ---- query texts and their vectors (same embedder, same path as the server)
+            pairs: list[Pair] = []
+            for i in range(args.queries):
+                topic = TOPICS[i % len(TOPICS)]
+                prefix = QUESTION_PREFIXES[(i // len(TOPICS) + i) % len(QUESTION_PREFIXES)]
+                text = f"{prefix} {topic[0].lower()}{topic[1:]}?"
+                pairs.append(Pair(text, i % args.spaces))
+            for p in pairs:
+                p.vector = await rt.embed_one(p.text)  # also warms this runtime's cache
+            async with rt.transaction() as conn:
+                principal = await authenticate(conn, ds.key)
+
+        except BaseException:
+            server.should_exit = True
+            thread.join(timeout=30)
+            raise
+
+        # ---- end to end over HTTP
         results: dict[str, Any] = {}
         try:
             async with mcp_client(mcp_url, ds.key) as client:
@@ -511,16 +527,19 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
             # ---- EXPLAIN of the product query and of the exact variant
             p0 = pairs[0]
             plans: dict[str, str] = {}
-            for name, exact in (("product settings", False),
-                                ("exact: same + SET LOCAL enable_indexscan = off", True)):
-                _, _, plans[name] = await product_search(
+            for name, exact, force in (
+                    ("product settings (full plan)", False, False),
+                    ("exact: + SET LOCAL enable_indexscan = off (inner part)", True, False),
+                    ("HNSW forced: + enable_seqscan/bitmapscan/sort = off (inner part)", False,
+                     True)):
+                _, _, plans[name], _ = await product_search(
                     conn, ds.space_ids[p0.space], p0.vector, ef=ef_product, exact=exact,
-                    explain="EXPLAIN (ANALYZE, BUFFERS)")
+                    force_hnsw=force, explain="EXPLAIN (ANALYZE, BUFFERS)")
             used = 0
             for s in range(len(ds.space_ids)):
                 p = next(p for p in pairs if p.space == s)
-                _, _, plan = await product_search(conn, ds.space_ids[s], p.vector, ef=ef_product,
-                                                  explain="EXPLAIN")
+                _, _, plan, _ = await product_search(conn, ds.space_ids[s], p.vector,
+                                                     ef=ef_product, explain="EXPLAIN")
                 used += "memories_embedding_hnsw" in plan
             results["hnsw_spaces"] = used
             results["plans"] = plans
@@ -535,25 +554,48 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
     report(args, facts, results, ef_product)
 
 
-_PLAN_NOISE = ("Cache Mode:", "Hits:", "Index Searches:", "Full-sort Groups:")
+_PLAN_NOISE = ("Cache Mode:", "Hits:", "Index Searches:")
+_FORCE_HNSW = ("enable_seqscan", "enable_bitmapscan", "enable_sort")
+_PLAN_KEEP = ("Incremental Sort", "Order By:", "Filter:", "Rows Removed", "Sort Method:",
+              "Execution Time:")
+_PLAN_NODES = ("Limit", "->  Sort", "m_1", "memories_space", "memories_embedding",
+               "memories_live")
+
+
+def inner_plan(plan: str) -> list[str]:
+    """The vector part of a plan: the CTE's scan, sort and limit (not the joins to users)."""
+    keep = []
+    for line in plan.splitlines():
+        text = line.strip()
+        if text.startswith("->"):
+            if any(k in text for k in _PLAN_NODES):
+                keep.append(line)
+        elif text.startswith(_PLAN_KEEP):
+            keep.append(line)
+    return keep
 
 
 async def product_search(conn: Any, space_id: uuid.UUID, literal: str, *, ef: int,
                          iterative: str | None = None, exact: bool = False,
-                         explain: str | None = None) -> tuple[list[Any], float, str]:
+                         force_hnsw: bool = False, limit: int = LIMIT,
+                         explain: str | None = None) -> tuple[list[Any], float, str, list[float]]:
     """``db.memories.search`` exactly as the service runs it (own transaction, then
-    ``enable_filtered_ann``), optionally with iterative scan off, index scans off (exact) or
-    EXPLAINed. Returns (ids, seconds for the search call, plan text)."""
+    ``enable_filtered_ann``), optionally with iterative scan off, index scans off (exact), the
+    planner pushed onto the HNSW index (seq/bitmap scans and sorts off; a diagnostic) or
+    EXPLAINed. Returns (ids, seconds for the search call, plan text, scores)."""
     async with conn.transaction():
         await db.enable_filtered_ann(conn, ef)
         if iterative == "off":
             await conn.execute("SET LOCAL hnsw.iterative_scan = off")
         if exact:
             await conn.execute("SET LOCAL enable_indexscan = off")
+        if force_hnsw:
+            for name in _FORCE_HNSW:
+                await conn.execute(f"SET LOCAL {name} = off")
         target = conn if explain is None else _Capture(conn)
         t = time.perf_counter()
         rows = await db.search(target, space_id, vector=literal, pattern=None, category=None,
-                               limit=LIMIT)
+                               limit=limit)
         dt = time.perf_counter() - t
         plan = ""
         if isinstance(target, _Capture):
@@ -562,8 +604,7 @@ async def product_search(conn: Any, space_id: uuid.UUID, literal: str, *, ef: in
             lines = [r["QUERY PLAN"] for r in await cur.fetchall()]
             plan = "\n".join(x for x in lines if not x.strip().startswith(_PLAN_NOISE))
             plan = re.sub(r"'\[[^\]]*\]'::halfvec", "'<query vector>'::halfvec", plan)
-        return [r["id"] for r in rows], dt, plan
-
+        return [r["id"] for r in rows], dt, plan, [float(r["score"]) for r in rows]
 
 async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: argparse.Namespace,
                          rng: np.random.Generator, ef_product: int, deadline: Deadline
@@ -583,17 +624,12 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
                                                                                       strict=True)]
     queries += [("text query", p.space, p.vector) for p in pairs[: args.recall_queries * 2]]
 
-    settings: list[tuple[str, int, str]] = [
-        (f"ef_search={ef} relaxed_order{' (product)' if ef == ef_product else ''}", ef, "relaxed_order")
-        for ef in sorted({40, ef_product, 200})
-    ]
-    settings.append((f"ef_search={ef_product} iterative_scan=off", ef_product, "off"))
-
-    async def run_one(space: int, literal: str, ef: int, iterative: str | None,
-                      exact: bool = False) -> tuple[list[Any], float]:
-        ids, dt, _ = await product_search(conn, ds.space_ids[space], literal, ef=ef,
-                                          iterative=iterative, exact=exact)
-        return ids, dt
+    rows: list[tuple[str, int, str, bool]] = [
+        (f"product: planner's choice, ef_search={ef_product}", ef_product, "relaxed_order", False)]
+    rows += [(f"HNSW forced*, ef_search={ef}", ef, "relaxed_order", True)
+             for ef in sorted({40, ef_product, 200})]
+    rows.append((f"HNSW forced*, ef_search={ef_product}, iterative_scan=off", ef_product, "off",
+                 True))
 
     exact_ids: list[list[Any]] = []
     exact_t: list[float] = []
@@ -601,7 +637,7 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
         if deadline.expired():
             deadline.notes.append(f"recall: time budget spent after {i}/{len(queries)} exact queries")
             break
-        ids, dt = await run_one(s, lit, ef_product, None, exact=True)
+        ids, dt, _, _ = await product_search(conn, ds.space_ids[s], lit, ef=ef_product, exact=True)
         exact_ids.append(ids)
         exact_t.append(dt)
     queries = queries[: len(exact_ids)]
@@ -609,17 +645,19 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
     out: dict[str, Any] = {"exact": stats(exact_t), "rows": [], "kinds": kinds,
                            "n": {k: sum(1 for q in queries if q[0] == k) for k in kinds}}
     first_of_space = {q[1]: q for q in reversed(queries)}
-    for name, ef, iterative in settings:
+    for name, ef, iterative, force in rows:
         used = 0
         for s, (_, _, lit) in first_of_space.items():
-            _, _, plan = await product_search(conn, ds.space_ids[s], lit, ef=ef,
-                                              iterative=iterative, explain="EXPLAIN")
+            _, _, plan, _ = await product_search(conn, ds.space_ids[s], lit, ef=ef,
+                                                 iterative=iterative, force_hnsw=force,
+                                                 explain="EXPLAIN")
             used += "memories_embedding_hnsw" in plan
         rec: dict[str, list[float]] = {k: [] for k in kinds}
         short: dict[str, int] = {k: 0 for k in kinds}
         lat: list[float] = []
         for (kind, s, lit), ex in zip(queries, exact_ids, strict=True):
-            ids, dt = await run_one(s, lit, ef, iterative)
+            ids, dt, _, _ = await product_search(conn, ds.space_ids[s], lit, ef=ef,
+                                                 iterative=iterative, force_hnsw=force)
             lat.append(dt)
             rec[kind].append(recall_at(ids, ex))
             short[kind] += len(ids) < len(ex)
@@ -629,8 +667,22 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
             "min_recall": {k: float(np.min(v)) if v else float("nan") for k, v in rec.items()},
             "short": short, "hnsw_spaces": f"{used}/{len(first_of_space)}",
         })
-    return out
 
+    # Result order: search_memory promises results by descending score. Checked at the largest
+    # allowed limit, with the planner's own plan and with the HNSW plan.
+    big = memory_service.MAX_SEARCH_LIMIT
+    ef_big = max(ef_product, 2 * big)
+    order: dict[str, tuple[int, int]] = {}
+    for label, force in (("planner's choice", False), ("HNSW forced*", True)):
+        bad = 0
+        for _, s, lit in queries:
+            _, _, _, scores = await product_search(conn, ds.space_ids[s], lit, ef=ef_big,
+                                                   force_hnsw=force, limit=big)
+            bad += any(a < b for a, b in itertools.pairwise(scores))
+        order[label] = (bad, len(queries))
+    out["order"] = order
+    out["order_limit"] = big
+    return out
 
 # --------------------------------------------------------------------------------------------
 # output
@@ -643,7 +695,8 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
     print("Memory-MCP search latency benchmark")
     print("=" * 100)
     print("Machine / setup")
-    for k in ("cpu", "cores", "ram", "python", "postgres", "pgvector", "pg_settings"):
+    facts["loadavg"] = f"{facts['loadavg']} before setup, {loadavg()} at the end (1/5/15 min)"
+    for k in ("cpu", "cores", "ram", "loadavg", "python", "postgres", "pgvector", "pg_settings"):
         print(f"  {k:<14} {facts.get(k)}")
     print(f"  {'N':<14} {args.n} memories over {args.spaces} spaces "
           f"({sd['live']} live; ~2% forgotten, ~3% superseded), "
@@ -669,7 +722,10 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
           "vector literal is elided)")
     for name, plan in r["plans"].items():
         print(f"  -- {name}")
-        for line in plan.splitlines():
+        lines = plan.splitlines()
+        if "inner part" in name:
+            lines = inner_plan(plan)
+        for line in lines:
             print(f"     {line}")
     print()
     print(f"Latency, ms (limit={LIMIT}, {args.queries} (query, space) pairs over {args.spaces} spaces; "
@@ -696,20 +752,27 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
     print("  queries: " + ", ".join(f"{rc['n'][k]} {k}" for k in kinds)
           + " (on/off-topic: synthetic vectors near a cluster the space holds / does not hold)")
     head = "".join(f"{k:>13}" for k in kinds)
-    print(f"  {'setting':<44}{head}  {'min':>5}  {'p50 ms':>7}  {'p95 ms':>7}  {'HNSW plan':>9}")
+    print(f"  {'setting':<50}{head}  {'min':>5}  {'p50 ms':>7}  {'p95 ms':>7}  {'HNSW plan':>9}")
     ex = rc["exact"]
-    print(f"  {'exact (scan + sort)':<44}{'1.000':>13}{'1.000':>13}{'1.000':>13}  {'':>5}  "
+    print(f"  {'exact (scan + sort)':<50}{'1.000':>13}{'1.000':>13}{'1.000':>13}  {'':>5}  "
           f"{ex['p50']:>7.2f}  {ex['p95']:>7.2f}  {'no':>9}")
     for row in rc["rows"]:
         rec = "".join(f"{row['recall'][k]:>13.3f}" for k in kinds)
         mn = min(v for v in row["min_recall"].values() if v == v)
         short = sum(row["short"].values())
         note = f"  ({short} queries returned < {LIMIT} rows)" if short else ""
-        print(f"  {row['name']:<44}{rec}  {mn:>5.2f}  {row['latency']['p50']:>7.2f}  "
+        print(f"  {row['name']:<50}{rec}  {mn:>5.2f}  {row['latency']['p50']:>7.2f}  "
               f"{row['latency']['p95']:>7.2f}  {row['hnsw_spaces']:>9}{note}")
     print(f"  product setting: hnsw.iterative_scan=relaxed_order, hnsw.ef_search={ef} "
-          f"(= max(hnsw_ef_search, 2*limit)); 'HNSW plan' = spaces whose plan uses the index; "
-          "latency = the search statement alone")
+          "(= max(hnsw_ef_search, 2*limit)).")
+    print("  * HNSW forced = the same plus SET LOCAL enable_seqscan/enable_bitmapscan/enable_sort = off "
+          "(diagnostic: what the index gives when the planner uses it).")
+    print("  'HNSW plan' = spaces whose plan uses the HNSW index (EXPLAIN); latency = the search "
+          "statement alone.")
+    lim = rc["order_limit"]
+    print(f"  result order at limit={lim} (search_memory's maximum): " + "; ".join(
+        f"{label}: {bad}/{n} result lists NOT in descending score order"
+        for label, (bad, n) in rc["order"].items()))
     print()
     print("Notes")
     print("  * Client and server share one Python process (server in a uvicorn thread), as in the "
@@ -723,6 +786,13 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
 
 # --------------------------------------------------------------------------------------------
 # main
+
+
+def loadavg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
 
 
 def machine_facts(url: str) -> dict[str, Any]:
@@ -742,6 +812,7 @@ def machine_facts(url: str) -> dict[str, Any]:
     facts["cpu"] = f"{cpu} ({platform.machine()})"
     facts["cores"] = f"{os.cpu_count()} logical, {usable} usable"
     facts["python"] = platform.python_version()
+    facts["loadavg"] = loadavg()
     with psycopg.connect(url, autocommit=True) as conn:
         facts["postgres"] = conn.execute("SHOW server_version").fetchone()[0]
         facts["pgvector"] = conn.execute(
@@ -790,6 +861,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     tmp = None if args.data_dir else tempfile.mkdtemp(prefix="memory-mcp-bench-")
     data_dir = Path(args.data_dir or tmp or ".").resolve()
     pgdata = (data_dir / "pgdata").resolve()
+    args.resolved_data_dir = data_dir  # the app's data dir too (local upload storage lives there)
     t0 = time.perf_counter()
     try:
         log(f"starting the embedded PostgreSQL in {pgdata}")

@@ -7,7 +7,9 @@ empty database get a fresh one from ``fresh_database_url``.
 
 from __future__ import annotations
 
+import os
 import socket
+import tempfile
 import threading
 import time
 import uuid
@@ -33,6 +35,9 @@ from memory_mcp.services.runtime import Runtime
 from memory_mcp.services.startup import check_model
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# Tests never write into the working tree: the default data dir (uploads, signing key) is a temp dir.
+os.environ.setdefault("MEMORY_MCP_DATA_DIR", tempfile.mkdtemp(prefix="memory-mcp-tests-"))
 
 
 @pytest.fixture(scope="session")

@@ -35,7 +35,7 @@ pytestmark = pytest.mark.timeout(180)
 KEY_LINE = re.compile(r"^\s*key\s+:\s+(mm_[0-9a-f]{10}_\S+)\s*$")
 
 READ_TOOLS = {"search_memory", "listDocuments", "getDocument", "listMemories", "listSpaces", "whoAmI"}
-ALL_TOOLS = READ_TOOLS | {"add_memory", "select-space"}
+ALL_TOOLS = READ_TOOLS | {"add_memory", "select-space", "deleteDocument"}
 
 DEPLOYS = "The team deploys to production every Friday afternoon"
 STAGING = "Our staging database runs PostgreSQL 16 in eu-west-1"
@@ -260,7 +260,7 @@ async def test_real_server_end_to_end(server: tuple[ServerProcess, str],
         listed = await client.list_tools()
         tools = {t.name: t for t in listed.tools}
         assert set(tools) == ALL_TOOLS
-        assert len(listed.tools) == 8
+        assert len(listed.tools) == 9
         for name in READ_TOOLS:
             hints = tools[name].annotations
             assert hints is not None and hints.read_only_hint is True, name

@@ -109,13 +109,14 @@ async def test_registry_lists_every_tool_resource_and_prompt() -> None:
     server = build_server()
     listed = await server.list_tools()
     assert [t.name for t in listed] == list(tools.TOOLS) == [
-        "search_memory", "add_memory", "listDocuments", "getDocument", "listMemories",
-        "listSpaces", "whoAmI", "select-space"]
+        "search_memory", "add_memory", "listDocuments", "getDocument", "deleteDocument",
+        "listMemories", "listSpaces", "whoAmI", "select-space"]
     by_name = {t.name: t for t in listed}
     for name in ("search_memory", "listDocuments", "getDocument", "listMemories", "listSpaces",
                  "whoAmI"):
         assert by_name[name].annotations.read_only_hint is True
     assert by_name["add_memory"].annotations.destructive_hint is True
+    assert by_name["deleteDocument"].annotations.destructive_hint is True
     for tool in listed:
         assert tool.description and len(tool.description) > 60, tool.name
     search_props = by_name["search_memory"].input_schema["properties"]

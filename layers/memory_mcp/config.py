@@ -82,6 +82,28 @@ class Settings(BaseSettings):
         ]
     )
 
+    # Documents: uploads, extraction and their bounds (a hostile file must not exhaust a worker).
+    uploads_bucket: str | None = None
+    upload_url_ttl_seconds: int = 900
+    upload_signing_secret: SecretStr | None = None
+    max_upload_bytes: int = 25 * 1024 * 1024
+    max_extracted_chars: int = 500_000
+    max_memories_per_document: int = 200
+    max_pdf_pages: int = 300
+    job_time_budget_seconds: float = 120.0
+    max_processing_attempts: int = 3
+    processing_lease_seconds: int = 300
+    tesseract_cmd: str = "tesseract"
+    transcribe_language: str = "en-US"
+
+    # Optional LLM for turning document text into facts; without one a deterministic offline
+    # extractor is used.
+    llm_provider: Literal["none", "bedrock", "openai"] = "none"
+    llm_model: str | None = None
+    llm_base_url: str = "https://api.openai.com/v1"
+    llm_api_key: SecretStr | None = None
+    llm_timeout_seconds: float = 60.0
+
     log_level: str = "INFO"
 
 

@@ -11,10 +11,12 @@ Row = dict[str, Any]
 Conn = AsyncConnection[Row]
 
 _COLUMNS = """d.id, d.space_id, d.title, d.filename, d.content_type, d.size_bytes, d.status,
-    d.status_reason, d.summary, d.created_at, d.updated_at,
+    d.status_reason, d.summary, d.created_at, d.updated_at, d.uploaded_at, d.processed_at,
+    d.pages, d.truncated, d.attempts,
     d.created_by AS created_by_user_id, cu.display_name AS created_by,
     d.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
-    (SELECT count(*) FROM memories m WHERE m.source_document_id = d.id) AS memory_count"""
+    (SELECT count(*) FROM memories m WHERE m.source_document_id = d.id AND m.is_latest
+       AND NOT m.is_forgotten) AS memory_count"""
 
 _JOINS = "JOIN users cu ON cu.id = d.created_by JOIN users uu ON uu.id = d.updated_by"
 
@@ -26,7 +28,9 @@ async def page(conn: Conn, space_id: UUID, limit: int, offset: int) -> tuple[lis
         (space_id, limit, offset),
     )
     rows = await cur.fetchall()
-    total = await conn.execute("SELECT count(*) AS n FROM documents WHERE space_id = %s", (space_id,))
+    total = await conn.execute(
+        "SELECT count(*) AS n FROM documents WHERE space_id = %s AND deleted_at IS NULL", (space_id,)
+    )
     row = await total.fetchone()
     return rows, int(row["n"]) if row else 0
 
@@ -35,7 +39,7 @@ async def get(conn: Conn, document_id: UUID, space_ids: list[UUID]) -> Row | Non
     """The document with its content, if it lives in one of the given (readable) spaces."""
     cur = await conn.execute(
         f"""SELECT {_COLUMNS}, d.content FROM documents d {_JOINS}
-            WHERE d.id = %s AND d.space_id = ANY(%s)""",
+            WHERE d.id = %s AND d.space_id = ANY(%s) AND d.deleted_at IS NULL""",
         (document_id, space_ids),
     )
     return await cur.fetchone()
@@ -45,6 +49,8 @@ async def insert(
     conn: Conn,
     *,
     space_id: UUID,
+    document_id: UUID | None = None,
+    storage_key: str | None = None,
     user_id: UUID,
     title: str,
     filename: str | None = None,
@@ -55,11 +61,12 @@ async def insert(
     content: str | None = None,
 ) -> Row:
     cur = await conn.execute(
-        """INSERT INTO documents (space_id, title, filename, content_type, size_bytes, status,
-                                  summary, content, created_by, updated_by)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id""",
-        (space_id, title, filename, content_type, size_bytes, status, summary, content,
-         user_id, user_id),
+        """INSERT INTO documents (id, space_id, title, filename, content_type, size_bytes, status,
+                                  summary, content, storage_key, created_by, updated_by)
+           VALUES (coalesce(%s, gen_random_uuid()), %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+           RETURNING id""",
+        (document_id, space_id, title, filename, content_type, size_bytes, status, summary,
+         content, storage_key, user_id, user_id),
     )
     row = await cur.fetchone()
     assert row is not None

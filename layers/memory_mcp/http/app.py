@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -21,6 +22,7 @@ from memory_mcp.config import Settings, get_settings
 from memory_mcp.db import meta
 from memory_mcp.errors import MemoryMcpError
 from memory_mcp.http.auth import AuthenticatedMCP
+from memory_mcp.http.uploads import router as uploads_router
 from memory_mcp.mcp.server import build_server
 from memory_mcp.services.runtime import Runtime
 from memory_mcp.services.startup import create_runtime
@@ -36,6 +38,26 @@ def _transport_security(settings: Settings) -> TransportSecuritySettings:
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
     return TransportSecuritySettings(enable_dns_rebinding_protection=True,
                                      allowed_hosts=settings.allowed_hosts, allowed_origins=[])
+
+
+async def _start_local_jobs(app: FastAPI) -> Any:
+    """Locally, uploads land in the data dir and are processed by an in-process worker (the
+    same pipeline the SQS Lambda runs). Hosted (S3 storage) there is nothing to start."""
+    from memory_mcp.documents.storage import LocalStorage
+
+    rt: Runtime = app.state.runtime
+    if getattr(app.state, "jobs", None) is not None or not isinstance(rt.storage, LocalStorage):
+        return None
+    from memory_mcp.db import processing
+    from memory_mcp.documents.local_worker import LocalJobs
+    from memory_mcp.documents.setup import build_extractors
+
+    jobs = LocalJobs(rt, build_extractors(rt.settings, rt.storage))
+    app.state.jobs = jobs
+    async with rt.transaction() as conn:
+        for document_id in await processing.unfinished(conn, expire_leases=True):
+            jobs.submit(document_id)  # resume what a previous process left mid-way
+    return jobs
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
@@ -55,10 +77,14 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         )
         manager = mcp_server.session_manager
         app.state.mcp_manager = manager
+        jobs = await _start_local_jobs(app)
         try:
             async with manager.run():
                 yield
         finally:
+            if jobs is not None:
+                await jobs.close()
+                app.state.jobs = None
             if owns_runtime and not app.state.keep_runtime:
                 await app.state.runtime.pool.close()
                 app.state.runtime = None
@@ -67,7 +93,9 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
                   docs_url=None, redoc_url=None, openapi_url=None)
     app.state.runtime = None
     app.state.keep_runtime = False
+    app.state.jobs = None
     app.router.routes.append(Route("/mcp", endpoint=AuthenticatedMCP(), methods=["POST"]))
+    app.include_router(uploads_router)
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:

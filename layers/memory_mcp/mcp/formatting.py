@@ -121,6 +121,12 @@ def document(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def deleted_document(r: dict[str, Any]) -> str:
+    return (f"Deleted document {r['title']!r} ({r['documentId']}) from space {r['space']}: "
+            f"{r['forgottenMemories']} extracted memories forgotten"
+            + ("; stored file removed." if r["fileRemoved"] else "."))
+
+
 def spaces(r: dict[str, Any]) -> str:
     if not r["spaces"]:
         return "This key has no spaces yet."

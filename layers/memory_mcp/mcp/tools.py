@@ -119,6 +119,18 @@ async def getDocument(
                       fmt.document)
 
 
+async def deleteDocument(
+    documentId: Annotated[str, Field(description="Id of the document to delete.")],
+    containerTag: ContainerTag = None,
+) -> CallToolResult:
+    """Delete an uploaded source document: it disappears from listDocuments, every memory
+    extracted from it is marked forgotten, and the stored file is removed. Needs ReadWrite
+    access in the document's space. To forget a single memory use add_memory action=forget."""
+    c = caller()
+    return await _run(lambda: documents.delete(c.runtime, c.principal, documentId, containerTag),
+                      fmt.deleted_document)
+
+
 async def listMemories(
     page: Page = 1, limit: Limit = 10, containerTag: ContainerTag = None
 ) -> CallToolResult:
@@ -162,6 +174,8 @@ TOOLS: dict[str, tuple[Callable[..., Awaitable[CallToolResult]], ToolAnnotations
                                                idempotent_hint=False, open_world_hint=False)),
     "listDocuments": (listDocuments, READ),
     "getDocument": (getDocument, READ),
+    "deleteDocument": (deleteDocument, ToolAnnotations(read_only_hint=False, destructive_hint=True,
+                                                       idempotent_hint=True, open_world_hint=False)),
     "listMemories": (listMemories, READ),
     "listSpaces": (listSpaces, READ),
     "whoAmI": (whoAmI, READ),

@@ -63,13 +63,16 @@ async def resolve_space(
                 "(memory-mcp grants set --key <key id> --space <space> --access readwrite)."
             )
         space = found
-    if write and not space.writable:
-        reason = (
-            "your role is Reader"
-            if principal.role == "reader"
-            else "this key's grant there is Read"
-        )
-        raise AccessDeniedError(
-            f'You are read-only in space "{space.key}" ({reason}); nothing was written.'
-        )
+    if write:
+        require_write(principal, space)
     return space
+
+
+def require_write(principal: Principal, space: SpaceAccess) -> None:
+    """Refuse a write where the effective access is Read, saying why."""
+    if space.writable:
+        return
+    reason = "your role is Reader" if principal.role == "reader" else "this key's grant there is Read"
+    raise AccessDeniedError(
+        f'You are read-only in space "{space.key}" ({reason}); nothing was written.'
+    )

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from memory_mcp.db import documents as db
+from memory_mcp.db import identity, processing
 from memory_mcp.db import memories as memories_db
 from memory_mcp.errors import NotFoundError
 from memory_mcp.models import Principal
 from memory_mcp.services import validation as v
 from memory_mcp.services import views
-from memory_mcp.services.access import readable_spaces, resolve_space
+from memory_mcp.services.access import readable_spaces, require_write, resolve_space
 from memory_mcp.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
 
 MAX_DOCUMENT_MEMORIES = 200
 
@@ -61,3 +65,36 @@ async def get(
         view["contentKind"] = "none"
     return {"space": space.key, "document": view,
             "memories": [views.memory(m) for m in memories]}
+
+
+async def delete(
+    rt: Runtime, principal: Principal, document_id: str, container_tag: str | None = None
+) -> dict[str, Any]:
+    """Hide the document, forget its memories and remove the stored file (Writers only).
+
+    The row stays (soft delete) so forgotten memories still name their source.
+    """
+    doc_id = v.parse_uuid(document_id, "documentId")
+    async with rt.transaction() as conn:
+        if container_tag:
+            spaces = [await resolve_space(conn, principal, container_tag)]
+        else:
+            spaces = await readable_spaces(conn, principal)
+        row = await db.get(conn, doc_id, [s.space_id for s in spaces])
+        if row is None:
+            raise NotFoundError(f"Document {doc_id} was not found.")
+        space = next(s for s in spaces if s.space_id == row["space_id"])
+        require_write(principal, space)
+        deleted = await processing.soft_delete(conn, doc_id, principal.user_id)
+        assert deleted is not None
+        forgotten = await processing.forget_document_memories(conn, doc_id, principal.user_id)
+        await identity.touch_space(conn, space.space_id)
+    removed = False
+    if deleted["storage_key"] and rt.storage is not None:
+        try:
+            rt.storage.delete(deleted["storage_key"])
+            removed = True
+        except Exception:  # the row is already gone from view; a leftover object is harmless
+            log.exception("could not delete stored object for document %s", doc_id)
+    return {"space": space.key, "documentId": str(doc_id), "title": row["title"],
+            "forgottenMemories": forgotten, "fileRemoved": removed}

@@ -13,6 +13,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from memory_mcp.config import Settings
 from memory_mcp.db.memories import vector_literal
+from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder, pad_to_storage
 from memory_mcp.errors import InvalidInputError, MemoryMcpError, UpstreamError
 
@@ -24,6 +25,7 @@ class Runtime:
     settings: Settings
     pool: AsyncConnectionPool
     embedder: Embedder
+    storage: ObjectStorage | None = None  # where uploads live (S3 hosted, data dir locally)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:

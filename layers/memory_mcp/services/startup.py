@@ -10,6 +10,7 @@ import anyio.to_thread
 from memory_mcp.config import Settings
 from memory_mcp.db import identity, meta
 from memory_mcp.db.migrator import migrate
+from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder
 from memory_mcp.errors import ConfigurationError
 from memory_mcp.services import admin
@@ -62,7 +63,8 @@ async def create_runtime(settings: Settings, *, check: bool = True) -> Runtime:
         await apply_migrations(settings, url)
     pool = await open_pool(settings, url)
     try:
-        runtime = Runtime(settings=settings, pool=pool, embedder=build_embedder(settings))
+        runtime = Runtime(settings=settings, pool=pool, embedder=build_embedder(settings),
+                          storage=build_storage(settings))
         if check:
             async with runtime.transaction() as conn:
                 await check_model(conn, runtime.embedder)
@@ -75,3 +77,14 @@ async def create_runtime(settings: Settings, *, check: bool = True) -> Runtime:
 async def create_runtime_unchecked(settings: Settings) -> Runtime:
     """For ``reembed``: the one command that must start while the pinned model differs."""
     return await create_runtime(settings, check=False)
+
+
+def build_storage(settings: Settings) -> ObjectStorage:
+    """S3 when a bucket is configured, else files in the data dir (stdlib only: cheap import)."""
+    from memory_mcp.documents.storage import LocalStorage, S3Storage
+
+    if settings.uploads_bucket:
+        return S3Storage(settings.uploads_bucket)
+    secret = settings.upload_signing_secret
+    return LocalStorage.from_data_dir(settings.data_dir,
+                                      secret.get_secret_value() if secret else None)

@@ -1,0 +1,1 @@
+"""The AWS CDK app that deploys Memory-MCP (see docs/deploy.md)."""

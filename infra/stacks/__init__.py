@@ -1,0 +1,1 @@
+"""CDK constructs and the Memory-MCP stack."""

@@ -1,0 +1,119 @@
+"""Powertools logger, metrics and tracer for the Lambda functions, with secrets redacted.
+
+Every log line is one JSON object (Powertools' format). Before it is written, API keys
+(``mm_<prefix>_<secret>`` keeps only its public prefix), bearer tokens, passwords inside URLs
+or libpq strings, and the values of sensitive fields (``authorization``, ``password``, ...) are
+replaced by ``[REDACTED]``. The package's own loggers (``memory_mcp.*``) and the libraries on the
+request path log through the same formatter, so nothing reaches CloudWatch unredacted by them.
+
+The tracer needs ``aws-xray-sdk`` (shipped in the Lambda layer). Where it is not installed (a
+local development environment) a no-op stand-in with the same decorators is used: tracing is
+disabled outside Lambda anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
+from aws_lambda_powertools.logging.types import LogRecord
+from aws_lambda_powertools.logging.utils import copy_config_to_registered_loggers
+
+SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME", "memory-mcp")
+NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "MemoryMcp")
+REDACTED = "[REDACTED]"
+#: Loggers (and their children) that log through the redacting JSON formatter.
+ROUTED_LOGGERS = frozenset({"memory_mcp", "mcp", "mangum", "psycopg", "httpx", "uvicorn", "fastapi"})
+#: Field names whose values are never logged, whatever they contain (compared lower-cased).
+SENSITIVE_FIELDS = frozenset({
+    "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api_key",
+    "apikey", "password", "passwd", "secret", "secretstring", "secret_string", "token",
+    "access_token", "refresh_token", "database_url", "openai_api_key", "aws_secret_access_key",
+    "aws_session_token", "x-amz-security-token",
+})
+
+_API_KEY = re.compile(r"\bmm_([0-9a-f]{10})_[A-Za-z0-9_-]{43}")
+_BEARER = re.compile(r"(?i)\b(bearer\s+)[^\s\"',;]+")
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^:/@\s]+:)[^@\s]+@")
+_CONNINFO_PASSWORD = re.compile(r"(?i)\b(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s'\"]+)")
+_AMZ_SIGNATURE = re.compile(r"(?i)\b(X-Amz-(?:Signature|Security-Token|Credential)=)[^&\s\"']+")
+
+
+def redact_text(text: str) -> str:
+    """Mask secrets inside free text (messages, exception traces, URLs)."""
+    text = _API_KEY.sub(rf"mm_\1_{REDACTED}", text)
+    text = _BEARER.sub(rf"\1{REDACTED}", text)
+    text = _URL_PASSWORD.sub(rf"\1{REDACTED}@", text)
+    text = _CONNINFO_PASSWORD.sub(rf"\1{REDACTED}", text)
+    return _AMZ_SIGNATURE.sub(rf"\1{REDACTED}", text)
+
+
+def redact(value: Any, _depth: int = 0) -> Any:
+    """A copy of ``value`` with sensitive fields and embedded secrets masked (recursively)."""
+    if _depth > 20:
+        return value
+    if isinstance(value, str):
+        return redact_text(value)
+    if isinstance(value, dict):
+        return {key: (REDACTED if isinstance(key, str) and key.lower() in SENSITIVE_FIELDS
+                      and item not in (None, "") else redact(item, _depth + 1))
+                for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [redact(item, _depth + 1) for item in value]
+    return value
+
+
+class RedactingFormatter(LambdaPowertoolsFormatter):
+    """Powertools' JSON formatter, redacting every record just before it is serialised."""
+
+    def serialize(self, log: LogRecord) -> str:
+        return super().serialize(redact(log))
+
+
+def _make_logger() -> Logger:
+    powertools_logger = Logger(service=SERVICE, logger_formatter=RedactingFormatter())
+    for name in ROUTED_LOGGERS:
+        logging.getLogger(name)  # register the parents, so their future children inherit too
+    copy_config_to_registered_loggers(source_logger=powertools_logger, include=set(ROUTED_LOGGERS))
+    return powertools_logger
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class NoopTracer:
+    """Stands in for Powertools' ``Tracer`` where ``aws-xray-sdk`` is not installed."""
+
+    def capture_lambda_handler(self, lambda_handler: F | None = None, capture_response: bool | None = None,
+                               capture_error: bool | None = None) -> Callable[[F], F]:
+        return lambda function: function
+
+    def capture_method(self, method: F | None = None, capture_response: bool | None = None,
+                       capture_error: bool | None = None) -> Callable[[F], F]:
+        return lambda function: function
+
+    def put_annotation(self, key: str, value: str | float | bool) -> None:
+        return None
+
+
+def _make_tracer() -> Any:
+    try:
+        import aws_xray_sdk  # noqa: F401
+    except ImportError:
+        return NoopTracer()
+    from aws_lambda_powertools import Tracer
+
+    # Only botocore is patched (Secrets Manager, Bedrock, S3 calls become subsegments);
+    # patching everything would import every supported library on the cold-start path.
+    return Tracer(service=SERVICE, patch_modules=["botocore"])
+
+
+logger: Logger = _make_logger()
+metrics: Metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
+#: ``aws_lambda_powertools.Tracer`` in Lambda; ``NoopTracer`` without the X-Ray SDK.
+tracer: Any = _make_tracer()

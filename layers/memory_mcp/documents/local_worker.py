@@ -1,0 +1,56 @@
+"""The local worker: the same pipeline as the SQS Lambda, run as tasks on the server's loop.
+
+An upload PUT enqueues its document here. Transient failures are retried with a short backoff up
+to ``max_processing_attempts``; at start, documents left mid-way by a previous process (uploaded
+but unfinished, lease expired) are picked up again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from uuid import UUID
+
+from memory_mcp.documents.pipeline import Extractors, RetryLater, process
+from memory_mcp.services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+class LocalJobs:
+    def __init__(self, rt: Runtime, tools: Extractors, concurrency: int = 1,
+                 retry_delay: float = 1.0) -> None:
+        self.rt = rt
+        self.tools = tools
+        self.retry_delay = retry_delay
+        self._slots = asyncio.Semaphore(concurrency)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def submit(self, document_id: UUID) -> None:
+        task = asyncio.get_running_loop().create_task(self._run(document_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, document_id: UUID) -> None:
+        for attempt in range(1, self.rt.settings.max_processing_attempts + 2):
+            try:
+                async with self._slots:
+                    outcome = await process(self.rt, self.tools, document_id)
+                log.info("document %s: %s", document_id, outcome)
+                return
+            except RetryLater as exc:
+                log.info("document %s: retry %s (%s)", document_id, attempt, exc)
+                await asyncio.sleep(self.retry_delay * attempt)
+            except Exception:  # never let a worker task die silently
+                log.exception("document %s: worker error", document_id)
+                return
+
+    async def drain(self, timeout: float = 120.0) -> None:
+        """Wait until every submitted job has finished (tests, graceful shutdown)."""
+        if self._tasks:
+            await asyncio.wait_for(asyncio.gather(*list(self._tasks)), timeout)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)

@@ -1,0 +1,78 @@
+"""``POST /uploads`` (start an upload) and ``PUT /uploads/local/{id}`` (local object store).
+
+Errors map from the package hierarchy: 400 bad input, 401 no/invalid key, 403 read-only or bad
+signature, 404 unknown space or document, 413 too large.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from memory_mcp.errors import AuthenticationError, InvalidInputError
+from memory_mcp.http.auth import WWW_AUTHENTICATE
+from memory_mcp.services import uploads
+from memory_mcp.services.keys import authenticate, parse_bearer
+from memory_mcp.services.runtime import Runtime
+
+router = APIRouter()
+
+
+class UploadRequest(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    filename: str = Field(min_length=1, max_length=255)
+    content_type: str = Field(alias="contentType", min_length=1, max_length=255)
+    size: int = Field(ge=1)
+    container_tag: str | None = Field(default=None, alias="containerTag", max_length=63)
+
+
+def _unauthorized(exc: AuthenticationError) -> JSONResponse:
+    return JSONResponse({"error": "unauthorized", "message": str(exc)}, status_code=401,
+                        headers={"WWW-Authenticate": WWW_AUTHENTICATE})
+
+
+@router.post("/uploads")
+async def start_upload(body: UploadRequest, request: Request) -> Any:
+    runtime: Runtime = request.app.state.runtime
+    try:
+        key = parse_bearer(request.headers.get("authorization"))
+        async with runtime.transaction() as conn:
+            principal = await authenticate(conn, key)
+    except AuthenticationError as exc:
+        return _unauthorized(exc)
+    result = await uploads.create_upload(
+        runtime, principal, filename=body.filename, content_type=body.content_type,
+        size=body.size, container_tag=body.container_tag, base_url=str(request.base_url))
+    return JSONResponse(result, status_code=201)
+
+
+@router.put("/uploads/local/{document_id}")
+async def local_put(
+    document_id: str, request: Request,
+    expires: Annotated[int, Query()], sig: Annotated[str, Query(max_length=128)],
+    content_type: Annotated[str, Header()] = "",
+) -> Any:
+    runtime: Runtime = request.app.state.runtime
+    limit = runtime.settings.max_upload_bytes
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        return JSONResponse({"error": "too_large", "message": f"The limit is {limit:,} bytes."},
+                            status_code=413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return JSONResponse({"error": "too_large", "message": f"The limit is {limit:,} bytes."},
+                                status_code=413)
+    if not body:
+        raise InvalidInputError("The upload body is empty.")
+    doc_id = await uploads.accept_local_upload(runtime, document_id, expires=expires, sig=sig,
+                                               content_type=content_type, body=bytes(body))
+    jobs = getattr(request.app.state, "jobs", None)
+    if jobs is not None:
+        jobs.submit(doc_id)
+    return JSONResponse({"documentId": str(doc_id), "status": "queued"}, status_code=200)

@@ -1,0 +1,90 @@
+"""Start an upload (``POST /uploads``) and accept the bytes of a local one.
+
+The document row is created only after every check passed (writable space, allowed type, size),
+so a refused request leaves nothing behind. The client then PUTs the bytes to the returned URL:
+S3 when hosted (its notification reaches the worker through SQS), or this server locally (which
+enqueues the same job on the in-process worker).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+from uuid import UUID
+
+from memory_mcp.db import documents as documents_db
+from memory_mcp.db import processing
+from memory_mcp.documents.formats import check_declared, safe_filename
+from memory_mcp.documents.storage import LocalStorage
+from memory_mcp.errors import ConfigurationError, InvalidInputError, NotFoundError
+from memory_mcp.models import Principal
+from memory_mcp.services.access import resolve_space
+from memory_mcp.services.runtime import Runtime
+
+
+def _storage(rt: Runtime) -> Any:
+    if rt.storage is None:
+        raise ConfigurationError("Uploads are not configured on this server.")
+    return rt.storage
+
+
+async def create_upload(
+    rt: Runtime, principal: Principal, *, filename: str, content_type: str, size: int,
+    container_tag: str | None, base_url: str,
+) -> dict[str, Any]:
+    fmt = check_declared(filename, content_type)
+    limit = rt.settings.max_upload_bytes
+    if not isinstance(size, int) or size < 1:
+        raise InvalidInputError("size must be the file's size in bytes (at least 1).")
+    if size > limit:
+        raise InvalidInputError(f"The file is {size:,} bytes; the limit is {limit:,} bytes.")
+    storage = _storage(rt)
+    document_id = uuid.uuid4()
+    async with rt.transaction() as conn:
+        space = await resolve_space(conn, principal, container_tag, write=True)
+        key = f"uploads/{space.key}/{document_id}/{safe_filename(filename)}"
+        target = storage.upload_target(key, fmt.content_type, size,
+                                       rt.settings.upload_url_ttl_seconds, base_url,
+                                       str(document_id))
+        await documents_db.insert(
+            conn, space_id=space.space_id, document_id=document_id, storage_key=key,
+            user_id=principal.user_id, title=filename, filename=filename,
+            content_type=fmt.content_type, size_bytes=size, status="queued")
+    return {
+        "documentId": str(document_id),
+        "space": space.key,
+        "uploadUrl": target.url,
+        "method": target.method,
+        "headers": target.headers,
+        "expiresAt": target.expires_at,
+        "status": "queued",
+    }
+
+
+async def accept_local_upload(
+    rt: Runtime, document_id: str, *, expires: int, sig: str, content_type: str, body: bytes,
+) -> UUID:
+    """Check the signed URL against the document, store the bytes, mark it uploaded."""
+    storage = _storage(rt)
+    if not isinstance(storage, LocalStorage):
+        raise NotFoundError("Not found.")
+    try:
+        doc_id = UUID(document_id)
+    except ValueError:
+        raise NotFoundError("Not found.") from None
+    async with rt.transaction() as conn:
+        doc = await processing.by_id(conn, doc_id)
+    if doc is None or doc["deleted_at"] is not None:
+        raise NotFoundError("Not found.")
+    storage.check_signature(str(doc_id), int(doc["size_bytes"]), doc["content_type"], expires, sig)
+    if content_type.split(";")[0].strip().lower() != doc["content_type"]:
+        raise InvalidInputError(f"Content-Type must be {doc['content_type']}, as declared.")
+    if len(body) != doc["size_bytes"]:
+        raise InvalidInputError(
+            f"The body has {len(body):,} bytes but {doc['size_bytes']:,} were declared.")
+    if doc["uploaded_at"] is not None:
+        raise InvalidInputError("This document was already uploaded; start a new upload.")
+    storage.write(doc["storage_key"], body)
+    async with rt.transaction() as conn:
+        await processing.mark_uploaded(conn, doc_id)
+    return doc_id

@@ -1,0 +1,269 @@
+"""Uploads and extraction: local signed URLs, the pipeline's states, idempotency and bounds."""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+from uuid import UUID
+
+import pytest
+
+from memory_mcp.db import processing
+from memory_mcp.documents.llm import OfflineExtractor
+from memory_mcp.documents.pipeline import Extractors, RetryLater, process
+from memory_mcp.documents.storage import LocalStorage
+from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
+from memory_mcp.services import documents, memories, uploads
+from memory_mcp.services.runtime import Runtime
+
+pytestmark = pytest.mark.anyio
+
+NOTES = b"""# Launch notes
+
+The launch date for Project Falcon is March 3rd.
+The on-call engineer during launch week is Priya.
+Customer emails go out two days after the launch.
+"""
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> LocalStorage:
+    return LocalStorage(tmp_path / "objects", b"test-secret")
+
+
+@pytest.fixture
+def rt(runtime: Runtime, storage: LocalStorage) -> Runtime:
+    runtime.storage = storage
+    return runtime
+
+
+@pytest.fixture
+def tools(storage: LocalStorage) -> Extractors:
+    return Extractors(storage=storage, facts=OfflineExtractor())
+
+
+async def start_upload(rt: Runtime, principal: Any, filename: str, ctype: str, data: bytes,
+                       space: str | None) -> dict[str, Any]:
+    return await uploads.create_upload(rt, principal, filename=filename, content_type=ctype,
+                                       size=len(data), container_tag=space, base_url="http://t/")
+
+
+async def put_bytes(rt: Runtime, started: dict[str, Any], ctype: str, data: bytes) -> UUID:
+    query = parse_qs(urlparse(started["uploadUrl"]).query)
+    return await uploads.accept_local_upload(
+        rt, started["documentId"], expires=int(query["expires"][0]), sig=query["sig"][0],
+        content_type=ctype, body=data)
+
+
+async def uploaded(rt: Runtime, principal: Any, filename: str, ctype: str, data: bytes,
+                   space: str) -> UUID:
+    started = await start_upload(rt, principal, filename, ctype, data, space)
+    return await put_bytes(rt, started, ctype, data)
+
+
+async def status(rt: Runtime, doc_id: UUID) -> dict[str, Any]:
+    async with rt.transaction() as conn:
+        row = await processing.by_id(conn, doc_id)
+    assert row is not None
+    return row
+
+
+async def test_markdown_becomes_searchable_memories(rt: Runtime, world: Any, tools: Extractors
+                                                    ) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"}, name="Uploader")
+    doc_id = await uploaded(rt, m.principal, "launch.md", "text/markdown", NOTES, space)
+    assert (await status(rt, doc_id))["status"] == "queued"
+    assert await process(rt, tools, doc_id) == "done"
+
+    found = await memories.search(rt, m.principal, query="who is on call for the launch?",
+                                  keyword=None, category=None, include_profile=False,
+                                  container_tag=space, limit=3)
+    top = found["results"][0]
+    assert "Priya" in top["memory"]
+    assert top["sourceDocumentId"] == str(doc_id) and top["createdBy"] == "Uploader"
+
+    listed = await documents.list_page(rt, m.principal, 1, 10, space)
+    assert listed["documents"][0]["status"] == "done"
+    assert listed["documents"][0]["title"] == "Launch notes"
+    doc = await documents.get(rt, m.principal, str(doc_id))
+    assert doc["document"]["contentKind"] == "content"
+    assert "Project Falcon" in doc["document"]["content"]
+    assert doc["document"]["summary"]
+    texts = [x["memory"] for x in doc["memories"]]
+    assert any("March 3rd" in t for t in texts) and any("Priya" in t for t in texts)
+
+
+async def test_redelivery_and_reprocessing_never_duplicate(rt: Runtime, world: Any,
+                                                           tools: Extractors) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    doc_id = await uploaded(rt, m.principal, "notes.txt", "text/plain", NOTES, space)
+    assert await process(rt, tools, doc_id) == "done"
+    before = (await memories.list_page(rt, m.principal, 1, 50, space))["total"]
+    assert await process(rt, tools, doc_id) == "skipped"  # a second delivery of the same job
+    assert (await memories.list_page(rt, m.principal, 1, 50, space))["total"] == before
+
+
+class FlakyEmbedder:
+    """Fails the first call (a provider outage), then delegates to the real model."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls = inner, 0
+        self.model_id, self.dimensions = inner.model_id, inner.dimensions
+
+    def embed(self, texts: list[str]) -> Any:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("provider down")
+        return self.inner.embed(texts)
+
+
+async def test_crash_mid_way_is_retried_cleanly(rt: Runtime, world: Any, tools: Extractors) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    doc_id = await uploaded(rt, m.principal, "notes.md", "text/markdown", NOTES, space)
+    real = rt.embedder
+    rt.embedder = FlakyEmbedder(real)  # type: ignore[assignment]
+    try:
+        with pytest.raises(RetryLater):
+            await process(rt, tools, doc_id)
+        row = await status(rt, doc_id)
+        assert row["status"] == "embedding" and "temporary error" in (row["status_reason"] or "")
+        assert (await memories.list_page(rt, m.principal, 1, 50, space))["total"] == 0
+        assert await process(rt, tools, doc_id) == "done"
+    finally:
+        rt.embedder = real
+    assert (await status(rt, doc_id))["attempts"] == 2
+
+
+async def test_repeated_transient_failures_end_failed(rt: Runtime, world: Any, tools: Extractors
+                                                      ) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    doc_id = await uploaded(rt, m.principal, "notes.md", "text/markdown", NOTES, space)
+
+    class Down:
+        model_id, dimensions = rt.embedder.model_id, rt.embedder.dimensions
+
+        def embed(self, texts: list[str]) -> Any:
+            raise RuntimeError("still down")
+
+    real, rt.embedder = rt.embedder, Down()  # type: ignore[assignment]
+    try:
+        for _ in range(rt.settings.max_processing_attempts - 1):
+            with pytest.raises(RetryLater):
+                await process(rt, tools, doc_id)
+        assert await process(rt, tools, doc_id) == "failed"
+    finally:
+        rt.embedder = real
+    row = await status(rt, doc_id)
+    assert row["status"] == "failed" and "failed 3 times" in row["status_reason"]
+    assert "still down" not in row["status_reason"]  # internal details stay in the log
+
+
+def _zip_bytes() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("hello.txt", "not a pdf")
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("filename", "ctype", "data", "reason"), [
+    ("report.pdf", "application/pdf", b"%PDF-1.7\n garbage that is not a PDF body", "PDF"),
+    ("report.pdf", "application/pdf", _zip_bytes(), "ZIP"),
+    ("notes.txt", "text/plain", b"\xff\xfe\x00bad\x00bytes", ""),
+])
+async def test_bad_files_fail_with_a_reason_and_write_nothing(
+    rt: Runtime, world: Any, tools: Extractors, filename: str, ctype: str, data: bytes, reason: str
+) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    doc_id = await uploaded(rt, m.principal, filename, ctype, data, space)
+    assert await process(rt, tools, doc_id) == "failed"
+    row = await status(rt, doc_id)
+    assert row["status"] == "failed" and reason in row["status_reason"]
+    listed = await documents.list_page(rt, m.principal, 1, 10, space)
+    assert listed["documents"][0]["statusReason"] == row["status_reason"]
+    assert (await memories.list_page(rt, m.principal, 1, 50, space))["total"] == 0
+
+
+async def test_upload_refusals_leave_no_row(rt: Runtime, world: Any) -> None:
+    space, other = await world.space(), await world.space()
+    reader = await world.member("reader", {space: "readwrite"})
+    writer = await world.member("writer", {space: "readwrite"})
+    with pytest.raises(AccessDeniedError, match="read-only"):
+        await start_upload(rt, reader.principal, "a.md", "text/markdown", NOTES, space)
+    texts = []
+    for tag in (other, "no-such-space"):
+        with pytest.raises(NotFoundError) as info:
+            await start_upload(rt, writer.principal, "a.md", "text/markdown", NOTES, tag)
+        texts.append(str(info.value).replace(tag, "<tag>"))
+    assert texts[0] == texts[1]
+    with pytest.raises(InvalidInputError):
+        await start_upload(rt, writer.principal, "a.exe", "application/x-msdownload", NOTES, space)
+    with pytest.raises(InvalidInputError, match="limit"):
+        await uploads.create_upload(rt, writer.principal, filename="big.md",
+                                    content_type="text/markdown",
+                                    size=rt.settings.max_upload_bytes + 1, container_tag=space,
+                                    base_url="http://t/")
+    assert (await documents.list_page(rt, writer.principal, 1, 10, space))["total"] == 0
+
+
+async def test_local_put_checks_signature_size_type_and_replay(rt: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    started = await start_upload(rt, m.principal, "a.md", "text/markdown", NOTES, space)
+    assert started["method"] == "PUT" and started["headers"] == {"Content-Type": "text/markdown"}
+    assert started["expiresAt"] > time.time()
+    query = parse_qs(urlparse(started["uploadUrl"]).query)
+    expires, sig = int(query["expires"][0]), query["sig"][0]
+    doc = started["documentId"]
+    with pytest.raises(AccessDeniedError):
+        await uploads.accept_local_upload(rt, doc, expires=expires + 1, sig=sig,
+                                          content_type="text/markdown", body=NOTES)
+    with pytest.raises(InvalidInputError, match="declared"):
+        await uploads.accept_local_upload(rt, doc, expires=expires, sig=sig,
+                                          content_type="text/markdown", body=NOTES + b"x")
+    with pytest.raises(InvalidInputError, match="Content-Type"):
+        await uploads.accept_local_upload(rt, doc, expires=expires, sig=sig,
+                                          content_type="text/plain", body=NOTES)
+    await uploads.accept_local_upload(rt, doc, expires=expires, sig=sig,
+                                      content_type="text/markdown", body=NOTES)
+    with pytest.raises(InvalidInputError, match="already uploaded"):
+        await uploads.accept_local_upload(rt, doc, expires=expires, sig=sig,
+                                          content_type="text/markdown", body=NOTES)
+    storage = rt.storage
+    assert isinstance(storage, LocalStorage)
+    past = int(time.time()) - 5
+    with pytest.raises(AccessDeniedError, match="expired"):
+        storage.check_signature(doc, len(NOTES), "text/markdown", past,
+                                storage.signature(doc, len(NOTES), "text/markdown", past))
+
+
+async def test_delete_document_forgets_memories_and_removes_file(
+    rt: Runtime, world: Any, tools: Extractors, storage: LocalStorage
+) -> None:
+    space = await world.space()
+    writer = await world.member(grants={space: "readwrite"})
+    reader = await world.member("reader", {space: "read"})
+    doc_id = await uploaded(rt, writer.principal, "launch.md", "text/markdown", NOTES, space)
+    assert await process(rt, tools, doc_id) == "done"
+    row = await status(rt, doc_id)
+    assert storage.path(row["storage_key"]).exists()
+    with pytest.raises(AccessDeniedError):
+        await documents.delete(rt, reader.principal, str(doc_id))
+    result = await documents.delete(rt, writer.principal, str(doc_id))
+    assert result["forgottenMemories"] >= 3 and result["fileRemoved"] is True
+    assert not storage.path(row["storage_key"]).exists()
+    assert (await documents.list_page(rt, writer.principal, 1, 10, space))["total"] == 0
+    with pytest.raises(NotFoundError):
+        await documents.get(rt, writer.principal, str(doc_id))
+    found = await memories.search(rt, writer.principal, query=None, keyword="Falcon", category=None,
+                                  include_profile=False, container_tag=space, limit=10)
+    assert found["results"] == []
+    assert await process(rt, tools, doc_id) == "skipped"
