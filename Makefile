@@ -35,3 +35,16 @@ fmt: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+# --- AWS deployment (docs/deploy.md) -------------------------------------------------------------
+ENV ?= dev
+CDK ?= npx --yes aws-cdk@2
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION ?= 20
+
+.PHONY: synth deploy
+
+synth: $(STAMP)  ## cdk.out/ for ENV=dev|prod: the layer is built with pip; no docker, no AWS credentials
+	$(CDK) synth -c env=$(ENV) --quiet
+
+deploy: $(STAMP)  ## cdk deploy ENV=dev|prod (AWS credentials, account bootstrapped with `cdk bootstrap`)
+	$(CDK) deploy -c env=$(ENV) --require-approval broadening

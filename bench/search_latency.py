@@ -371,6 +371,11 @@ async def timed_loop(pairs: Sequence[Pair], call: Callable[[Pair], Awaitable[Any
     return samples, results
 
 
+def mean_distance(scores: Sequence[float]) -> float:
+    """Mean cosine distance of a result list (score = 1 - distance)."""
+    return float(np.mean([1.0 - x for x in scores])) if scores else float("nan")
+
+
 def recall_at(found: list[Any], exact: list[Any]) -> float:
     if not exact:
         return 1.0
@@ -633,13 +638,16 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
 
     exact_ids: list[list[Any]] = []
     exact_t: list[float] = []
+    exact_dist: list[list[float]] = []
     for i, (_, s, lit) in enumerate(queries):
         if deadline.expired():
             deadline.notes.append(f"recall: time budget spent after {i}/{len(queries)} exact queries")
             break
-        ids, dt, _, _ = await product_search(conn, ds.space_ids[s], lit, ef=ef_product, exact=True)
+        ids, dt, _, scores = await product_search(conn, ds.space_ids[s], lit, ef=ef_product,
+                                                  exact=True)
         exact_ids.append(ids)
         exact_t.append(dt)
+        exact_dist.append(scores)
     queries = queries[: len(exact_ids)]
     kinds = ["on-topic", "off-topic", "text query"]
     out: dict[str, Any] = {"exact": stats(exact_t), "rows": [], "kinds": kinds,
@@ -655,10 +663,14 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
         rec: dict[str, list[float]] = {k: [] for k in kinds}
         short: dict[str, int] = {k: 0 for k in kinds}
         lat: list[float] = []
-        for (kind, s, lit), ex in zip(queries, exact_ids, strict=True):
-            ids, dt, _, _ = await product_search(conn, ds.space_ids[s], lit, ef=ef,
-                                                 iterative=iterative, force_hnsw=force)
+        gaps: list[float] = []
+        for (kind, s, lit), ex, ex_d in zip(queries, exact_ids, exact_dist, strict=True):
+            ids, dt, _, scores = await product_search(conn, ds.space_ids[s], lit, ef=ef,
+                                                      iterative=iterative, force_hnsw=force)
             lat.append(dt)
+            k = min(len(scores), len(ex_d))  # short lists are counted separately
+            if k and mean_distance(ex_d[:k]) > 0:
+                gaps.append(mean_distance(scores[:k]) / mean_distance(ex_d[:k]) - 1.0)
             rec[kind].append(recall_at(ids, ex))
             short[kind] += len(ids) < len(ex)
         out["rows"].append({
@@ -666,6 +678,7 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
             "recall": {k: float(np.mean(v)) if v else float("nan") for k, v in rec.items()},
             "min_recall": {k: float(np.min(v)) if v else float("nan") for k, v in rec.items()},
             "short": short, "hnsw_spaces": f"{used}/{len(first_of_space)}",
+            "gap": 100.0 * float(np.mean(gaps)) if gaps else float("nan"),
         })
 
     # Result order: search_memory promises results by descending score. Checked at the largest
@@ -752,21 +765,24 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
     print("  queries: " + ", ".join(f"{rc['n'][k]} {k}" for k in kinds)
           + " (on/off-topic: synthetic vectors near a cluster the space holds / does not hold)")
     head = "".join(f"{k:>13}" for k in kinds)
-    print(f"  {'setting':<50}{head}  {'min':>5}  {'p50 ms':>7}  {'p95 ms':>7}  {'HNSW plan':>9}")
+    print(f"  {'setting':<50}{head}  {'min':>5}  {'d-gap%':>6}  {'p50 ms':>7}  {'p95 ms':>7}"
+          f"  {'HNSW plan':>9}")
     ex = rc["exact"]
     print(f"  {'exact (scan + sort)':<50}{'1.000':>13}{'1.000':>13}{'1.000':>13}  {'':>5}  "
-          f"{ex['p50']:>7.2f}  {ex['p95']:>7.2f}  {'no':>9}")
+          f"{0.0:>6.2f}  {ex['p50']:>7.2f}  {ex['p95']:>7.2f}  {'no':>9}")
     for row in rc["rows"]:
         rec = "".join(f"{row['recall'][k]:>13.3f}" for k in kinds)
         mn = min(v for v in row["min_recall"].values() if v == v)
         short = sum(row["short"].values())
         note = f"  ({short} queries returned < {LIMIT} rows)" if short else ""
-        print(f"  {row['name']:<50}{rec}  {mn:>5.2f}  {row['latency']['p50']:>7.2f}  "
+        print(f"  {row['name']:<50}{rec}  {mn:>5.2f}  {row['gap']:>6.2f}  {row['latency']['p50']:>7.2f}  "
               f"{row['latency']['p95']:>7.2f}  {row['hnsw_spaces']:>9}{note}")
     print(f"  product setting: hnsw.iterative_scan=relaxed_order, hnsw.ef_search={ef} "
           "(= max(hnsw_ef_search, 2*limit)).")
     print("  * HNSW forced = the same plus SET LOCAL enable_seqscan/enable_bitmapscan/enable_sort = off "
           "(diagnostic: what the index gives when the planner uses it).")
+    print("  min = worst single query; d-gap% = how much larger the mean cosine distance of the "
+          "returned top-10 is than the exact top-10's (0 = as close; over the first k when fewer came back).")
     print("  'HNSW plan' = spaces whose plan uses the HNSW index (EXPLAIN); latency = the search "
           "statement alone.")
     lim = rc["order_limit"]
@@ -779,6 +795,10 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
           "tests; calls are sequential.")
     print("  * Every search_memory call is a write transaction (memory_recalls upsert + COMMIT).")
     print("  * Warm caches: the data fits in RAM; shared_buffers is the embedded server's default.")
+    busy = max(float(facts.get("load_start", 0.0)), float(_load1()))
+    if busy > (os.cpu_count() or 1):
+        print(f"  * The 1-minute load average reached {busy:.1f} on {os.cpu_count()} cores: other "
+              "processes competed for the CPU, so latencies are noisy; compare runs with care.")
     for note in facts.get("deadline_notes", []):
         print(f"  * STOPPED EARLY: {note}")
     print("=" * 100)
@@ -786,6 +806,13 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
 
 # --------------------------------------------------------------------------------------------
 # main
+
+
+def _load1() -> float:
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
 
 
 def loadavg() -> str:
@@ -813,6 +840,7 @@ def machine_facts(url: str) -> dict[str, Any]:
     facts["cores"] = f"{os.cpu_count()} logical, {usable} usable"
     facts["python"] = platform.python_version()
     facts["loadavg"] = loadavg()
+    facts["load_start"] = _load1()
     with psycopg.connect(url, autocommit=True) as conn:
         facts["postgres"] = conn.execute("SHOW server_version").fetchone()[0]
         facts["pgvector"] = conn.execute(

@@ -78,6 +78,9 @@ class FunctionConfig:
     memory_mib: int
     timeout_seconds: int
     reserved_concurrency: int | None
+    #: Lambda SnapStart (published versions behind an alias): new execution environments resume
+    #: from a snapshot taken after the imports instead of importing again.
+    snap_start: bool = False
 
     @classmethod
     def parse(cls, data: Mapping[str, Any], where: str) -> FunctionConfig:
@@ -85,10 +88,11 @@ class FunctionConfig:
             memory_mib=_get(data, "memoryMiB", int, where),
             timeout_seconds=_get(data, "timeoutSeconds", int, where),
             reserved_concurrency=_optional_int(data, "reservedConcurrency", where),
+            snap_start=_get(data, "snapStart", bool, where) if "snapStart" in data else False,
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ExtractConfig(FunctionConfig):
     batch_size: int
     max_batching_window_seconds: int

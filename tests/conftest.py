@@ -8,6 +8,7 @@ empty database get a fresh one from ``fresh_database_url``.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import tempfile
 import threading
@@ -23,7 +24,7 @@ import pytest
 import uvicorn
 
 from memory_mcp.config import Settings
-from memory_mcp.db.embedded import embedded_database_url
+from memory_mcp.db.embedded import embedded_database_url, stop_embedded
 from memory_mcp.db.migrator import migrate
 from memory_mcp.db.pool import open_pool
 from memory_mcp.embeddings import Embedder, build_embedder
@@ -46,9 +47,17 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(scope="session")
-def pg_root_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The embedded server, started once per session in a temporary data dir."""
-    return embedded_database_url(tmp_path_factory.mktemp("pg"))
+def pg_root_url() -> Iterator[str]:
+    """The embedded server, started once per session in a temporary data dir.
+
+    Not under pytest's tmp dir: that one is private to root, and as root the embedded server
+    runs as a separate ``pgserver`` user that must be able to reach its data directory.
+    """
+    data_dir = Path(tempfile.mkdtemp(prefix="memory-mcp-pg-"))
+    data_dir.chmod(0o755)
+    yield embedded_database_url(data_dir)
+    stop_embedded(data_dir)
+    shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def _with_database(url: str, name: str) -> str:

@@ -72,6 +72,21 @@ def make_docx(*, title: str | None = None) -> bytes:
     return out.getvalue()
 
 
+def make_docx_table() -> bytes:
+    """A pricing table with equal neighbouring cells and a merged (gridSpan) cell."""
+    document = docx.Document()
+    table = document.add_table(rows=3, cols=3)
+    rows = [("Feature", "Free", "Pro"), ("Export", "Yes", "Yes"), ("Support", "", "")]
+    for row, texts in zip(table.rows, rows, strict=True):
+        for cell, text in zip(row.cells, texts, strict=True):
+            cell.text = text
+    merged = table.cell(2, 1).merge(table.cell(2, 2))
+    merged.text = "Email only"
+    out = io.BytesIO()
+    document.save(out)
+    return out.getvalue()
+
+
 def zip_bytes(files: dict[str, bytes]) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:

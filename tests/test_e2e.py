@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import httpx
 import psycopg
 import pytest
@@ -513,3 +514,37 @@ def test_restart_on_same_database_prints_no_new_key(fresh_database_url: str, tmp
         keys = conn.execute("SELECT count(*) FROM api_keys").fetchone()
     assert row is not None and row[0] == 1
     assert keys is not None and keys[0] == 1
+
+
+# --------------------------------------------------------------------------- uploads
+
+
+@pytest.mark.anyio
+async def test_real_server_upload_reaches_done(server: tuple[ServerProcess, str]) -> None:
+    """The local path of `make run`: POST /uploads, PUT to the signed URL, the in-process worker
+    extracts, and the document's facts are found by search_memory."""
+    proc, key = server
+    csv = b"service,owner,pager\nbilling,Ana,+1-555-0100\nsearch,Kofi,+1-555-0101\n"
+    auth = {"Authorization": f"Bearer {key}"}
+    started = httpx.post(f"{proc.base}/uploads", headers=auth, timeout=10, json={
+        "filename": "owners.csv", "contentType": "text/csv", "size": len(csv)})
+    assert started.status_code == 201, started.text
+    target = started.json()
+    assert set(target) >= {"documentId", "uploadUrl", "method", "headers", "expiresAt"}
+    put = httpx.request(target["method"], target["uploadUrl"], content=csv,
+                        headers=target["headers"], timeout=10)
+    assert put.status_code == 200, put.text
+    async with connect(f"{proc.base}/mcp", key) as client:
+        deadline = time.monotonic() + 60
+        while True:
+            got = await client.call_tool("getDocument", {"documentId": target["documentId"]})
+            doc = got.structured_content["document"]
+            if doc["status"] in ("done", "failed") or time.monotonic() > deadline:
+                break
+            await anyio.sleep(0.2)
+        assert doc["status"] == "done", doc
+        assert any("Kofi" in m["memory"] for m in got.structured_content["memories"])
+        found = await client.call_tool("search_memory", {"keyword": "Kofi",
+                                                         "includeProfile": False})
+        hit = found.structured_content["results"][0]
+        assert hit["sourceDocumentId"] == target["documentId"] and "search" in hit["memory"]

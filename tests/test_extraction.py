@@ -26,6 +26,7 @@ from fixtures_docs import (
     gif_header,
     jpeg_header,
     make_docx,
+    make_docx_table,
     make_pdf,
     png_bytes,
     text_image,
@@ -131,7 +132,9 @@ def test_safe_filename() -> None:
 
 @pytest.mark.parametrize(("data", "kind"), [
     (make_pdf([["Hello PDF"]]), "pdf"),
-    (b"\n\n%PDF-1.4 junk first", "pdf"),
+    (b"\n\n\xe2\xe3%PDF-1.4 binary junk first", "pdf"),
+    (b"Notes: a PDF starts with %PDF-1.7", "text"),
+    (b"ID3 tags store the title of a song.", "text"),
     (zip_bytes({"a.txt": b"x"}), "zip"),
     (make_docx(), "docx"),
     (png_bytes(), "png"),
@@ -170,6 +173,7 @@ def test_verify_mismatches_have_human_messages() -> None:
     verify(ALLOWED["video/mp4"], ftyp(b"M4A "))  # MPEG-4 audio and video share a container
     verify(ALLOWED["audio/mp4"], ftyp(b"isom"))
     verify(ALLOWED["text/csv"], b"a,b\n1,2\n")
+    verify(ALLOWED["text/markdown"], b"GIF89a is the animated GIF version.")
     verify(ALLOWED[DOCX_TYPE], make_docx())
 
 
@@ -254,6 +258,14 @@ def test_docx_round_trip_into_memories() -> None:
     ]
     untitled = extract_text(ALLOWED[DOCX_TYPE], make_docx(), "guide.docx", limits())
     assert untitled.title == "Onboarding Guide"  # the first heading
+
+
+def test_docx_tables_keep_equal_cells_and_count_merged_ones_once() -> None:
+    extracted = extract_text(ALLOWED[DOCX_TYPE], make_docx_table(), "pricing.docx", limits())
+    assert split_memories(extracted.text, 10) == [
+        "Feature: Export; Free: Yes; Pro: Yes",
+        "Feature: Support; Free: Email only",
+    ]
 
 
 def test_docx_failures(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -434,6 +446,17 @@ def test_lists_and_tables_in_markdown() -> None:
     ]
 
 
+@pytest.mark.parametrize("hostile", [
+    "." * 100_000 + "x", "A. " * 30_000, "[" * 100_000, "![a](" * 20_000, "# " * 50_000,
+    "Ab Cd\n" * 20_000, "- x\n" * 25_000, "| a | b |\n" * 10_000, "word " * 20_000,
+])
+def test_segmentation_stays_fast_on_pathological_text(hostile: str) -> None:
+    started = time.monotonic()
+    split_memories(hostile, 200)
+    summarize("t", hostile)
+    assert time.monotonic() - started < 5  # quadratic backtracking would take minutes
+
+
 def test_summarize_is_an_extractive_lead() -> None:
     text = "# Travel Policy\n\n" + " ".join(
         f"Rule {n} says that trips over {n} days need approval." for n in range(1, 40))
@@ -447,11 +470,19 @@ def test_summarize_is_an_extractive_lead() -> None:
 # --- OCR -------------------------------------------------------------------------------------
 
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract is not installed")
-def test_tesseract_reads_a_rendered_image() -> None:
-    image = text_image(["Invoice number 4711", "Total amount 250 EUR"])
+@pytest.mark.parametrize(("pillow_format", "content_type"), [
+    ("PNG", "image/png"), ("JPEG", "image/jpeg"), ("GIF", "image/gif"), ("WEBP", "image/webp")])
+def test_tesseract_reads_a_rendered_image(pillow_format: str, content_type: str) -> None:
+    from PIL import Image
+
+    image = io.BytesIO()
+    Image.open(io.BytesIO(text_image(["Invoice number 4711", "Total amount 250 EUR"]))).save(
+        image, format=pillow_format)
     ocr = TesseractOcr()
     assert TesseractOcr.available()
-    extracted = extract_text(ALLOWED["image/png"], image, "invoice.png", limits(), ocr=ocr)
+    fmt = ALLOWED[content_type]
+    verify(fmt, image.getvalue())
+    extracted = extract_text(fmt, image.getvalue(), "invoice.img", limits(), ocr=ocr)
     assert "4711" in extracted.text and "Total amount" in extracted.text
     with pytest.raises(ExtractionError, match="could not be read by OCR"):
         ocr.image_text(png_bytes()[:30], "png", time.monotonic() + 30)

@@ -16,6 +16,7 @@ from typing import Any
 import jsii
 from aws_cdk import (
     Acknowledgment,
+    Annotations,
     CfnElement,
     CfnOutput,
     CustomResource,
@@ -323,7 +324,8 @@ class MemoryMcpStack(Stack):
 
     def _function(self, name: str, directory: str, *, sg: ec2.ISecurityGroup, memory_mib: int,
                   timeout_seconds: int, environment: dict[str, str],
-                  reserved_concurrency: int | None = None, description: str) -> lambda_.Function:
+                  reserved_concurrency: int | None = None, snap_start: bool = False,
+                  description: str) -> lambda_.Function:
         fn = lambda_.Function(
             self, name, runtime=RUNTIME, architecture=lambda_.Architecture.X86_64,
             handler="handler.handler",
@@ -333,6 +335,7 @@ class MemoryMcpStack(Stack):
             memory_size=memory_mib, timeout=Duration.seconds(timeout_seconds),
             reserved_concurrent_executions=reserved_concurrency,
             tracing=lambda_.Tracing.ACTIVE, log_group=self._log_group(name),
+            snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
             description=description,
             environment={
                 "POWERTOOLS_SERVICE_NAME": SERVICE,
@@ -378,8 +381,17 @@ class MemoryMcpStack(Stack):
         self.mcp_fn = self._function(
             "McpHttp", "mcp_http", sg=self.app_sg, memory_mib=cfg.mcp.memory_mib,
             timeout_seconds=cfg.mcp.timeout_seconds, reserved_concurrency=cfg.mcp.reserved_concurrency,
-            environment=app_env, description="Memory-MCP: POST /mcp, GET /healthz, POST /uploads",
+            snap_start=cfg.mcp.snap_start, environment=app_env,
+            description="Memory-MCP: POST /mcp, GET /healthz, POST /uploads",
         )
+        # SnapStart serves published versions only: API Gateway then invokes an alias.
+        self.mcp_target: lambda_.IFunction = self.mcp_fn
+        if cfg.mcp.snap_start:
+            self.mcp_target = lambda_.Alias(self, "McpHttpLive", alias_name="live",
+                                            version=self.mcp_fn.current_version)
+            Annotations.of(self.mcp_fn).acknowledge_warning(
+                "@aws-cdk/aws-lambda:snapStartRequirePublish",
+                "Every deploy publishes a version (current_version) behind the live alias.")
         self._grant_bedrock(self.mcp_fn, cfg.embedding.model)
         # Presigned upload URLs are signed with this role: s3:PutObject under uploads/ only.
         # deleteDocument removes the stored file: s3:DeleteObject under uploads/ only.
@@ -467,7 +479,7 @@ class MemoryMcpStack(Stack):
         self.api = apigwv2.HttpApi(self, "Api", api_name=f"memory-mcp-{self.config.name}",
                                    create_default_stage=False,
                                    description="Memory-MCP: remote MCP over stateless streamable HTTP")
-        integration = integrations.HttpLambdaIntegration("McpIntegration", self.mcp_fn)
+        integration = integrations.HttpLambdaIntegration("McpIntegration", self.mcp_target)
         # GET and DELETE reach the app too, which answers 405: MCP clients probe GET /mcp for an
         # SSE stream and treat 405 (not API Gateway's 404) as "this server has none".
         self.api.add_routes(path="/mcp", integration=integration,
@@ -584,8 +596,9 @@ class MemoryMcpStack(Stack):
                            if textract else "."))
         uploads = f"AwsSolutions-IAM5[Resource::<{self._logical_id(self.uploads)}.Arn>/uploads/*]"
         acknowledge(self.mcp_fn, uploads,
-                    "s3:PutObject only, under uploads/ only: presigned upload URLs are signed "
-                    "for uploads/<space>/<document>/<file>, whose keys are created per upload.")
+                    "s3:PutObject (presigned upload URLs) and s3:DeleteObject (deleteDocument), "
+                    "under uploads/ only: keys uploads/<space>/<document>/<file> are created "
+                    "per upload.")
         acknowledge(self.extract_fn, uploads,
                     "s3:GetObject only, under uploads/ only: the extractor reads the uploaded "
                     "objects the queue names, whose keys are created per upload.")

@@ -51,6 +51,14 @@ def _command_name(args: list[str]) -> str | None:
 
 def handle_admin_event(event: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
     """Run the CLI command in ``event["args"]``; never raises for a bad command."""
+    result = _handle(event, settings)
+    log.info("admin command finished", extra={"command": result["command"], "ok": result["ok"]})
+    metrics.add_metric(name="AdminCommands" if result["ok"] else "AdminCommandErrors",
+                       unit=MetricUnit.Count, value=1)
+    return result
+
+
+def _handle(event: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
     args = event.get("args") if isinstance(event, Mapping) else None
     if not isinstance(args, list) or not args or not all(isinstance(a, str) for a in args):
         return _failure(None, USAGE)
@@ -68,14 +76,9 @@ def handle_admin_event(event: Mapping[str, Any], settings: Settings) -> dict[str
         code = exc.code if isinstance(exc.code, int) else 2
     except Exception as exc:  # unexpected (e.g. the database is unreachable): details to the log
         log.exception("admin command failed", extra={"command": command})
-        metrics.add_metric(name="AdminCommandErrors", unit=MetricUnit.Count, value=1)
         return _failure(command, f"Internal error ({type(exc).__name__}); see the function's log.")
 
-    ok = code == 0
-    log.info("admin command finished", extra={"command": command, "ok": ok})
-    metrics.add_metric(name="AdminCommands" if ok else "AdminCommandErrors",
-                       unit=MetricUnit.Count, value=1)
-    if not ok:
+    if code != 0:
         message = err.getvalue().strip() or out.getvalue().strip() or f"exit status {code}"
         return _failure(command, message.removeprefix("error: "))
     text = out.getvalue()

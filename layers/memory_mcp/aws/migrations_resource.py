@@ -18,6 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from aws_lambda_powertools.metrics import MetricUnit
+
+from memory_mcp.aws.observability import metrics
 from memory_mcp.config import Settings
 from memory_mcp.db.migrator import load_migrations, migrate
 from memory_mcp.db.pool import resolve_database_url
@@ -43,9 +46,24 @@ def handle_migration_event(event: Mapping[str, Any], settings: Settings) -> dict
     physical_id = str(event.get("PhysicalResourceId") or PHYSICAL_ID)
     if request == "Delete":
         log.info("migration resource deleted; the schema and data are kept")
+        metrics.add_metric(name="MigrationsApplied", unit=MetricUnit.Count, value=0)
         return {"PhysicalResourceId": physical_id, "Data": {"Applied": "", "AppliedCount": 0}}
     if request not in ("Create", "Update"):
         raise ValueError(f"Unknown custom resource request type {request!r}.")
+    try:
+        applied, actual = _apply(event, settings)
+    except Exception:
+        metrics.add_metric(name="MigrationFailures", unit=MetricUnit.Count, value=1)
+        raise
+    log.info("migrations applied", extra={"applied": applied, "request": request})
+    metrics.add_metric(name="MigrationsApplied", unit=MetricUnit.Count, value=len(applied))
+    return {
+        "PhysicalResourceId": physical_id,
+        "Data": {"Applied": ",".join(applied), "AppliedCount": len(applied), "MigrationsHash": actual},
+    }
+
+
+def _apply(event: Mapping[str, Any], settings: Settings) -> tuple[list[str], str]:
     expected = (event.get("ResourceProperties") or {}).get("MigrationsHash")
     actual = migrations_hash(settings.migrations_dir)
     if expected and expected != actual:
@@ -53,9 +71,4 @@ def handle_migration_event(event: Mapping[str, Any], settings: Settings) -> dict
             f"The layer's migrations (hash {actual[:12]}) differ from the template's "
             f"({str(expected)[:12]}): deploy the layer and the stack from the same checkout."
         )
-    applied = migrate(resolve_database_url(settings), settings.migrations_dir)
-    log.info("migrations applied", extra={"applied": applied, "request": request})
-    return {
-        "PhysicalResourceId": physical_id,
-        "Data": {"Applied": ",".join(applied), "AppliedCount": len(applied), "MigrationsHash": actual},
-    }
+    return migrate(resolve_database_url(settings), settings.migrations_dir), actual

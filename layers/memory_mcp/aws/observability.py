@@ -27,8 +27,12 @@ from aws_lambda_powertools.logging.utils import copy_config_to_registered_logger
 SERVICE = os.environ.get("POWERTOOLS_SERVICE_NAME", "memory-mcp")
 NAMESPACE = os.environ.get("POWERTOOLS_METRICS_NAMESPACE", "MemoryMcp")
 REDACTED = "[REDACTED]"
-#: Loggers (and their children) that log through the redacting JSON formatter.
-ROUTED_LOGGERS = frozenset({"memory_mcp", "mcp", "mangum", "psycopg", "httpx", "uvicorn", "fastapi"})
+#: Loggers (and their children) that log through the redacting JSON formatter: the package at
+#: the configured level, the libraries on the request path at WARNING (at INFO they log several
+#: lines per request: pool checkouts, lifespan steps, "POST /mcp 200", which the API's access
+#: log already records).
+PACKAGE_LOGGERS = frozenset({"memory_mcp"})
+LIBRARY_LOGGERS = frozenset({"mcp", "mangum", "psycopg", "httpx", "uvicorn", "fastapi"})
 #: Field names whose values are never logged, whatever they contain (compared lower-cased).
 SENSITIVE_FIELDS = frozenset({
     "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "api_key",
@@ -77,9 +81,11 @@ class RedactingFormatter(LambdaPowertoolsFormatter):
 
 def _make_logger() -> Logger:
     powertools_logger = Logger(service=SERVICE, logger_formatter=RedactingFormatter())
-    for name in ROUTED_LOGGERS:
+    for name in PACKAGE_LOGGERS | LIBRARY_LOGGERS:
         logging.getLogger(name)  # register the parents, so their future children inherit too
-    copy_config_to_registered_loggers(source_logger=powertools_logger, include=set(ROUTED_LOGGERS))
+    copy_config_to_registered_loggers(source_logger=powertools_logger, include=set(PACKAGE_LOGGERS))
+    copy_config_to_registered_loggers(source_logger=powertools_logger, include=set(LIBRARY_LOGGERS),
+                                      log_level=logging.WARNING)
     return powertools_logger
 
 

@@ -38,3 +38,10 @@ def embedded_database_url(data_dir: Path) -> str:
             server = get_server(pgdata, cleanup_mode="stop")
         _servers[pgdata] = server
     return str(server.get_uri())
+
+
+def stop_embedded(data_dir: Path) -> None:
+    """Stop the embedded server started for ``data_dir`` by this process (tests, tools)."""
+    server = _servers.pop((data_dir / "pgdata").resolve(), None)
+    if server is not None:
+        server.cleanup()  # cleanup_mode="stop": stops the postmaster, keeps the data

@@ -2,7 +2,8 @@
 
 ``extract_text`` dispatches on the verified ``Format`` family. Every path is bounded: text
 stops growing at ``Limits.max_chars`` (readers stop early then), PDFs have a page limit, the
-deadline is checked between pages/rows/blocks, Word packages are checked for zip bombs. A
+deadline is checked between pages/rows/blocks (not inside one pypdf page: that would need a
+subprocess), Word packages are checked for zip bombs, no parser sees the wrong format. A
 failure about the file itself is an ``ExtractionError`` (its message is the reason shown to
 the uploader); transient trouble in OCR/transcription services is an ``UpstreamError`` raised
 by those engines, so the pipeline retries instead of failing the document.
@@ -15,15 +16,12 @@ import io
 import logging
 import re
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memory_mcp.documents.formats import Extracted, ExtractionError, Format, Limits
+from memory_mcp.documents.ocr import Ocr
 from memory_mcp.documents.sniff import zip_expanded_size
-from memory_mcp.documents.transcribe import media_text
-
-if TYPE_CHECKING:
-    from memory_mcp.documents.ocr import Ocr
-    from memory_mcp.documents.transcribe import Transcriber
+from memory_mcp.documents.transcribe import Transcriber, media_text
 
 __all__ = ["Extracted", "ExtractionError", "Limits", "extract_text", "markdown_title"]
 
@@ -33,7 +31,7 @@ log = logging.getLogger(__name__)
 #: to recognise running headers and footers.
 PAGE_BREAK = "\f"
 #: Most a Word package may expand to (sum of declared entry sizes): zip-bomb guard.
-MAX_DOCX_EXPANDED_BYTES = 200 * 1024 * 1024
+MAX_DOCX_EXPANDED_BYTES = 100 * 1024 * 1024
 MAX_TITLE_CHARS = 200
 _CSV_SNIFF_CHARS = 16_384
 
@@ -44,7 +42,7 @@ OCR_MISSING = ("Text in images needs Tesseract locally (apt-get install tesserac
 
 
 class _Text:
-    """Accumulates text up to ``max_chars``; ``add`` returns False once full, to stop reading."""
+    """Accumulates text up to ``max_chars``; ``add`` (after ``sep``) is False once full."""
 
     def __init__(self, max_chars: int) -> None:
         self._parts: list[str] = []
@@ -53,7 +51,6 @@ class _Text:
         self.truncated = False
 
     def add(self, piece: str, sep: str = "\n") -> bool:
-        """Append (after ``sep``), cutting at the limit; False once full."""
         if self.truncated:
             return False
         if self._parts:
@@ -124,22 +121,19 @@ def _bounded(text: str, filename: str, limits: Limits) -> Extracted:
 
 def markdown_title(text: str) -> str | None:
     """The first ATX (``# Title``) or setext (``Title`` over ``===``) heading, plain text."""
-    match = re.search(r"^ {0,3}#{1,6}[ \t]+(\S.*?)[ \t#]*$|^(\S.*)\n {0,3}=+[ \t]*$",
-                      text[:200_000], re.MULTILINE)
+    match = re.search(r"^ {0,3}#{1,6}[ \t]+(\S.*)|^(\S.*)\n {0,3}=+[ \t]*$", text[:200_000],
+                      re.MULTILINE)  # greedy and anchored: linear on hostile input
     if not match:
         return None
-    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", match.group(1) or match.group(2))
+    title = re.sub(r"[ \t]+#+[ \t]*$", "", (match.group(1) or match.group(2))[:MAX_TITLE_CHARS])
+    title = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", title)
     return title.replace("`", "").replace("**", "").replace("__", "").strip() or None
 
 
 def _csv(data: bytes, filename: str, limits: Limits) -> Extracted:
     """One line per row: ``name: Ada; role: engineer``, keyed by the first (header) row."""
     text = _decode(data)
-    try:
-        dialect: Any = csv.Sniffer().sniff(text[:_CSV_SNIFF_CHARS], delimiters=",;\t|")
-    except csv.Error:
-        dialect = csv.excel
-    reader = csv.reader(io.StringIO(text), dialect)
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text))
     out = _Text(limits.max_chars)
     header: list[str] | None = None
     try:
@@ -160,6 +154,13 @@ def _csv(data: bytes, filename: str, limits: Limits) -> Extracted:
             f"The CSV file could not be parsed (near line {reader.line_num:,}); it may be malformed."
         ) from None
     return Extracted(title=_stem(filename), text=out.text, truncated=out.truncated)
+
+
+def _delimiter(text: str) -> str:
+    """The most frequent of ``, ; TAB |`` in the header line (ties: that order). Not
+    ``csv.Sniffer``: its regular expressions backtrack catastrophically on hostile input."""
+    header = text.lstrip("\n")[:_CSV_SNIFF_CHARS].split("\n", 1)[0]
+    return max(",;\t|", key=header.count)
 
 
 def _pdf(data: bytes, filename: str, limits: Limits) -> Extracted:
@@ -210,7 +211,7 @@ def _pdf_title(reader: Any) -> str | None:
 
 
 def _docx(data: bytes, filename: str, limits: Limits) -> Extracted:
-    """Paragraphs in body order, headings as Markdown ``#`` lines, tables as records."""
+    """Paragraphs in body order; headings, lists and tables as Markdown (``segment`` reads it)."""
     import docx
     from docx.text.paragraph import Paragraph
 
@@ -232,7 +233,7 @@ def _docx(data: bytes, filename: str, limits: Limits) -> Extracted:
                 line, heading = _docx_paragraph(block)
                 first_heading = first_heading or heading
             else:
-                line = _docx_table([[cell.text for cell in row.cells] for row in block.rows])
+                line = _docx_table([_row_texts(row) for row in block.rows])
             if line and not out.add(line, sep="\n\n"):
                 break
     except ExtractionError:
@@ -258,31 +259,26 @@ def _docx_paragraph(paragraph: Any) -> tuple[str, str | None]:
     return text, None
 
 
+def _row_texts(row: Any) -> list[str]:
+    """Cell texts of a table row; python-docx repeats a merged cell per grid column."""
+    cells = list(row.cells)
+    return [cell.text for i, cell in enumerate(cells) if i == 0 or cell._tc is not cells[i - 1]._tc]
+
+
 def _docx_table(rows: list[list[str]]) -> str:
     """A Markdown pipe table (``segment`` turns its rows into ``header: cell`` records)."""
-    lines: list[str] = []
-    for row in rows:
-        cells: list[str] = []
-        for cell in (" ".join(c.replace("|", "/").split()) for c in row):
-            if not cells or cell != cells[-1]:  # merged cells repeat: keep one
-                cells.append(cell)
-        if any(cells):
-            lines.append("| " + " | ".join(cells) + " |")
+    lines = ["| " + " | ".join(" ".join(c.replace("|", "/").split()) for c in row) + " |"
+             for row in rows if any(c.strip() for c in row)]
     if len(lines) >= 2:
         lines.insert(1, "|" + " --- |" * lines[0].count(" | ") + " --- |")
     return "\n".join(lines)
 
 
-_EMPTY_REASONS = {
-    "pdf": "it may be a scanned document without a text layer (upload the pages as images "
-           "to use OCR)",
-    "image": "the image contains no readable text", "audio": "no speech was recognised",
-    "video": "no speech was recognised", "csv": "it has no data rows below the header row",
-}
-
-
 def _empty_message(fmt: Format, filename: str) -> str:
-    reason = _EMPTY_REASONS.get(fmt.family, "it is empty")
+    reason = {"pdf": "it may be a scanned document without a text layer (upload the pages as "
+                     "images to use OCR)", "image": "the image contains no readable text",
+              "audio": "no speech was recognised", "video": "no speech was recognised",
+              "csv": "it has no data rows below the header row"}.get(fmt.family, "it is empty")
     return f"No text could be extracted from {filename!r}: {reason}."
 
 

@@ -114,8 +114,10 @@ def _extract(rt: Runtime, tools: Extractors, doc: dict[str, Any], started: float
     extracted = extract_text(fmt, data, doc["filename"] or "document", limits, ocr=tools.ocr,
                              transcriber=tools.transcriber,
                              source=tools.storage.location(doc["storage_key"]))
+    # Leave a fifth of the budget for embedding; past that the LLM yields to the offline splitter.
+    llm_deadline = limits.deadline - s.job_time_budget_seconds / 5
     summary, facts = tools.facts.extract(extracted.title, extracted.text,
-                                         s.max_memories_per_document)
+                                         s.max_memories_per_document, deadline=llm_deadline)
     facts = [f.strip()[: s.max_content_chars] for f in facts if f.strip()]
     if not facts:
         raise ExtractionError("No memories could be extracted: the document has no usable text.")
@@ -149,7 +151,7 @@ async def _commit(rt: Runtime, doc: dict[str, Any], extracted: Extracted, summar
                 content_hash=validation.content_hash(fact), category=None, vector=vector,
                 user_id=doc["created_by"], root_id=new_id, source_document_id=doc["id"])
         await db.finish(conn, doc["id"], title=extracted.title, summary=summary,
-                        content=extracted.text, pages=extracted.pages,
+                        content=extracted.text.replace("\f", "\n\n"), pages=extracted.pages,
                         truncated=extracted.truncated)
         await identity.touch_space(conn, doc["space_id"])
     return "done"

@@ -1,30 +1,28 @@
 """Deterministic, offline text → memories: the extractor used when no LLM is configured.
 
-The text is cut into blocks (blank lines; ``\\f`` page breaks from PDFs), blocks into units
-(prose, list items, records), prose into sentences. The rules, chosen so that each memory is
-one readable, self-contained statement and a document never floods a space with noise:
+Text is cut into blocks (blank lines; ``\\f`` PDF page breaks), blocks into units (prose, list
+items, records), prose into sentences, so each memory is one readable, self-contained
+statement and a document never floods a space with noise. The rules:
 
-* Boilerplate lines are dropped: page numbers ("12", "Page 3 of 10", "- 4 -", "iv"),
-  table-of-contents lines with dot leaders, copyright / "all rights reserved" lines, lines
-  that are only a URL, an image or punctuation, code fences, and running headers/footers
-  (a line, digits ignored, at the top or bottom of at least half of 3+ pages).
-* Headings (Markdown ``#``, or a short unpunctuated line between sentences) are never
-  memories themselves; they are context: each sentence under one is stored as
-  ``"Heading: sentence"`` unless it already mentions the heading. A heading before any body
-  text is the document's title and is not repeated into every memory.
-* Records (``key: value`` lines, as CSV rows and tables are rendered) are one memory each,
-  never split into sentences nor joined.
-* Sentences end at ``.!?`` followed by whitespace and a capital, digit or opening quote,
-  except after abbreviations ("e.g.", "Dr.", "Fig.", initials); decimals and URLs contain no
-  whitespace after their dots so they never split. Fragments under 4 words are joined to a
-  neighbour; a fragment left alone under 3 words is dropped. Sentences over 500 characters
-  are split at clause boundaries ("; ", ", ", dashes), then at spaces.
-* Near-duplicates (same text after normalising case/punctuation/whitespace, or token-set
-  Jaccard >= 0.9) keep their first occurrence; order is preserved; the list is capped.
+* Dropped lines: page numbers ("12", "Page 3 of 10", "- 4 -", "iv"), table-of-contents dot
+  leaders, copyright / "all rights reserved", lines that are only a URL, an image,
+  punctuation or a code fence, and running headers/footers (a line, digits ignored, at the
+  top or bottom of at least half of 3+ pages).
+* Headings (Markdown ``#``, or a short Title Case line between sentences) are context, not
+  memories: sentences under one become ``"Heading: sentence"`` unless they mention it. A
+  heading before any body text is the document's title and is not repeated.
+* Records (``key: value; ...`` lines: CSV rows and tables) are one memory each, never split.
+* Sentences end at ``.!?`` + whitespace + a capital, digit or opening quote, except after
+  abbreviations ("e.g.", "Dr.", initials); decimals and URLs have no space after their dots.
+  Fragments under 4 words join a neighbour; a lone one under 3 words is dropped; sentences
+  over 500 characters are split at clause boundaries ("; ", ", ", dashes), then spaces.
+* Near-duplicates (equal after normalising case/punctuation/whitespace, or token-set
+  Jaccard >= 0.9) keep their first occurrence; order is kept; the list is capped.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -36,9 +34,10 @@ MIN_WORDS = 4
 MIN_STANDALONE_WORDS = 3
 NEAR_DUPLICATE_JACCARD = 0.9
 MAX_HEADING_WORDS = 8
+#: Most recent index entries per token compared against (bounds degenerate vocabularies).
+_POSTINGS = 500
 
-#: Words whose trailing "." does not end a sentence ("etc" is not one: before a capital it
-#: usually does). Initials ("J.") and dotted forms ("e.g.", "U.S.") are recognised by shape.
+#: A trailing "." after these is no sentence end (not "etc"); "J.", "e.g.", "U.S." by shape.
 _ABBREVIATIONS = frozenset({
     "mr", "mrs", "ms", "mx", "dr", "prof", "sr", "jr", "st", "mt", "vs", "cf", "al", "fig", "figs",
     "no", "nos", "vol", "vols", "pp", "ed", "eds", "approx", "est", "dept", "inc", "ltd", "co",
@@ -49,17 +48,23 @@ _CHARS = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03"
 _BOILERPLATE = re.compile(
     r"^(?:(?:page|p\.|pg\.?)\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$"  # 12, Page 3 of 10, 3/10
     r"|^[-\u2013\u2014]\s*\d{1,4}\s*[-\u2013\u2014]$|^[ivxlc]{1,6}$"  # - 4 -, roman numbers
-    r"|(?:\.{4,}|(?:\.\s){3,}|…{2,}|_{4,})\s*\d{0,4}$"  # table of contents dot leaders
     r"|^(?:©|\(c\)\s|copyright\b)|all rights reserved"
     r"|^<?(?:https?://|www\.)\S+>?$|^!\[[^\]]*\]\([^)]*\)$|^(?:```|~~~)",
     re.IGNORECASE,
 )
 _BULLET = re.compile(r"^(?:[-*+•▪‣◦●]|\(?\d{1,3}[.)]|[a-z][.)])\s+")
-_ATX = re.compile(r"^(#{1,6})\s+(.*?)[\s#]*$")
+_ATX = re.compile(r"^(#{1,6})\s")
 _KEY_VALUE = re.compile(r"^[^\s:;|.!?][^:;|.!?]{0,59}: \S")
 _SECOND_PAIR = re.compile(r"; [^:;|.!?]{1,60}: \S")
-_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"'\u201d\u2019)\]]*\s+|[\u3002\uff01\uff1f]+")
+# Every pattern here runs on untrusted text: none may backtrack quadratically (a match can
+# only start at the beginning of a punctuation run; bracketed spans are bounded).
+_SENTENCE_END = re.compile(
+    r"(?<![.!?\u2026])[.!?\u2026]+[\"'\u201d\u2019)\]]*\s+|[\u3002\uff01\uff1f]+")
+_LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\([^)\s]{0,500}\)")
+#: Table-of-contents leaders, checked at the end of a line once trailing page numbers are gone.
+_LEADERS = ("....", ". . .", "\u2026\u2026", "____")
 _OPENERS = "\"'\u201c\u2018(["
+_CLAUSE_BREAKS = ("; ", ", ", " \u2013 ", " \u2014 ", ": ", " ")
 
 
 @dataclass
@@ -89,7 +94,6 @@ def summarize(title: str, text: str, max_chars: int = 600) -> str:
     """An extractive lead summary: the first meaningful sentences, up to ``max_chars``."""
     title_key = _key(title)
     picked: list[str] = []
-    size = 0
     for unit in _units(text):
         pieces = [unit.text] if unit.record else _sentences(unit.text)
         for piece in pieces:
@@ -97,22 +101,27 @@ def summarize(title: str, text: str, max_chars: int = 600) -> str:
                 continue
             if piece[-1] not in ".!?\u2026":  # records, list items, headings-less lines
                 piece += "."
-            if size + len(piece) + 1 > max_chars:
+            if sum(map(len, picked)) + len(picked) + len(piece) > max_chars:
                 if not picked:  # one overlong sentence: its beginning, cut at a word
                     cut = piece[: max_chars - 1]
                     space = cut.rfind(" ")
                     picked.append((cut[:space] if space > max_chars // 2 else cut) + "\u2026")
                 return " ".join(picked)
             picked.append(piece)
-            size += len(piece) + 1
     return " ".join(picked)
 
 
 def dedupe(memories: Iterable[str], cap: int) -> list[str]:
-    """First occurrences only (exact after normalising, or token-set Jaccard >= 0.9), capped."""
+    """First occurrences only (exact after normalising, or token-set Jaccard >= 0.9), capped.
+
+    Near-duplicate candidates come from a prefix-filter index (two sets with Jaccard >= t
+    share a token among the first ``n - ceil(t * n) + 1`` of each, in one global order), so
+    thousands of memories are not compared pairwise.
+    """
     kept: list[str] = []
     seen: set[str] = set()
     token_sets: list[frozenset[str]] = []
+    index: dict[str, list[int]] = {}
     for memory in memories:
         if len(kept) >= cap:
             break
@@ -120,14 +129,25 @@ def dedupe(memories: Iterable[str], cap: int) -> list[str]:
         if not key or key in seen:
             continue
         tokens = frozenset(key.split())
-        if any(min(len(tokens), len(other)) >= NEAR_DUPLICATE_JACCARD * max(len(tokens), len(other))
-               and len(tokens & other) >= NEAR_DUPLICATE_JACCARD * len(tokens | other)
-               for other in token_sets):  # the size test skips pairs that cannot reach it
+        ordered = sorted(tokens, key=lambda token: (-len(token), token))  # rarer (longer) first
+        prefix = ordered[: len(ordered) - math.ceil(NEAR_DUPLICATE_JACCARD * len(ordered) - 1e-9) + 1]
+        candidates = {i for token in prefix for i in index.get(token, ())[-_POSTINGS:]}
+        if any(_near(tokens, token_sets[i]) for i in candidates):
             continue
+        for token in prefix:
+            index.setdefault(token, []).append(len(token_sets))
         seen.add(key)
         token_sets.append(tokens)
         kept.append(memory.strip())
     return kept
+
+
+def _near(a: frozenset[str], b: frozenset[str]) -> bool:
+    small, large = sorted((len(a), len(b)))
+    if small < NEAR_DUPLICATE_JACCARD * large:  # sizes alone rule it out: skip the set work
+        return False
+    common = len(a & b)
+    return common >= NEAR_DUPLICATE_JACCARD * (small + large - common)
 
 
 def _key(text: str) -> str:
@@ -141,49 +161,39 @@ def _units(text: str) -> Iterator[_Unit]:
     running = _running_lines(pages)
     heading: str | None = None
     body_seen = False
-    for page in pages:
-        for block in re.split(r"\n\s*\n", page):
-            lines = [line.strip() for line in block.split("\n")]
-            lines = [ln for ln in lines if ln and not _BOILERPLATE.search(ln)
-                     and re.search(r"\w", ln) and _line_key(ln) not in running]
-            if not lines:
+    for block in (b for page in pages for b in re.split(r"\n\s*\n", page)):
+        lines = [ln for ln in (raw.strip() for raw in block.split("\n")) if ln
+                 and re.search(r"\w", ln) and not _BOILERPLATE.search(ln)
+                 and not ln.rstrip("0123456789 ").endswith(_LEADERS)
+                 and _line_key(ln) not in running]
+        if lines and lines[0].startswith("|"):
+            lines = _table_records(lines)
+        if len(lines) >= 2 and all(_KEY_VALUE.match(ln) for ln in lines):
+            body_seen = True
+            yield from (_Unit(ln, heading, record=True) for ln in lines)
+            continue
+        units: list[tuple[list[str], str | None, bool]] = []  # (text parts, heading, record)
+        joinable = in_list = False  # may the next line continue units[-1]; is it a short list
+        for index, line in enumerate(lines):
+            level = _heading_level(line, lines, index)
+            if level is not None:
+                if body_seen or level >= 2:  # a heading before any body text is the title
+                    heading = _inline(line.lstrip("#").strip().rstrip("#")) or heading
+                joinable = False
                 continue
-            if lines[0].startswith("|"):
-                lines = _table_records(lines)
-            if len(lines) >= 2 and all(_KEY_VALUE.match(ln) for ln in lines):
-                body_seen = True
-                yield from (_Unit(ln, heading, record=True) for ln in lines)
+            body_seen = True
+            bullet = _BULLET.match(line)
+            item = line[bullet.end():] if bullet else line
+            short = bool(bullet) and _words(item) < MIN_WORDS
+            if joinable and (not bullet or short):  # continuation, or "a; b; c" list items
+                units[-1][0].append(("; " if bullet and in_list else " ") + item)
+                in_list = in_list or short
                 continue
-            prose: list[str] = []
-            in_list = False  # prose[-1] is collecting short list items ("a; b; c")
-            for index, line in enumerate(lines):
-                level = _heading_level(line, lines, index)
-                if level is not None:
-                    if prose:
-                        yield _Unit(_inline(" ".join(prose)), heading)
-                        prose = []
-                    text_of = _inline(_ATX.sub(r"\2", line)).strip()
-                    if body_seen or level >= 2:
-                        heading = text_of or heading
-                    continue
-                body_seen = True
-                bullet = _BULLET.match(line)
-                if bullet and prose and _words(line) - 1 < MIN_WORDS:  # short items: one list
-                    prose[-1] += ("; " if in_list else " ") + line[bullet.end():]
-                    in_list = True
-                    continue
-                if bullet or (_KEY_VALUE.match(line) and _SECOND_PAIR.search(line)):
-                    if prose:
-                        yield _Unit(_inline(" ".join(prose)), heading)
-                    prose = []
-                    if not bullet:
-                        yield _Unit(line, heading, record=True)
-                        continue
-                    line = line[bullet.end():]
-                in_list = bool(bullet) and _words(line) < MIN_WORDS
-                prose.append(line)
-            if prose:
-                yield _Unit(_inline(" ".join(prose)), heading)
+            record = not bullet and bool(_KEY_VALUE.match(line) and _SECOND_PAIR.search(line))
+            units.append(([item], heading, record))
+            joinable, in_list = not record, short
+        yield from (_Unit("".join(parts) if record else _inline("".join(parts)), head, record)
+                    for parts, head, record in units)
 
 
 def _heading_level(line: str, lines: list[str], index: int) -> int | None:
@@ -197,17 +207,14 @@ def _heading_level(line: str, lines: list[str], index: int) -> int | None:
             or _BULLET.match(line) or not _title_case(words)):
         return None
     previous_ended = index == 0 or lines[index - 1][-1] in ".!?:…\"”"
-    following = lines[index + 1] if index + 1 < len(lines) else None
-    next_starts = following is None or following[0].isupper() or following[0] in "#-*•\"“("
-    alone_or_followed = following is not None or len(lines) == 1
-    return 0 if previous_ended and next_starts and alone_or_followed else None
+    following = lines[index + 1][0] if index + 1 < len(lines) else None  # None: block's end
+    next_ok = len(lines) == 1 if following is None else following.isupper() or following in "#-*•\"“("
+    return 0 if previous_ended and next_ok else None
 
 
 def _title_case(words: list[str]) -> bool:
     """"Billing and Payments", "2.1 Scope", "OVERVIEW" — not "Budget approved by Carol"."""
-    significant = [w for w in words if w[:1].isalpha() and len(w) > 3]
-    if not significant:
-        return bool(words) and words[-1][:1].isupper()
+    significant = [w for w in words if w[:1].isalpha() and len(w) > 3] or words[-1:]
     return all(w[0].isupper() for w in significant)
 
 
@@ -240,8 +247,8 @@ def _table_records(lines: list[str]) -> list[str]:
 
 def _inline(text: str) -> str:
     """Markdown links/emphasis/code marks → plain text."""
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    return " ".join(text.replace("**", "").replace("__", "").replace("`", "").split())
+    return " ".join(_LINK.sub(r"\1", text).replace("**", "").replace("__", "").replace("`", "")
+                    .split())
 
 
 def _sentences(text: str) -> list[str]:
@@ -254,7 +261,8 @@ def _sentences(text: str) -> list[str]:
         if match.group().strip()[0] in ".!?…" and following and not (
                 following.isupper() or following.isdigit() or following in _OPENERS):
             continue
-        if match.group().strip() == "." and _is_abbreviation(text[start:match.start()]):
+        if match.group().strip() == "." and _is_abbreviation(text[max(start, match.start() - 40):
+                                                                     match.start()]):
             continue
         pieces.append(text[start:end].strip())
         start = end
@@ -283,15 +291,9 @@ def _split_long(text: str, limit: int) -> list[str]:
     """Pieces of at most ``limit`` chars, cut at a clause boundary, else a space."""
     parts: list[str] = []
     while len(text) > limit:
-        window = text[:limit]
-        cut = -1
-        for sep in ("; ", ", ", " \u2013 ", " \u2014 ", ": ", " "):
-            found = window.rfind(sep, limit // 2)
-            if found > 0:
-                cut = found + len(sep.rstrip())
-                break
-        if cut <= 0:
-            cut = limit
+        found = ((text.rfind(sep, limit // 2, limit), sep) for sep in _CLAUSE_BREAKS)
+        at, sep = next(((i, sep) for i, sep in found if i > 0), (limit, ""))
+        cut = at + len(sep.rstrip())
         parts.append(text[:cut].strip())
         text = text[cut:].strip()
     return [*parts, text] if text else parts

@@ -37,7 +37,8 @@ def detect_kind(data: bytes) -> str | None:
     if not data:
         return None
     head = data[:64]
-    if b"%PDF-" in data[:_PDF_HEADER_WINDOW]:
+    pdf_at = data.find(b"%PDF-", 0, _PDF_HEADER_WINDOW)
+    if pdf_at == 0 or (pdf_at > 0 and not _is_utf8_text(data)):
         return "pdf"
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
         return "png"
@@ -58,7 +59,8 @@ def detect_kind(data: bytes) -> str | None:
         if brand in _M4A_BRANDS:
             return "m4a"
         return "heif" if brand in _IMAGE_BRANDS else "mp4"
-    if head.startswith(b"ID3") or _is_mpeg_audio_frame(head):
+    if (head.startswith(b"ID3") and head[3:4] in (b"\x02", b"\x03", b"\x04")) \
+            or _is_mpeg_audio_frame(head):
         return "mp3"
     if _is_utf8_text(data):
         return "text"
@@ -69,6 +71,8 @@ def verify(fmt: Format, data: bytes) -> None:
     """Raise ``ExtractionError`` unless the bytes are of the declared format."""
     if not data:
         raise ExtractionError("The uploaded file is empty.")
+    if fmt.family in ("text", "csv") and _is_utf8_text(data):
+        return  # a text that happens to start like another format ("ID3 tags...") is text
     detected = detect_kind(data)
     if detected in _ACCEPTS.get(fmt.kind, frozenset({fmt.kind})):
         return

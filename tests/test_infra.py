@@ -1,0 +1,500 @@
+"""The CDK app, synthesized for both environments without docker, network or AWS credentials.
+
+Each environment is synthesized once (module cache) with ``memory-mcp:bundle=false`` (the layer
+asset points at the sources) and cdk-nag's AwsSolutions pack: synthesis itself fails on any
+finding that is not acknowledged. The assertions read the CloudFormation template.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
+pytest.importorskip("aws_cdk")
+pytest.importorskip("cdk_nag")
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from infra import layer_build  # noqa: E402
+from infra.config import ENVIRONMENTS_KEY, EnvironmentConfig  # noqa: E402
+from memory_mcp.aws.migrations_resource import migrations_hash  # noqa: E402
+
+ENVS = ("dev", "prod")
+CDK_JSON = json.loads((ROOT / "cdk.json").read_text())
+OUR_FUNCTIONS = {"McpHttp": "mcp_http", "Extract": "extract", "Migrate": "migrate", "Admin": "admin"}
+XRAY = {"xray:PutTraceSegments", "xray:PutTelemetryRecords"}
+SECRET_READ = {"secretsmanager:GetSecretValue", "secretsmanager:DescribeSecret"}
+
+
+@dataclass
+class Synth:
+    env: str
+    config: EnvironmentConfig
+    template: dict[str, Any]
+    report: dict[str, Any]
+
+    @property
+    def resources(self) -> dict[str, Any]:
+        resources: dict[str, Any] = self.template["Resources"]
+        return resources
+
+    def of_type(self, kind: str) -> dict[str, dict[str, Any]]:
+        return {k: v for k, v in self.resources.items() if v["Type"] == kind}
+
+    def one(self, kind: str) -> tuple[str, dict[str, Any]]:
+        found = self.of_type(kind)
+        assert len(found) == 1, f"expected one {kind}, found {sorted(found)}"
+        return next(iter(found.items()))
+
+    def function(self, name: str) -> tuple[str, dict[str, Any]]:
+        """One of our functions by construct id (logical ids start with it)."""
+        matches = [(k, v) for k, v in self.of_type("AWS::Lambda::Function").items()
+                   if re.fullmatch(rf"{name}[0-9A-F]{{8}}", k)]
+        assert len(matches) == 1, name
+        return matches[0]
+
+    def env_of(self, name: str) -> dict[str, Any]:
+        variables: dict[str, Any] = self.function(name)[1]["Properties"]["Environment"]["Variables"]
+        return variables
+
+    def statements(self, name: str) -> list[dict[str, Any]]:
+        """Every IAM statement attached to the function's role."""
+        role = self.function(name)[1]["Properties"]["Role"]["Fn::GetAtt"][0]
+        out: list[dict[str, Any]] = []
+        for policy in self.of_type("AWS::IAM::Policy").values():
+            if {"Ref": role} in policy["Properties"]["Roles"]:
+                out += policy["Properties"]["PolicyDocument"]["Statement"]
+        return out
+
+    def actions(self, name: str) -> set[str]:
+        return {a for s in self.statements(name) for a in _list(s["Action"])}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _ref(logical_id: str) -> dict[str, str]:
+    return {"Ref": logical_id}
+
+
+@cache
+def synth(env: str) -> Synth:
+    """One synthesis per environment for the whole module (each takes ~10-20 s of jsii)."""
+    from infra.app import build_app
+
+    outdir = Path(tempfile.mkdtemp(prefix=f"memory-mcp-cdk-{env}-"))
+    context = {**CDK_JSON["context"], "env": env, "memory-mcp:bundle": "false"}
+    app, stack = build_app(context, outdir=str(outdir))
+    try:
+        assembly = app.synth()  # raises ValidationFailed on any unacknowledged cdk-nag finding
+        template = assembly.get_stack_by_name(stack.stack_name).template
+        report_file = outdir / "validation-report.json"
+        report = json.loads(report_file.read_text()) if report_file.exists() else {}
+    finally:
+        shutil.rmtree(outdir, ignore_errors=True)
+    config = EnvironmentConfig.from_context(env, CDK_JSON["context"][ENVIRONMENTS_KEY])
+    return Synth(env, config, template, report)
+
+
+@pytest.fixture(params=ENVS, scope="module")
+def s(request: pytest.FixtureRequest) -> Iterator[Synth]:
+    yield synth(request.param)
+
+
+# -- cdk.json ------------------------------------------------------------------------------------
+
+
+def test_cdk_json_runs_the_app_and_defines_both_environments() -> None:
+    assert CDK_JSON["app"] == ".venv/bin/python infra/app.py"
+    context = CDK_JSON["context"]
+    flags = [k for k in context if k.startswith("@aws-cdk")]
+    assert len(flags) > 50, "cdk init's feature flags"
+    assert context["@aws-cdk/aws-iam:minimizePolicies"] is True
+    assert set(context[ENVIRONMENTS_KEY]) == set(ENVS)
+    with pytest.raises(ValueError, match=r"Unknown environment 'staging'.*dev, prod"):
+        EnvironmentConfig.from_context("staging", context[ENVIRONMENTS_KEY])
+    broken = json.loads(json.dumps(context[ENVIRONMENTS_KEY]))
+    broken["dev"]["interfaceEndpoints"].remove("bedrock-runtime")
+    with pytest.raises(ValueError, match="lacks bedrock-runtime"):
+        EnvironmentConfig.from_context("dev", broken)
+    broken["dev"]["interfaceEndpoints"].append("bedrock-runtime")
+    broken["dev"]["database"]["multiAz"] = "no"
+    with pytest.raises(ValueError, match=r"database\.multiAz must be bool"):
+        EnvironmentConfig.from_context("dev", broken)
+
+
+# -- cdk-nag and the template's shape ------------------------------------------------------------
+
+
+def test_cdk_nag_passes_and_every_acknowledgement_is_justified(s: Synth) -> None:
+    violations = [v for report in s.report.get("pluginReports", []) for v in report["violations"]]
+    assert violations == []
+    acknowledged: dict[str, str] = {}
+    for resource in s.resources.values():
+        for rule in resource.get("Metadata", {}).get("cdk_nag", {}).get("rules_to_suppress", []):
+            if rule["id"].startswith("AwsSolutions-"):
+                acknowledged[rule["id"]] = rule["reason"]
+    for rule, reason in acknowledged.items():
+        assert len(reason) >= 60, f"{rule}: give a real reason, not {reason!r}"
+    rules = {re.sub(r"\[.*", "", rule) for rule in acknowledged}
+    expected = {"AwsSolutions-IAM4", "AwsSolutions-IAM5", "AwsSolutions-L1", "AwsSolutions-SMG4",
+                "AwsSolutions-RDS6", "AwsSolutions-RDS11", "AwsSolutions-S1", "AwsSolutions-SQS3",
+                "AwsSolutions-APIG4"}
+    if s.env == "dev":
+        expected |= {"AwsSolutions-RDS3", "AwsSolutions-RDS10"}  # single-AZ, no deletion protection
+    assert rules == expected
+    wildcards = sorted(re.sub(r"<[A-Za-z0-9]+\.Arn>", "<X.Arn>", rule) for rule in acknowledged
+                       if rule.startswith("AwsSolutions-IAM5"))
+    assert wildcards == [
+        "AwsSolutions-IAM5[Resource::*]",
+        "AwsSolutions-IAM5[Resource::<X.Arn>/transcripts/*]",
+        "AwsSolutions-IAM5[Resource::<X.Arn>/uploads/*]",
+        "AwsSolutions-IAM5[Resource::<X.Arn>:*]",
+        "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:<AWS::Region>:"
+        "<AWS::AccountId>:transcription-job/*]",
+    ]
+
+
+def test_encryption_at_rest_and_in_transit(s: Synth) -> None:
+    _, db = s.one("AWS::RDS::DBInstance")
+    assert db["Properties"]["StorageEncrypted"] is True
+    _, params = s.one("AWS::RDS::DBParameterGroup")
+    assert params["Properties"]["Parameters"] == {"rds.force_ssl": "1"}
+    buckets = s.of_type("AWS::S3::Bucket")
+    assert len(buckets) == 2
+    for bucket in buckets.values():
+        rules = bucket["Properties"]["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+        assert rules[0]["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
+    policies = [*s.of_type("AWS::S3::BucketPolicy").values(), *s.of_type("AWS::SQS::QueuePolicy").values()]
+    for policy in policies:
+        denies = [st for st in policy["Properties"]["PolicyDocument"]["Statement"] if st["Effect"] == "Deny"]
+        assert any(st["Condition"].get("Bool", {}).get("aws:SecureTransport") == "false"
+                   for st in denies), "TLS-only access"
+    for queue in s.of_type("AWS::SQS::Queue").values():
+        assert queue["Properties"]["SqsManagedSseEnabled"] is True
+    _, topic = s.one("AWS::SNS::Topic")
+    assert "KmsMasterKeyId" in topic["Properties"]
+    _, key = s.one("AWS::KMS::Key")
+    assert key["Properties"]["EnableKeyRotation"] is True
+    _, secret = s.one("AWS::SecretsManager::Secret")
+    template = json.loads(secret["Properties"]["GenerateSecretString"]["SecretStringTemplate"])
+    assert template == {"username": "memory_mcp", "dbname": "memory_mcp"}
+    for proxy in s.of_type("AWS::RDS::DBProxy").values():
+        assert proxy["Properties"]["RequireTLS"] is True
+
+
+def test_network_is_private_and_isolated(s: Synth) -> None:
+    for kind in ("AWS::EC2::NatGateway", "AWS::EC2::InternetGateway", "AWS::EC2::EIP", "AWS::EC2::Route"):
+        assert s.of_type(kind) == {}, kind
+    subnets = s.of_type("AWS::EC2::Subnet")
+    assert len(subnets) == 2
+    assert all(sub["Properties"]["MapPublicIpOnLaunch"] is False for sub in subnets.values())
+    subnet_refs = sorted((_ref(k) for k in subnets), key=str)
+    for name in OUR_FUNCTIONS:
+        vpc = s.function(name)[1]["Properties"]["VpcConfig"]
+        assert sorted(vpc["SubnetIds"], key=str) == subnet_refs, name
+    _, group = s.one("AWS::RDS::DBSubnetGroup")
+    assert sorted(group["Properties"]["SubnetIds"], key=str) == subnet_refs
+    _, db = s.one("AWS::RDS::DBInstance")
+    assert db["Properties"]["PubliclyAccessible"] is False
+    endpoints = {json.dumps(e["Properties"]["ServiceName"]).rsplit(".", 1)[-1].strip('"]}'): e["Properties"]
+                 for e in s.of_type("AWS::EC2::VPCEndpoint").values()}
+    assert endpoints["s3"]["VpcEndpointType"] == "Gateway"
+    for service in ("secretsmanager", "sqs", "bedrock-runtime", "textract", "transcribe"):
+        assert endpoints[service]["VpcEndpointType"] == "Interface"
+        assert endpoints[service]["PrivateDnsEnabled"] is True
+    assert len(s.of_type("AWS::EC2::FlowLog")) == 1
+    for sg in s.of_type("AWS::EC2::SecurityGroup").values():
+        for rule in sg["Properties"].get("SecurityGroupIngress", []):
+            assert rule.get("CidrIp") != "0.0.0.0/0", "no ingress from anywhere"
+
+
+def test_database_per_environment(s: Synth) -> None:
+    prod = s.env == "prod"
+    db_id, db = s.one("AWS::RDS::DBInstance")
+    props = db["Properties"]
+    assert (props["Engine"], props["EngineVersion"]) == ("postgres", "17")
+    assert props["DBInstanceClass"] == f"db.{s.config.database.instance_type}"
+    assert props["BackupRetentionPeriod"] == s.config.database.backup_retention_days >= 1
+    assert props["MultiAZ"] is prod, "Multi-AZ only in prod"
+    assert props["DeletionProtection"] is prod
+    assert db["DeletionPolicy"] == ("Snapshot" if prod else "Delete")
+    proxies = s.of_type("AWS::RDS::DBProxy")
+    assert len(proxies) == (1 if prod else 0), "RDS Proxy only in prod"
+    instance = {"Fn::GetAtt": [db_id, "Endpoint.Address"]}
+    app_host = {"Fn::GetAtt": [next(iter(proxies)), "Endpoint"]} if prod else instance
+    assert s.env_of("McpHttp")["MEMORY_MCP_DATABASE_HOST"] == app_host
+    assert s.env_of("Extract")["MEMORY_MCP_DATABASE_HOST"] == app_host
+    for name in ("Migrate", "Admin"):  # the migrator's advisory lock and DDL: never via the proxy
+        assert s.env_of(name)["MEMORY_MCP_DATABASE_HOST"] == instance
+
+
+def test_concurrency_caps(s: Synth) -> None:
+    reserved = s.function("McpHttp")[1]["Properties"].get("ReservedConcurrentExecutions")
+    assert reserved == (5 if s.env == "dev" else None), "dev caps the MCP function"
+    _, mapping = s.one("AWS::Lambda::EventSourceMapping")
+    assert mapping["Properties"]["ScalingConfig"]["MaximumConcurrency"] == s.config.extract.max_concurrency
+
+
+def test_uploads_queue_dlq_and_alarm(s: Synth) -> None:
+    uploads = next(k for k in s.of_type("AWS::S3::Bucket") if k.startswith("Uploads"))
+    bucket = s.resources[uploads]["Properties"]
+    assert bucket["PublicAccessBlockConfiguration"] == {
+        "BlockPublicAcls": True, "BlockPublicPolicy": True, "IgnorePublicAcls": True,
+        "RestrictPublicBuckets": True}
+    cors = bucket["CorsConfiguration"]["CorsRules"]
+    assert [rule["AllowedMethods"] for rule in cors] == [["PUT"]]
+    lifecycle = {rule["Id"]: rule for rule in bucket["LifecycleConfiguration"]["Rules"]}
+    abort = lifecycle["abort-incomplete-uploads"]["AbortIncompleteMultipartUpload"]
+    assert abort == {"DaysAfterInitiation": 1}
+    assert "Transitions" in lifecycle["infrequent-access"]
+    assert "LoggingConfiguration" in bucket
+
+    dlq = next(k for k in s.of_type("AWS::SQS::Queue") if k.startswith("ExtractDlq"))
+    queue_id, queue = next((k, v) for k, v in s.of_type("AWS::SQS::Queue").items()
+                           if k.startswith("ExtractQueue"))
+    assert queue["Properties"]["RedrivePolicy"] == {
+        "deadLetterTargetArn": {"Fn::GetAtt": [dlq, "Arn"]},
+        "maxReceiveCount": s.config.extract.max_receive_count}
+    timeout = s.function("Extract")[1]["Properties"]["Timeout"]
+    assert queue["Properties"]["VisibilityTimeout"] >= 6 * timeout
+
+    _, notifications = s.one("Custom::S3BucketNotifications")
+    assert notifications["Properties"]["BucketName"] == _ref(uploads)
+    assert notifications["Properties"]["NotificationConfiguration"]["QueueConfigurations"] == [{
+        "Events": ["s3:ObjectCreated:*"], "QueueArn": {"Fn::GetAtt": [queue_id, "Arn"]},
+        "Filter": {"Key": {"FilterRules": [{"Name": "prefix", "Value": "uploads/"}]}}}]
+
+    _, mapping = s.one("AWS::Lambda::EventSourceMapping")
+    assert mapping["Properties"]["EventSourceArn"] == {"Fn::GetAtt": [queue_id, "Arn"]}
+    assert mapping["Properties"]["FunctionName"] == _ref(s.function("Extract")[0])
+    assert mapping["Properties"]["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+
+    dlq_alarms = [a["Properties"] for a in s.of_type("AWS::CloudWatch::Alarm").values()
+                  if a["Properties"].get("MetricName") == "ApproximateNumberOfMessagesVisible"]
+    assert len(dlq_alarms) == 1
+    assert dlq_alarms[0]["Dimensions"] == [{"Name": "QueueName",
+                                            "Value": {"Fn::GetAtt": [dlq, "QueueName"]}}]
+    assert dlq_alarms[0]["Threshold"] == 1
+
+
+def test_migration_custom_resource(s: Synth) -> None:
+    cr_id, cr = s.one("Custom::MemoryMcpMigrations")
+    names = sorted(p.stem for p in (ROOT / "migrations").glob("*.sql"))
+    assert cr["Properties"]["MigrationsHash"] == migrations_hash(ROOT / "migrations")
+    assert cr["Properties"]["Migrations"] == names
+    framework = cr["Properties"]["ServiceToken"]["Fn::GetAtt"][0]
+    target = s.resources[framework]["Properties"]["Environment"]["Variables"]["USER_ON_EVENT_FUNCTION_ARN"]
+    migrate_id, migrate = s.function("Migrate")
+    assert target == {"Fn::GetAtt": [migrate_id, "Arn"]}
+    assert migrate["Properties"]["Handler"] == "handler.handler"
+    db_id, _ = s.one("AWS::RDS::DBInstance")
+    assert db_id in cr["DependsOn"]
+    for name in ("McpHttp", "Extract", "Admin"):  # new code serves only after its schema exists
+        assert cr_id in s.function(name)[1]["DependsOn"], name
+
+
+def test_migrations_hash_follows_the_files(tmp_path: Path) -> None:
+    copy = tmp_path / "migrations"
+    shutil.copytree(ROOT / "migrations", copy)
+    before = migrations_hash(copy)
+    assert migrations_hash(copy) == before
+    last = sorted(copy.glob("*.sql"))[-1]
+    last.write_text(last.read_text() + "\n-- changed\n")
+    changed = migrations_hash(copy)
+    assert changed != before
+    (copy / f"{len(list(copy.glob('*.sql'))) + 1:04d}_more.sql").write_text("SELECT 1;")
+    assert migrations_hash(copy) not in (before, changed)
+
+
+def test_least_privilege(s: Synth) -> None:
+    uploads = next(k for k in s.of_type("AWS::S3::Bucket") if k.startswith("Uploads"))
+    under = lambda prefix: {"Fn::Join": ["", [{"Fn::GetAtt": [uploads, "Arn"]}, f"/{prefix}*"]]}  # noqa: E731
+    model = s.config.embedding.model
+
+    def resources(name: str, action: str) -> list[Any]:
+        return [resource for st in s.statements(name) if action in _list(st["Action"])
+                for resource in _list(st["Resource"])]
+
+    bedrock = resources("McpHttp", "bedrock:InvokeModel")
+    assert len(bedrock) == 1 and json.dumps(bedrock).endswith(f'::foundation-model/{model}"]]}}]')
+
+    assert s.actions("McpHttp") == XRAY | SECRET_READ | {"bedrock:InvokeModel", "s3:PutObject",
+                                                         "s3:DeleteObject"}
+    assert resources("McpHttp", "s3:PutObject") == [under("uploads/")]
+    assert resources("McpHttp", "s3:DeleteObject") == [under("uploads/")]
+
+    assert s.actions("Extract") == XRAY | SECRET_READ | {
+        "bedrock:InvokeModel", "s3:GetObject", "s3:PutObject", "textract:DetectDocumentText",
+        "transcribe:StartTranscriptionJob", "transcribe:GetTranscriptionJob",
+        "sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility",
+        "sqs:GetQueueAttributes", "sqs:GetQueueUrl"}
+    assert resources("Extract", "s3:GetObject") == [under("uploads/"), under("transcripts/")]
+    assert resources("Extract", "s3:PutObject") == [under("transcripts/")], "never writes uploads/"
+
+    assert s.actions("Migrate") == XRAY | SECRET_READ
+    assert s.actions("Admin") == XRAY | SECRET_READ | {"bedrock:InvokeModel"}
+
+    for name in OUR_FUNCTIONS:
+        for statement in s.statements(name):
+            actions = _list(statement["Action"])
+            assert not any(a == "*" or a.endswith(":*") for a in actions), (name, actions)
+            if "*" in _list(statement["Resource"]):
+                assert set(actions) <= XRAY | {"textract:DetectDocumentText"}, (name, actions)
+
+    # Only API Gateway may invoke a function by resource policy, and only the MCP function:
+    # the admin function is reachable by IAM principals with lambda:InvokeFunction only.
+    target = mcp_target(s)
+    permissions = s.of_type("AWS::Lambda::Permission").values()
+    assert permissions and all(p["Properties"]["FunctionName"] == target
+                               and p["Properties"]["Principal"] == "apigateway.amazonaws.com"
+                               for p in permissions)
+    _, integration = s.one("AWS::ApiGatewayV2::Integration")
+    assert integration["Properties"]["IntegrationUri"] == target
+    assert s.of_type("AWS::Lambda::Url") == {}
+
+
+def mcp_target(s: Synth) -> dict[str, Any]:
+    """What API Gateway invokes: the function, or (SnapStart) its ``live`` alias."""
+    if not s.config.mcp.snap_start:
+        return {"Fn::GetAtt": [s.function("McpHttp")[0], "Arn"]}
+    alias_id, _ = s.one("AWS::Lambda::Alias")
+    return _ref(alias_id)
+
+
+def test_snapstart_where_configured(s: Synth) -> None:
+    mcp_id, mcp = s.function("McpHttp")
+    assert s.config.mcp.snap_start is (s.env == "prod")
+    if not s.config.mcp.snap_start:
+        assert "SnapStart" not in mcp["Properties"] and s.of_type("AWS::Lambda::Alias") == {}
+        return
+    assert mcp["Properties"]["SnapStart"] == {"ApplyOn": "PublishedVersions"}
+    _, alias = s.one("AWS::Lambda::Alias")
+    _, version = s.one("AWS::Lambda::Version")
+    assert alias["Properties"]["Name"] == "live"
+    assert version["Properties"]["FunctionName"] == _ref(mcp_id)
+
+
+def test_api_routes_throttling_and_access_logs(s: Synth) -> None:
+    routes = {r["Properties"]["RouteKey"] for r in s.of_type("AWS::ApiGatewayV2::Route").values()}
+    assert routes == {"POST /mcp", "GET /mcp", "DELETE /mcp", "GET /healthz", "POST /uploads"}
+    _, integration = s.one("AWS::ApiGatewayV2::Integration")
+    assert integration["Properties"]["PayloadFormatVersion"] == "2.0"
+    _, stage = s.one("AWS::ApiGatewayV2::Stage")
+    props = stage["Properties"]
+    assert props["StageName"] == "$default" and props["AutoDeploy"] is True
+    assert props["DefaultRouteSettings"] == {
+        "ThrottlingRateLimit": s.config.api.throttle_rate_limit,
+        "ThrottlingBurstLimit": s.config.api.throttle_burst_limit}
+    log_group = props["AccessLogSettings"]["DestinationArn"]["Fn::GetAtt"][0]
+    assert s.resources[log_group]["Type"] == "AWS::Logs::LogGroup"
+    fields = json.loads(props["AccessLogSettings"]["Format"])
+    assert fields["requestId"] == "$context.requestId" and fields["status"] == "$context.status"
+    assert "authorization" not in props["AccessLogSettings"]["Format"].lower()
+
+
+def test_observability_on_every_function_and_alarms(s: Synth) -> None:
+    topic_id, _ = s.one("AWS::SNS::Topic")
+    for name in OUR_FUNCTIONS:
+        props = s.function(name)[1]["Properties"]
+        assert props["TracingConfig"] == {"Mode": "Active"}, name
+        env = props["Environment"]["Variables"]
+        assert env["POWERTOOLS_SERVICE_NAME"] == "memory-mcp"
+        assert env["POWERTOOLS_METRICS_NAMESPACE"] == "MemoryMcp"
+        log_group = s.resources[props["LoggingConfig"]["LogGroup"]["Ref"]]
+        assert log_group["Properties"]["RetentionInDays"] == s.config.log_retention_days
+    alarms = [a["Properties"] for a in s.of_type("AWS::CloudWatch::Alarm").values()]
+    assert all(a["AlarmActions"] == [_ref(topic_id)] for a in alarms)
+    metric_names = {a.get("MetricName") for a in alarms}
+    assert {"ApproximateNumberOfMessagesVisible", "CPUUtilization", "FreeStorageSpace"} <= metric_names
+    rate = [a for a in alarms if "Metrics" in a]
+    assert len(rate) == 1
+    expression = next(m["Expression"] for m in rate[0]["Metrics"] if "Expression" in m)
+    assert "errors / requests" in expression
+    assert {m["MetricStat"]["Metric"]["MetricName"] for m in rate[0]["Metrics"] if "MetricStat" in m} == {
+        "5xx", "Count"}
+    assert rate[0]["Threshold"] == s.config.alarms.api_5xx_rate_percent
+
+
+def test_layer_and_functions(s: Synth) -> None:
+    layer_id, layer = s.one("AWS::Lambda::LayerVersion")
+    assert layer["Properties"]["CompatibleRuntimes"] == ["python3.12"]
+    for name in OUR_FUNCTIONS:
+        props = s.function(name)[1]["Properties"]
+        assert props["Runtime"] == "python3.12" and props["Handler"] == "handler.handler"
+        assert props["Layers"] == [_ref(layer_id)]
+        assert props["Architectures"] == ["x86_64"]
+    assert s.env_of("McpHttp")["MEMORY_MCP_EMBEDDING_PROVIDER"] == "bedrock"
+    assert s.env_of("McpHttp")["MEMORY_MCP_EMBEDDING_DIMENSIONS"] == "3072"
+    assert s.env_of("McpHttp")["MEMORY_MCP_AUTO_MIGRATE"] == "false"
+    extract_timeout = s.function("Extract")[1]["Properties"]["Timeout"]
+    assert int(s.env_of("Extract")["MEMORY_MCP_JOB_TIME_BUDGET_SECONDS"]) < extract_timeout
+
+
+def test_outputs(s: Synth) -> None:
+    outputs = s.template["Outputs"]
+    expected = {"McpUrl", "HealthUrl", "AdminFunctionName", "UploadsBucketName", "ExtractDlqUrl",
+                "DatabaseEndpoint", "DatabaseSecretArn", "AlarmTopicArn"}
+    if s.env == "prod":
+        expected.add("DatabaseProxyEndpoint")
+    assert set(outputs) == expected
+    assert outputs["McpUrl"]["Value"]["Fn::Join"][1][-1] == "/mcp"
+    assert outputs["AdminFunctionName"]["Value"] == _ref(s.function("Admin")[0])
+
+
+# -- the layer build (no network: the resolution is fed a recorded pip report) -------------------
+
+
+def _report(*packages: tuple[str, list[str]]) -> dict[str, Any]:
+    return {"install": [{"metadata": {"name": name, "version": "1.0", "requires_dist": deps}}
+                        for name, deps in packages]}
+
+
+def test_layer_requirements_leave_out_what_lambda_has_and_local_extras() -> None:
+    requirements = layer_build.layer_requirements()
+    names = {re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0].lower() for r in requirements}
+    assert "boto3" not in names and "botocore" not in names
+    assert {"mcp", "mangum", "psycopg", "aws-lambda-powertools", "aws-xray-sdk"} <= names
+    assert not names & layer_build.LOCAL_ONLY
+
+    report = _report(
+        ("aws-xray-sdk", ["wrapt", "botocore >=1.11.3"]),
+        ("wrapt", []),
+        ("botocore", ["jmespath (<2.0.0,>=0.7.1)", "python-dateutil (<3.0.0,>=2.1)", "urllib3"]),
+        ("python-dateutil", ["six >=1.5"]), ("six", []), ("urllib3", []),
+        ("aws-lambda-powertools", ["jmespath<2.0.0,>=1.0.1", "urllib3<3; extra == 'jwt'",
+                                   "boto3; extra == 'aws-sdk'"]),
+        ("jmespath", []),
+        ("psycopg", ["psycopg-binary==1.0; extra == 'binary'", "tzdata; sys_platform == 'win32'"]),
+        ("psycopg-binary", []), ("tzdata", []),
+    )
+    roots = ["aws-xray-sdk", "aws-lambda-powertools>=3", "psycopg[binary]>=3.2"]
+    assert set(layer_build.select_packages(report, roots)) == {
+        "aws-xray-sdk", "wrapt", "aws-lambda-powertools", "jmespath", "psycopg", "psycopg-binary"}
+    with pytest.raises(RuntimeError, match="onnxruntime"):
+        layer_build.select_packages(_report(("onnxruntime", [])), ["onnxruntime"])
+
+
+def test_docker_compose_runs_pgvector_17_and_the_server() -> None:
+    yaml = pytest.importorskip("yaml")
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    db, server = compose["services"]["db"], compose["services"]["server"]
+    assert db["image"].startswith("pgvector/pgvector:") and "pg17" in db["image"]
+    assert server["depends_on"]["db"]["condition"] == "service_healthy"
+    assert "DATABASE_URL" in server["environment"]
+    assert (ROOT / server["build"]["dockerfile"]).is_file()
