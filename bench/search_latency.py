@@ -516,7 +516,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
                     rows = await db.search(conn, ds.space_ids[p.space], vector=p.vector,
                                            pattern=None, category=None, limit=LIMIT)
                     q_samples.append(time.perf_counter() - t0)
-                    await db.record_recalls(conn, [r["id"] for r in rows])
+                    await db.record_recalls(conn, ds.space_ids[p.space], [r["id"] for r in rows])
                 return [r["id"] for r in rows]
 
             await timed_loop(pairs[:10], sql_txn, Deadline(60), "sql warm-up")

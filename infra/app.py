@@ -20,7 +20,7 @@ if __package__ in (None, ""):  # run as a script by the cdk CLI
 import aws_cdk as cdk
 from cdk_nag import AwsSolutionsChecks
 
-from infra.config import BUNDLE_KEY, DEFAULT_ENV, ENVIRONMENTS_KEY, EnvironmentConfig
+from infra.config import BUNDLE_KEY, DEFAULT_ENV, ENVIRONMENTS_KEY, SAM_LOCAL_KEY, EnvironmentConfig
 from infra.stacks.service import MemoryMcpStack
 
 
@@ -36,10 +36,11 @@ def build_app(context: dict[str, Any] | None = None, outdir: str | None = None
     env_name = str(app.node.try_get_context("env") or DEFAULT_ENV)
     config = EnvironmentConfig.from_context(env_name, app.node.try_get_context(ENVIRONMENTS_KEY))
     bundle = _truthy(app.node.try_get_context(BUNDLE_KEY) or "true")
+    sam_local = _truthy(app.node.try_get_context(SAM_LOCAL_KEY) or "false")
     # Environment-agnostic unless cdk.json pins an account/region: the CLI's credentials decide.
     pinned = config.account or config.region
     stack = MemoryMcpStack(
-        app, f"MemoryMcp-{env_name}", config=config, bundle=bundle,
+        app, f"MemoryMcp-{env_name}", config=config, bundle=bundle, sam_local=sam_local,
         env=cdk.Environment(account=config.account, region=config.region) if pinned else None,
         description=f"Memory-MCP ({env_name}): hosted multi-user memory server over remote MCP",
     )

@@ -17,6 +17,11 @@ ENVIRONMENTS_KEY = "memory-mcp:environments"
 #: ``-c memory-mcp:bundle=false`` skips the layer build (tests, quick synth checks): the layer
 #: asset then points at the package sources and is NOT deployable.
 BUNDLE_KEY = "memory-mcp:bundle"
+#: ``-c memory-mcp:samLocal=true`` synthesizes a template for ``sam local start-api`` only: the
+#: functions get DATABASE_URL of docker-compose.yml's database (docs/deploy.md). Never deploy it.
+SAM_LOCAL_KEY = "memory-mcp:samLocal"
+#: The docker-compose.yml database as SAM's containers see it on the compose network.
+SAM_LOCAL_DATABASE_URL = "postgresql://memory:memory@db:5432/memory"
 DEFAULT_ENV = "dev"
 RemovalPolicyName = Literal["destroy", "retain", "snapshot"]
 
@@ -31,7 +36,7 @@ def _get(data: Mapping[str, Any], key: str, kind: type[T], where: str) -> T:
         value = float(value)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ValueError(f"cdk.json: {where}.{key} must be {kind.__name__}, not {value!r}")
-    return cast(T, value)
+    return value
 
 
 def _optional_int(data: Mapping[str, Any], key: str, where: str) -> int | None:

@@ -40,10 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-try:
-    from packaging.requirements import Requirement
-except ImportError:  # pragma: no cover - pip always vendors it
-    from pip._vendor.packaging.requirements import Requirement  # type: ignore[no-redef]
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIR = ROOT / "layers" / "memory_mcp"

@@ -23,6 +23,7 @@ from memory_mcp.services import admin, memories, uploads
 from memory_mcp.services.keys import authenticate
 
 from conftest import ROOT
+from lambda_context import FakeContext
 from mcp_client import call
 
 BUCKET, QUEUE, REGION = "memory-mcp-uploads-test", "memory-mcp-extract-test", "us-east-1"
@@ -106,7 +107,7 @@ def test_presigned_put_to_sqs_to_handler_to_search(hosted: dict[str, Any]) -> No
     assert [json.loads(b).get("Event") for b in bodies] == ["s3:TestEvent", None]
     assert "%2F" in bodies[1]  # keys arrive URL-encoded
     handler = _extract_handler()
-    assert handler(_event(hosted, bodies), None) == {"batchItemFailures": []}
+    assert handler(_event(hosted, bodies), FakeContext()) == {"batchItemFailures": []}
 
     found = run(memories.search(rt, who, query="when is the failover drill?", keyword=None,
                                 category=None, include_profile=False, container_tag=space,
@@ -114,7 +115,7 @@ def test_presigned_put_to_sqs_to_handler_to_search(hosted: dict[str, Any]) -> No
     assert "first Tuesday" in found["results"][0]["memory"]
     assert found["results"][0]["sourceDocumentId"] == started["documentId"]
     total = run(memories.list_page(rt, who, 1, 50, space))["total"]
-    assert handler(_event(hosted, bodies), None) == {"batchItemFailures": []}  # redelivery
+    assert handler(_event(hosted, bodies), FakeContext()) == {"batchItemFailures": []}  # redelivery
     assert run(memories.list_page(rt, who, 1, 50, space))["total"] == total
 
     # A message whose processing hits a transient error is reported for redelivery only.
@@ -132,7 +133,7 @@ def test_presigned_put_to_sqs_to_handler_to_search(hosted: dict[str, Any]) -> No
     rt.embedder = Down()
     try:
         event = _event(hosted, _receive(hosted))
-        failures = handler(event, None)["batchItemFailures"]
+        failures = handler(event, FakeContext())["batchItemFailures"]
         assert failures == [{"itemIdentifier": event["Records"][0]["messageId"]}]
     finally:
         rt.embedder = real

@@ -18,7 +18,7 @@ import json
 import logging
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -30,6 +30,7 @@ from psycopg.conninfo import conninfo_to_dict
 from memory_mcp.config import get_settings
 
 from conftest import ROOT, settings_for
+from lambda_context import FakeContext
 
 FUNCTIONS = ROOT / "functions"
 MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
@@ -37,20 +38,6 @@ TOOLS = {"search_memory", "add_memory", "listDocuments", "getDocument", "listMem
          "listSpaces", "whoAmI", "select-space"}
 
 
-@dataclass
-class FakeContext:
-    """The attributes of a Lambda context object that Powertools and Mangum read."""
-
-    function_name: str = "memory-mcp-test"
-    function_version: str = "$LATEST"
-    memory_limit_in_mb: int = 1024
-    invoked_function_arn: str = "arn:aws:lambda:eu-west-1:123456789012:function:memory-mcp-test"
-    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    log_group_name: str = "/aws/lambda/memory-mcp-test"
-    log_stream_name: str = "test"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 30_000
 
 
 def http_event(method: str, path: str, body: Any = None, headers: dict[str, str] | None = None

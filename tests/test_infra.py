@@ -442,6 +442,8 @@ def test_layer_and_functions(s: Synth) -> None:
     assert s.env_of("McpHttp")["MEMORY_MCP_EMBEDDING_PROVIDER"] == "bedrock"
     assert s.env_of("McpHttp")["MEMORY_MCP_EMBEDDING_DIMENSIONS"] == "3072"
     assert s.env_of("McpHttp")["MEMORY_MCP_AUTO_MIGRATE"] == "false"
+    for name in OUR_FUNCTIONS:  # hosted: credentials only from the secret (samLocal adds a URL)
+        assert "DATABASE_URL" not in s.env_of(name), name
     extract_timeout = s.function("Extract")[1]["Properties"]["Timeout"]
     assert int(s.env_of("Extract")["MEMORY_MCP_JOB_TIME_BUDGET_SECONDS"]) < extract_timeout
 

@@ -226,3 +226,50 @@ async def test_pagination_bounds_and_has_more(runtime: Runtime, world: Any) -> N
     for page, limit in ((0, 10), (1, 0), (1, 51), (4, 2)):
         with pytest.raises(InvalidInputError):
             await memories.list_page(runtime, m.principal, page, limit, space)
+
+
+async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, world: Any) -> None:
+    """With the planner pushed onto the HNSW index (as it chooses for large spaces), results
+    must come back fully sorted and close to exact. (The out-of-order case that the MATERIALIZED
+    re-sort fixes shows up only at larger scale; bench/search_latency.py checks it there.)"""
+    import uuid as uuid_mod
+
+    from memory_mcp.db import memories as db
+    from memory_mcp.db.identity import find_space
+    from memory_mcp.services.validation import content_hash
+
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    words = ["river", "invoice", "kernel", "tulip", "orbit", "ledger", "violin", "glacier",
+             "pepper", "compiler", "harbor", "meadow"]
+    texts = [f"{words[i % 12]} {words[(i * 5) % 12]} note {i} {uuid_mod.uuid4().hex[:6]}"
+             for i in range(80)]
+    vectors = await runtime.embed(texts)
+    async with runtime.transaction() as conn:
+        row = await find_space(conn, space)
+        assert row is not None
+        for text, vector in zip(texts, vectors, strict=True):
+            new_id = uuid_mod.uuid4()
+            await db.insert(conn, memory_id=new_id, space_id=row["id"], content=text,
+                            content_hash=content_hash(text), category=None, vector=vector,
+                            user_id=m.principal.user_id, root_id=new_id)
+    query = await runtime.embed_one("a note about rivers and glaciers")
+    async with runtime.transaction() as conn:
+        await db.enable_filtered_ann(conn, 40)
+        await conn.execute("SET LOCAL enable_seqscan = off")
+        await conn.execute("SET LOCAL enable_bitmapscan = off")
+        await conn.execute("SET LOCAL enable_sort = off")  # no btree-scan-then-sort plan
+        plan = await conn.execute(
+            "EXPLAIN SELECT id FROM memories m WHERE m.space_id = %s AND m.is_latest "
+            "AND NOT m.is_forgotten ORDER BY m.embedding <=> %s::halfvec LIMIT 50",
+            (row["id"], query))
+        assert "memories_embedding_hnsw" in " ".join(r["QUERY PLAN"] for r in await plan.fetchall())
+        hnsw = await db.search(conn, row["id"], vector=query, pattern=None, category=None, limit=50)
+    async with runtime.transaction() as conn:
+        await conn.execute("SET LOCAL enable_indexscan = off")
+        exact = await db.search(conn, row["id"], vector=query, pattern=None, category=None,
+                                limit=50)
+    scores = [float(r["score"]) for r in hnsw]
+    assert len(scores) == 50 and scores == sorted(scores, reverse=True)
+    overlap = {r["id"] for r in hnsw} & {r["id"] for r in exact}
+    assert len(overlap) >= 45  # approximate search, but close to exact

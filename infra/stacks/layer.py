@@ -20,7 +20,8 @@ _SOURCE_EXCLUDES = ["__pycache__", "*.pyc", "*.egg-info"]
 class PipLayerBundling:
     """CDK local bundling: ``infra/layer_build.py`` writes the layer into the asset directory."""
 
-    def try_bundle(self, output_dir: str, _options: Any = None) -> bool:
+    def try_bundle(self, output_dir: str, *_options: Any, **_kw_options: Any) -> bool:
+        # jsii passes the BundlingOptions struct positionally, though the stub names keywords.
         build = layer_build.build_layer(Path(output_dir))
         print(f"memory-mcp layer: {len(build.packages)} packages, "
               f"{build.unzipped_bytes / 2**20:.1f} MiB unzipped")

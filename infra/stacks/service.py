@@ -46,7 +46,7 @@ from aws_cdk import aws_sqs as sqs
 from aws_cdk import custom_resources as cr
 from constructs import Construct, IConstruct
 
-from infra.config import EnvironmentConfig
+from infra.config import SAM_LOCAL_DATABASE_URL, EnvironmentConfig
 from infra.layer_build import MIGRATIONS_DIR, ROOT
 from infra.stacks.layer import layer_code
 from memory_mcp.aws.migrations_resource import migrations_hash
@@ -112,9 +112,14 @@ class MemoryMcpStack(Stack):
     """Memory-MCP on AWS for one environment (``dev``, ``prod``, ... from cdk.json)."""
 
     def __init__(self, scope: Construct, construct_id: str, *, config: EnvironmentConfig,
-                 bundle: bool = True, **kwargs: Any) -> None:
+                 bundle: bool = True, sam_local: bool = False, **kwargs: Any) -> None:
         super().__init__(scope, construct_id, **kwargs)
         self.config = config
+        self.sam_local = sam_local
+        if sam_local:
+            Annotations.of(self).add_warning_v2(
+                "memory-mcp:samLocal", "A template for `sam local start-api` only: its functions "
+                "use docker-compose's database. Never deploy it.")
         if config.log_retention_days not in _RETENTION:
             raise ValueError(f"cdk.json: logRetentionDays must be one of {sorted(_RETENTION)}")
         self._retention = _RETENTION[config.log_retention_days]
@@ -346,10 +351,19 @@ class MemoryMcpStack(Stack):
                 # The only writable place on Lambda, should anything need a data directory.
                 "MEMORY_MCP_DATA_DIR": "/tmp/memory-mcp",  # noqa: S108
                 **environment,
+                **(self._sam_local_env() if self.sam_local else {}),
             },
         )
         self.db_secret.grant_read(fn)
         return fn
+
+    @staticmethod
+    def _sam_local_env() -> dict[str, str]:
+        """Declared so that `sam local --env-vars` may override them (SAM only overrides
+        variables the template declares): docker-compose's database, migrated on start, and an
+        OpenAI-compatible endpoint as the offline alternative to Bedrock."""
+        return {"DATABASE_URL": SAM_LOCAL_DATABASE_URL, "MEMORY_MCP_AUTO_MIGRATE": "true",
+                "MEMORY_MCP_OPENAI_BASE_URL": "https://api.openai.com/v1"}
 
     def _embedding_env(self) -> dict[str, str]:
         embedding = self.config.embedding

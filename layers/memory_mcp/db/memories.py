@@ -2,7 +2,10 @@
 
 Every query takes the space id as its first filter. Vectors travel as halfvec text literals.
 Nearest-neighbour queries run in a transaction with ``hnsw.iterative_scan = relaxed_order`` so a
-space filter cannot starve the HNSW index of candidates; the outer query restores exact order.
+space filter cannot starve the HNSW index of candidates. ``relaxed_order`` may return neighbours
+slightly out of order, so the candidates are a MATERIALIZED CTE re-sorted outside by
+``distance + 0``: the expression stops PostgreSQL 17+ from treating the index output as presorted
+(an incremental sort that only fixes groups of 32), as pgvector's documentation prescribes.
 """
 
 from __future__ import annotations
@@ -30,9 +33,16 @@ _JOINS = """JOIN users cu ON cu.id = m.created_by
 _LIVE = "m.space_id = %(space)s AND m.is_latest AND NOT m.is_forgotten"
 
 
-def vector_literal(vector: Sequence[float]) -> str:
-    """halfvec text form, e.g. ``[0.1,0.2]``."""
-    return "[" + ",".join(map(str, vector)) + "]"
+def vector_literal(vector: Sequence[float], width: int | None = None) -> str:
+    """halfvec text form, e.g. ``[0.1,0.2]``, zero-padded to ``width``.
+
+    Padding is appended as text, so a 384-dim model formats 384 numbers, not 3072.
+    """
+    body = ",".join(map(str, vector))
+    missing = 0 if width is None else width - len(vector)
+    if missing < 0:
+        raise ValueError(f"vector of {len(vector)} dims exceeds width {width}")
+    return "[" + body + ",0" * missing + "]"
 
 
 async def enable_filtered_ann(conn: Conn, ef_search: int) -> None:
@@ -64,13 +74,13 @@ async def nearest_live(conn: Conn, space_id: UUID, vector: str, lock: bool = Fal
     """The closest latest, non-forgotten memory in the space, with its cosine similarity."""
     lock_clause = "FOR UPDATE OF m" if lock else ""
     cur = await conn.execute(
-        f"""WITH nearest AS (
+        f"""WITH nearest AS MATERIALIZED (
                 SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
                 WHERE {_LIVE} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT 5)
             SELECT {_COLUMNS}, m.root_id, 1 - n.distance AS similarity
             FROM nearest n JOIN memories m ON m.id = n.id {_JOINS}
             WHERE m.is_latest AND NOT m.is_forgotten
-            ORDER BY n.distance, m.id LIMIT 1 {lock_clause}""",
+            ORDER BY n.distance + 0, m.id LIMIT 1 {lock_clause}""",
         {"space": space_id, "vec": vector},
     )
     return await cur.fetchone()
@@ -155,12 +165,12 @@ async def search(
         params["category"] = category
     where = " AND ".join(filters)
     if vector is not None:
-        query = f"""WITH hits AS (
+        query = f"""WITH hits AS MATERIALIZED (
                 SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
                 WHERE {where} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(limit)s)
             SELECT {_COLUMNS}, 1 - h.distance AS score
             FROM hits h JOIN memories m ON m.id = h.id {_JOINS}
-            ORDER BY h.distance, m.id"""
+            ORDER BY h.distance + 0, m.id"""
     else:
         query = f"""SELECT {_COLUMNS}, NULL::float8 AS score FROM memories m {_JOINS}
             WHERE {where} ORDER BY m.updated_at DESC, m.id LIMIT %(limit)s"""
@@ -168,15 +178,16 @@ async def search(
     return await cur.fetchall()
 
 
-async def record_recalls(conn: Conn, memory_ids: list[UUID]) -> None:
+async def record_recalls(conn: Conn, space_id: UUID, memory_ids: list[UUID]) -> None:
     """Count search hits; the most-recalled memories feed the stable profile."""
     if not memory_ids:
         return
     await conn.execute(
-        """INSERT INTO memory_recalls (memory_id, recall_count) SELECT unnest(%s::uuid[]), 1
+        """INSERT INTO memory_recalls (memory_id, space_id, recall_count)
+           SELECT unnest(%s::uuid[]), %s, 1
            ON CONFLICT (memory_id) DO UPDATE
            SET recall_count = memory_recalls.recall_count + 1, last_recalled_at = now()""",
-        (memory_ids,),
+        (memory_ids, space_id),
     )
 
 
@@ -206,13 +217,25 @@ async def for_document(conn: Conn, space_id: UUID, document_id: UUID, limit: int
 async def profile_stable(
     conn: Conn, space_id: UUID, categories: list[str], limit: int
 ) -> list[Row]:
-    """Durable facts: profile-like categories first, then the most-recalled memories."""
+    """Durable facts: profile-like categories first, then the most-recalled memories.
+
+    Two bounded, index-backed candidate lists (the live (space, category) index and the recall
+    ranking index) instead of one scan over every memory of the space.
+    """
     cur = await conn.execute(
-        f"""SELECT {_COLUMNS}, coalesce(r.recall_count, 0) AS recall_count
-            FROM memories m {_JOINS} LEFT JOIN memory_recalls r ON r.memory_id = m.id
-            WHERE {_LIVE} AND (m.category = ANY(%(cats)s) OR r.recall_count > 0)
-            ORDER BY (m.category = ANY(%(cats)s)) DESC NULLS LAST,
-                     coalesce(r.recall_count, 0) DESC, m.updated_at DESC, m.id
+        f"""WITH candidates AS (
+                (SELECT m.id, 0 AS tier FROM memories m
+                 WHERE {_LIVE} AND m.category = ANY(%(cats)s)
+                 ORDER BY m.updated_at DESC, m.id LIMIT %(limit)s)
+                UNION ALL
+                (SELECT r.memory_id, 1 FROM memory_recalls r JOIN memories m ON m.id = r.memory_id
+                 WHERE r.space_id = %(space)s AND {_LIVE}
+                   AND NOT (coalesce(m.category, '') = ANY(%(cats)s))
+                 ORDER BY r.recall_count DESC, r.last_recalled_at DESC LIMIT %(limit)s))
+            SELECT {_COLUMNS}, coalesce(r.recall_count, 0) AS recall_count
+            FROM candidates c JOIN memories m ON m.id = c.id {_JOINS}
+            LEFT JOIN memory_recalls r ON r.memory_id = m.id
+            ORDER BY c.tier, coalesce(r.recall_count, 0) DESC, m.updated_at DESC, m.id
             LIMIT %(limit)s""",
         {"space": space_id, "cats": categories, "limit": limit},
     )

@@ -39,6 +39,8 @@ async def open_pool(settings: Settings, url: str | None = None) -> AsyncConnecti
         max_size=settings.pool_max_size,
         kwargs={"prepare_threshold": None, "row_factory": dict_row},
         configure=_configure,
+        # Check a connection before handing it out: RDS Proxy and idle timeouts close them.
+        check=AsyncConnectionPool.check_connection,
         open=False,
     )
     await pool.open(wait=True, timeout=30)

@@ -168,7 +168,7 @@ async def search(
         rows = await db.search(conn, space.space_id, vector=vector,
                                pattern=v.like_pattern(kw) if kw else None,
                                category=tag, limit=limit)
-        await db.record_recalls(conn, [row["id"] for row in rows])
+        await db.record_recalls(conn, space.space_id, [row["id"] for row in rows])
         profile = await profile_service.build(rt, conn, space) if include_profile else None
     result: dict[str, Any] = {
         "space": space.key,

@@ -1,9 +1,10 @@
 """The space profile shared by ``search_memory``, the profile resource and the context prompt.
 
-* ``stable``: durable facts. Latest, non-forgotten memories whose category is profile-like
-  (settings ``profile_categories``: preference, convention, decision, …) come first, then the
-  most-recalled memories (counted each time a search returns them); ties broken by most recently
-  updated, then id. At most ``profile_stable_limit`` (10).
+* ``stable``: durable facts. First the (up to ``profile_stable_limit``) most recently updated
+  latest, non-forgotten memories whose category is profile-like (settings
+  ``profile_categories``: preference, convention, decision, …), ordered by how often searches
+  returned them; then other memories by recall count. Ties: most recently updated, then id.
+  At most ``profile_stable_limit`` (10).
 * ``recent``: the newest memories created in the last ``profile_recent_days`` (7) days that are
   not already in ``stable``, newest first. At most ``profile_recent_limit`` (5).
 

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 import anyio.to_thread
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
-from memory_mcp.config import Settings
+from memory_mcp.config import STORAGE_DIMENSIONS, Settings
 from memory_mcp.db.memories import vector_literal
 from memory_mcp.documents.storage import ObjectStorage
-from memory_mcp.embeddings import Embedder, pad_to_storage
+from memory_mcp.embeddings import Embedder
 from memory_mcp.errors import InvalidInputError, MemoryMcpError, UpstreamError
 
 Conn = AsyncConnection[dict[str, Any]]
@@ -26,6 +27,7 @@ class Runtime:
     pool: AsyncConnectionPool
     embedder: Embedder
     storage: ObjectStorage | None = None  # where uploads live (S3 hosted, data dir locally)
+    _literals: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
@@ -41,9 +43,22 @@ class Runtime:
             raise
         except Exception as exc:
             raise UpstreamError("The embedding provider failed; please retry shortly.") from exc
-        return [vector_literal(row.tolist()) for row in pad_to_storage(vectors)]
+        if vectors.shape[1] > STORAGE_DIMENSIONS:
+            raise UpstreamError("The embedding provider returned vectors wider than storage.")
+        return [vector_literal(row.tolist(), STORAGE_DIMENSIONS) for row in vectors]
 
     async def embed_one(self, text: str) -> str:
+        """One text (a query): the finished literal is cached, since agents repeat queries and
+        formatting a 3072-wide literal costs about a millisecond."""
         if not text.strip():
             raise InvalidInputError("Cannot embed empty text.")
-        return (await self.embed([text]))[0]
+        cached = self._literals.get(text)
+        if cached is not None:
+            self._literals.move_to_end(text)
+            return cached
+        literal = (await self.embed([text]))[0]
+        if self.settings.embedding_cache_size > 0:
+            self._literals[text] = literal
+            while len(self._literals) > self.settings.embedding_cache_size:
+                self._literals.popitem(last=False)
+        return literal
