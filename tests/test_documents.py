@@ -18,6 +18,7 @@ from memory_mcp.documents.pipeline import Extractors, RetryLater, process
 from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
 from memory_mcp.services import documents, memories, uploads
+from memory_mcp.services import spaces as spaces_service
 from memory_mcp.services.runtime import Runtime
 
 pytestmark = pytest.mark.anyio
@@ -211,7 +212,10 @@ async def test_upload_refusals_leave_no_row(rt: Runtime, world: Any) -> None:
                                     content_type="text/markdown",
                                     size=rt.settings.max_upload_bytes + 1, container_tag=space,
                                     base_url="http://t/")
-    assert (await documents.list_page(rt, writer.principal, 1, 10, space))["total"] == 0
+    listed = await documents.list_page(rt, writer.principal, 1, 10, space)
+    assert listed["total"] == 0 and listed["documents"] == []
+    counts = await spaces_service.list_spaces(rt, writer.principal)
+    assert [x["documentCount"] for x in counts["spaces"]] == [0]
 
 
 async def test_local_put_checks_signature_size_type_and_replay(rt: Runtime, world: Any) -> None:

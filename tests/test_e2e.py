@@ -309,7 +309,7 @@ async def test_real_server_end_to_end(server: tuple[ServerProcess, str],
 
         # ---- search_memory: a paraphrase finds the saved memory first
         text, found = await call("search_memory", {"query": "When do we ship releases?"})
-        assert found["ranking"] == "semantic" and found["space"] == "demo"
+        assert found["ranking"] == "hybrid" and found["space"] == "demo"
         assert found["results"][0]["id"] == deploys["id"]
         assert found["results"][0]["score"] > 0
         _attributed(found["results"][0], user_id)

@@ -66,6 +66,10 @@ class Settings(BaseSettings):
     version_threshold: float = 0.90
     forget_threshold: float = 0.85
     hnsw_ef_search: int = 100
+    #: search_memory(query=...) fuses vector and full-text rankings (reciprocal rank fusion).
+    hybrid_search: bool = True
+    hybrid_candidates: int = 50
+    hybrid_lexical_weight: float = 1.0
 
     profile_stable_limit: int = 10
     profile_recent_limit: int = 5

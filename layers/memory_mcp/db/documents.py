@@ -23,7 +23,8 @@ _JOINS = "JOIN users cu ON cu.id = d.created_by JOIN users uu ON uu.id = d.updat
 
 async def page(conn: Conn, space_id: UUID, limit: int, offset: int) -> tuple[list[Row], int]:
     cur = await conn.execute(
-        f"""SELECT {_COLUMNS} FROM documents d {_JOINS} WHERE d.space_id = %s
+        f"""SELECT {_COLUMNS} FROM documents d {_JOINS}
+            WHERE d.space_id = %s AND d.deleted_at IS NULL
             ORDER BY d.created_at DESC, d.id DESC LIMIT %s OFFSET %s""",
         (space_id, limit, offset),
     )

@@ -71,7 +71,8 @@ async def list_spaces(conn: Conn) -> list[Row]:
         """SELECT s.id, s.key, s.name, s.description, s.created_at, s.last_activity_at,
                   (SELECT count(*) FROM memories m
                     WHERE m.space_id = s.id AND m.is_latest AND NOT m.is_forgotten) AS memory_count,
-                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id) AS document_count
+                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id AND d.deleted_at IS NULL)
+                      AS document_count
            FROM spaces s ORDER BY s.key"""
     )
     return await cur.fetchall()
@@ -187,7 +188,8 @@ async def space_stats(conn: Conn, space_ids: list[UUID]) -> list[Row]:
         """SELECT s.id AS space_id, s.last_activity_at,
                   (SELECT count(*) FROM memories m
                     WHERE m.space_id = s.id AND m.is_latest AND NOT m.is_forgotten) AS memory_count,
-                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id) AS document_count
+                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id AND d.deleted_at IS NULL)
+                      AS document_count
            FROM spaces s WHERE s.id = ANY(%s)""",
         (space_ids,),
     )

@@ -61,6 +61,21 @@ async def get(conn: Conn, space_id: UUID, memory_id: UUID) -> Row | None:
     return await cur.fetchone()
 
 
+async def latest_of_chain(conn: Conn, space_id: UUID, root_id: UUID) -> Row | None:
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
+            WHERE m.space_id = %s AND m.root_id = %s AND m.is_latest""",
+        (space_id, root_id),
+    )
+    return await cur.fetchone()
+
+
+async def lock_space_for_save(conn: Conn, space_id: UUID) -> None:
+    """Serialise saves within one space for the rest of the transaction, so two near-duplicate
+    saves cannot both miss each other and create parallel first versions."""
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s::text, 0))", (space_id,))
+
+
 async def find_live_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None:
     cur = await conn.execute(
         f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
@@ -135,12 +150,13 @@ async def supersede(conn: Conn, memory_id: UUID, user_id: UUID) -> bool:
     return cur.rowcount == 1
 
 
-async def forget(conn: Conn, memory_id: UUID, user_id: UUID, reason: str) -> bool:
+async def forget(conn: Conn, space_id: UUID, memory_id: UUID, user_id: UUID, reason: str) -> bool:
+    """Forget the current version of a memory in this space; False if it changed meanwhile."""
     cur = await conn.execute(
         """UPDATE memories SET is_forgotten = true, forgotten_at = now(), forgotten_by = %(user)s,
                   forget_reason = %(reason)s, updated_by = %(user)s, updated_at = now()
-           WHERE id = %(id)s AND NOT is_forgotten""",
-        {"id": memory_id, "user": user_id, "reason": reason},
+           WHERE id = %(id)s AND space_id = %(space)s AND is_latest AND NOT is_forgotten""",
+        {"id": memory_id, "space": space_id, "user": user_id, "reason": reason},
     )
     return cur.rowcount == 1
 
@@ -153,8 +169,19 @@ async def search(
     pattern: str | None,
     category: str | None,
     limit: int,
+    text: str | None = None,
+    candidates: int = 50,
+    lexical_weight: float = 1.0,
 ) -> list[Row]:
-    """One query: filters intersect; vector ranks when given, otherwise newest first."""
+    """One query: filters intersect; ranking depends on what is given.
+
+    * ``vector`` and ``text``: hybrid. The nearest ``candidates`` by cosine and the best
+      ``candidates`` by full-text rank (any of the query's words) are fused by reciprocal rank
+      (k = 60), so exact names, numbers and rare terms count as well as meaning.
+    * ``vector`` only: cosine order.
+    * neither: newest first.
+    ``score`` is the cosine similarity whenever a vector is given.
+    """
     filters = [_LIVE]
     params: dict[str, Any] = {"space": space_id, "limit": limit, "vec": vector}
     if pattern is not None:
@@ -164,7 +191,30 @@ async def search(
         filters.append("m.category = %(category)s")
         params["category"] = category
     where = " AND ".join(filters)
-    if vector is not None:
+    if vector is not None and text is not None:
+        params.update(text=text, k=max(candidates, limit), wl=lexical_weight)
+        query = f"""WITH sem AS MATERIALIZED (
+                SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
+                WHERE {where} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(k)s),
+            tsq AS (SELECT replace(plainto_tsquery('english', %(text)s)::text, ' & ', ' | ')
+                           AS q),
+            lex AS MATERIALIZED (
+                SELECT m.id, ts_rank(m.content_tsv, to_tsquery('english', tsq.q), 1) AS rank
+                FROM memories m, tsq
+                WHERE tsq.q <> '' AND {where}
+                  AND m.content_tsv @@ to_tsquery('english', tsq.q)
+                ORDER BY rank DESC, m.id LIMIT %(k)s),
+            fused AS (
+                SELECT id, sum(weight / (60.0 + position)) AS relevance FROM (
+                    SELECT id, 1.0 AS weight,
+                           row_number() OVER (ORDER BY distance + 0, id) AS position FROM sem
+                    UNION ALL
+                    SELECT id, %(wl)s, row_number() OVER (ORDER BY rank DESC, id) FROM lex
+                ) ranked GROUP BY id ORDER BY relevance DESC, id LIMIT %(limit)s)
+            SELECT {_COLUMNS}, 1 - (m.embedding <=> %(vec)s::halfvec) AS score
+            FROM fused f JOIN memories m ON m.id = f.id {_JOINS}
+            ORDER BY f.relevance DESC, m.id"""
+    elif vector is not None:
         query = f"""WITH hits AS MATERIALIZED (
                 SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
                 WHERE {where} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(limit)s)
@@ -179,15 +229,19 @@ async def search(
 
 
 async def record_recalls(conn: Conn, space_id: UUID, memory_ids: list[UUID]) -> None:
-    """Count search hits; the most-recalled memories feed the stable profile."""
+    """Count search hits; the most-recalled memories feed the stable profile.
+
+    Rows are upserted in id order, so concurrent searches lock them in the same order (in result
+    order, two searches could deadlock).
+    """
     if not memory_ids:
         return
     await conn.execute(
         """INSERT INTO memory_recalls (memory_id, space_id, recall_count)
-           SELECT unnest(%s::uuid[]), %s, 1
+           SELECT id, %s, 1 FROM unnest(%s::uuid[]) AS id ORDER BY id
            ON CONFLICT (memory_id) DO UPDATE
            SET recall_count = memory_recalls.recall_count + 1, last_recalled_at = now()""",
-        (memory_ids, space_id),
+        (space_id, memory_ids),
     )
 
 

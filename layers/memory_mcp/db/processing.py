@@ -1,7 +1,9 @@
 """SQL for the extraction pipeline: the processing lease, status changes and the final commit.
 
 A job *claims* a document by taking a time-limited lease in one UPDATE; only the holder of a live
-lease advances it. Memories and the ``done`` status are written in one transaction at the end, so
+lease advances it. The claim's ``attempts`` value is the lease token: every later write checks it,
+so a worker whose lease expired (and was taken over) cannot change the new holder's document.
+Memories and the ``done`` status are written in one transaction at the end, so
 a crash at any point leaves either nothing or everything, and a retry starts cleanly.
 """
 
@@ -29,10 +31,20 @@ async def by_id(conn: Conn, document_id: UUID) -> Row | None:
     return await cur.fetchone()
 
 
-async def mark_uploaded(conn: Conn, document_id: UUID) -> None:
+async def claim_upload(conn: Conn, document_id: UUID) -> bool:
+    """Mark the bytes as arriving; False if another PUT got there first (or it was deleted)."""
+    cur = await conn.execute(
+        """UPDATE documents SET uploaded_at = now(), updated_at = now()
+           WHERE id = %s AND uploaded_at IS NULL AND deleted_at IS NULL""",
+        (document_id,),
+    )
+    return cur.rowcount == 1
+
+
+async def unclaim_upload(conn: Conn, document_id: UUID) -> None:
+    """Storing the bytes failed: let the client retry the same URL."""
     await conn.execute(
-        "UPDATE documents SET uploaded_at = coalesce(uploaded_at, now()), updated_at = now() "
-        "WHERE id = %s",
+        "UPDATE documents SET uploaded_at = NULL WHERE id = %s AND status = 'queued'",
         (document_id,),
     )
 
@@ -53,22 +65,25 @@ async def claim(conn: Conn, document_id: UUID, lease_seconds: int) -> Row | None
     return await cur.fetchone()
 
 
-async def advance(conn: Conn, document_id: UUID, status: str, lease_seconds: int) -> bool:
+async def advance(conn: Conn, document_id: UUID, attempt: int, status: str,
+                  lease_seconds: int) -> bool:
     """Move to the next in-progress status, renewing the lease; False if we lost it."""
     cur = await conn.execute(
         """UPDATE documents SET status = %s, lease_until = now() + make_interval(secs => %s),
                   updated_at = now()
-           WHERE id = %s AND status IN ('extracting', 'embedding') AND deleted_at IS NULL""",
-        (status, lease_seconds, document_id),
+           WHERE id = %s AND attempts = %s AND status IN ('extracting', 'embedding')
+             AND deleted_at IS NULL""",
+        (status, lease_seconds, document_id, attempt),
     )
     return cur.rowcount == 1
 
 
-async def lock_for_finish(conn: Conn, document_id: UUID) -> Row | None:
+async def lock_for_finish(conn: Conn, document_id: UUID, attempt: int) -> Row | None:
     cur = await conn.execute(
         f"""SELECT {_FIELDS} FROM documents
-            WHERE id = %s AND status = 'embedding' AND deleted_at IS NULL FOR UPDATE""",
-        (document_id,),
+            WHERE id = %s AND attempts = %s AND status = 'embedding' AND deleted_at IS NULL
+            FOR UPDATE""",
+        (document_id, attempt),
     )
     return await cur.fetchone()
 
@@ -86,21 +101,21 @@ async def finish(
     )
 
 
-async def fail(conn: Conn, document_id: UUID, reason: str) -> None:
+async def fail(conn: Conn, document_id: UUID, attempt: int, reason: str) -> None:
     await conn.execute(
         """UPDATE documents SET status = 'failed', status_reason = %s, lease_until = NULL,
                   processed_at = now(), updated_at = now()
-           WHERE id = %s AND status <> 'done'""",
-        (reason, document_id),
+           WHERE id = %s AND attempts = %s AND status <> 'done'""",
+        (reason, document_id, attempt),
     )
 
 
-async def release(conn: Conn, document_id: UUID, reason: str) -> None:
+async def release(conn: Conn, document_id: UUID, attempt: int, reason: str) -> None:
     """A transient failure: keep the status, expire the lease so a retry may claim it at once."""
     await conn.execute(
         """UPDATE documents SET status_reason = %s, lease_until = now(), updated_at = now()
-           WHERE id = %s AND status IN ('extracting', 'embedding')""",
-        (reason, document_id),
+           WHERE id = %s AND attempts = %s AND status IN ('extracting', 'embedding')""",
+        (reason, document_id, attempt),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 from uuid import UUID
 
@@ -51,8 +51,13 @@ class Extractors:
     transcriber: Transcriber | None = None
 
 
-async def process(rt: Runtime, tools: Extractors, document_id: UUID) -> Outcome:
-    """Run one document through the pipeline; raise RetryLater for transient failures."""
+async def process(rt: Runtime, tools: Extractors, document_id: UUID,
+                  deadline: float | None = None) -> Outcome:
+    """Run one document through the pipeline; raise RetryLater for transient failures.
+
+    ``deadline`` (``time.monotonic()``) caps the job's time budget, e.g. by what is left of a
+    Lambda invocation, so a slow job ends ``failed`` with a reason instead of being killed.
+    """
     s = rt.settings
     async with rt.transaction() as conn:
         doc = await db.claim(conn, document_id, s.processing_lease_seconds)
@@ -60,30 +65,36 @@ async def process(rt: Runtime, tools: Extractors, document_id: UUID) -> Outcome:
             current = await db.by_id(conn, document_id)
     if doc is None:
         return await _not_claimed(current)
-    if doc["attempts"] > s.max_processing_attempts:
-        await _fail(rt, document_id, f"Gave up after {s.max_processing_attempts} attempts.")
+    attempt = int(doc["attempts"])
+    if attempt > s.max_processing_attempts:
+        await _fail(rt, document_id, attempt,
+                    f"Gave up after {s.max_processing_attempts} attempts.")
         return "failed"
     started = time.monotonic()
+    budget = s.job_time_budget_seconds if deadline is None else min(
+        s.job_time_budget_seconds, deadline - started)
     try:
         extracted, facts, summary = await anyio.to_thread.run_sync(
-            _extract, rt, tools, doc, started)
+            _extract, rt, tools, doc, started, budget)
         async with rt.transaction() as conn:
-            if not await db.advance(conn, document_id, "embedding", s.processing_lease_seconds):
+            if not await db.advance(conn, document_id, attempt, "embedding",
+                                    s.processing_lease_seconds):
                 return "skipped"  # deleted or taken over meanwhile
-        vectors = await _embed(rt, facts, started)
-        return await _commit(rt, doc, extracted, summary, facts, vectors)
+        vectors = await _embed(rt, facts, started, budget)
+        return await _commit(rt, doc, attempt, extracted, summary, facts, vectors)
     except ExtractionError as exc:
-        await _fail(rt, document_id, str(exc))
+        await _fail(rt, document_id, attempt, str(exc))
         return "failed"
     except Exception as exc:
         reason = str(exc) if isinstance(exc, MemoryMcpError) else "internal error"
         log.exception("document %s: transient failure (attempt %s)", document_id, doc["attempts"])
-        if doc["attempts"] >= s.max_processing_attempts:
-            await _fail(rt, document_id,
-                        f"Processing failed {doc['attempts']} times; last error: {reason}.")
+        if attempt >= s.max_processing_attempts:
+            await _fail(rt, document_id, attempt,
+                        f"Processing failed {attempt} times; last error: {reason}.")
             return "failed"
         async with rt.transaction() as conn:
-            await db.release(conn, document_id, f"Retrying after a temporary error: {reason}.")
+            await db.release(conn, document_id, attempt,
+                             f"Retrying after a temporary error: {reason}.")
         raise RetryLater(reason) from exc
 
 
@@ -95,8 +106,8 @@ async def _not_claimed(current: dict[str, Any] | None) -> Outcome:
     raise RetryLater("another worker holds the lease")
 
 
-def _extract(rt: Runtime, tools: Extractors, doc: dict[str, Any], started: float
-             ) -> tuple[Extracted, list[str], str]:
+def _extract(rt: Runtime, tools: Extractors, doc: dict[str, Any], started: float,
+             budget: float) -> tuple[Extracted, list[str], str]:
     """CPU and I/O bound work, run in a thread: read, verify, extract, split into facts."""
     s = rt.settings
     fmt = ALLOWED.get(doc["content_type"] or "")
@@ -111,38 +122,38 @@ def _extract(rt: Runtime, tools: Extractors, doc: dict[str, Any], started: float
             f"The uploaded file has {len(data):,} bytes but {doc['size_bytes']:,} were declared.")
     verify(fmt, data)
     limits = Limits.from_settings(s, started)
+    if started + budget < limits.deadline:
+        limits = replace(limits, deadline=started + budget, budget_seconds=budget)
     extracted = extract_text(fmt, data, doc["filename"] or "document", limits, ocr=tools.ocr,
                              transcriber=tools.transcriber,
                              source=tools.storage.location(doc["storage_key"]))
     # Leave a fifth of the budget for embedding; past that the LLM yields to the offline splitter.
-    llm_deadline = limits.deadline - s.job_time_budget_seconds / 5
+    llm_deadline = limits.deadline - budget / 5
     summary, facts = tools.facts.extract(extracted.title, extracted.text,
                                          s.max_memories_per_document, deadline=llm_deadline)
     facts = [f.strip()[: s.max_content_chars] for f in facts if f.strip()]
     if not facts:
         raise ExtractionError("No memories could be extracted: the document has no usable text.")
     if time.monotonic() > limits.deadline:
-        raise ExtractionError(f"Extraction took longer than the {s.job_time_budget_seconds:.0f} s "
-                              "time budget.")
+        raise ExtractionError(f"Extraction took longer than the {budget:.0f} s time budget.")
     return extracted, facts[: s.max_memories_per_document], summary
 
 
-async def _embed(rt: Runtime, facts: list[str], started: float) -> list[str]:
+async def _embed(rt: Runtime, facts: list[str], started: float, budget: float) -> list[str]:
     vectors: list[str] = []
-    deadline = started + rt.settings.job_time_budget_seconds
+    deadline = started + budget
     for i in range(0, len(facts), EMBED_BATCH):
         if time.monotonic() > deadline:
-            raise ExtractionError(f"Embedding took longer than the "
-                                  f"{rt.settings.job_time_budget_seconds:.0f} s time budget.")
+            raise ExtractionError(f"Embedding took longer than the {budget:.0f} s time budget.")
         vectors += await rt.embed(facts[i:i + EMBED_BATCH])
     return vectors
 
 
-async def _commit(rt: Runtime, doc: dict[str, Any], extracted: Extracted, summary: str,
-                  facts: list[str], vectors: list[str]) -> Outcome:
+async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Extracted,
+                  summary: str, facts: list[str], vectors: list[str]) -> Outcome:
     """All memories and ``done`` in one transaction; identical live memories are not repeated."""
     async with rt.transaction() as conn:
-        if await db.lock_for_finish(conn, doc["id"]) is None:
+        if await db.lock_for_finish(conn, doc["id"], attempt) is None:
             return "skipped"
         for fact, vector in zip(facts, vectors, strict=True):
             new_id = uuid.uuid4()
@@ -157,6 +168,6 @@ async def _commit(rt: Runtime, doc: dict[str, Any], extracted: Extracted, summar
     return "done"
 
 
-async def _fail(rt: Runtime, document_id: UUID, reason: str) -> None:
+async def _fail(rt: Runtime, document_id: UUID, attempt: int, reason: str) -> None:
     async with rt.transaction() as conn:
-        await db.fail(conn, document_id, reason)
+        await db.fail(conn, document_id, attempt, reason)

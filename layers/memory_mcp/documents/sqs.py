@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from typing import Any
 from urllib.parse import unquote_plus
 
@@ -27,6 +28,9 @@ from memory_mcp.documents.setup import build_extractors, build_storage
 from memory_mcp.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
+
+#: Seconds kept back from the invocation's remaining time to mark a slow job failed cleanly.
+DEADLINE_MARGIN_SECONDS = 15.0
 
 _loop: asyncio.AbstractEventLoop | None = None
 _state: tuple[Runtime, Extractors] | None = None
@@ -56,14 +60,14 @@ def use_resources(rt: Runtime, tools: Extractors) -> None:
     _state = (rt, tools)
 
 
-async def handle_key(key: str) -> str:
+async def handle_key(key: str, deadline: float | None = None) -> str:
     rt, tools = await _resources()
     async with rt.transaction() as conn:
         doc = await db.by_storage_key(conn, key)
     if doc is None:
         log.warning("no document for uploaded object %s; ignoring", key)
         return "skipped"
-    return await process(rt, tools, doc["id"])
+    return await process(rt, tools, doc["id"], deadline)
 
 
 def object_keys(body: str) -> list[str]:
@@ -78,9 +82,18 @@ def object_keys(body: str) -> list[str]:
     ]
 
 
-def _record_handler(record: SQSRecord) -> list[str]:
+def _deadline(context: Any) -> float | None:
+    """What is left of this invocation, less a margin to record the outcome before the kill."""
+    remaining = getattr(context, "get_remaining_time_in_millis", None)
+    if remaining is None:
+        return None
+    return time.monotonic() + float(remaining()) / 1000 - DEADLINE_MARGIN_SECONDS
+
+
+def _record_handler(record: SQSRecord, lambda_context: Any = None) -> list[str]:
     loop = _event_loop()
-    return [loop.run_until_complete(handle_key(key)) for key in object_keys(record.body)]
+    return [loop.run_until_complete(handle_key(key, _deadline(lambda_context)))
+            for key in object_keys(record.body)]
 
 
 def process_sqs_event(event: dict[str, Any], context: Any) -> dict[str, Any]:

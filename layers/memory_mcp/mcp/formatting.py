@@ -76,7 +76,8 @@ def forgotten(r: dict[str, Any]) -> str:
         return f"Already forgotten in space {r['space']}: {_snip(m['memory'])} (id {m['id']})"
     how = {"id": "by id", "exact": "exact match"}.get(r["match"], f"closest match, similarity "
                                                        f"{r.get('similarity', 0):.2f}")
-    return f"Forgot in space {r['space']} ({how}): {_snip(m['memory'])} (id {m['id']})"
+    text = f"Forgot in space {r['space']} ({how}): {_snip(m['memory'])} (id {m['id']})"
+    return text + (f"\n{r['note']}" if r.get("note") else "")
 
 
 def page_head(r: dict[str, Any], what: str, n: int) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import anyio.to_thread
+
 from memory_mcp.db import documents as db
 from memory_mcp.db import identity, processing
 from memory_mcp.db import memories as memories_db
@@ -92,7 +94,7 @@ async def delete(
     removed = False
     if deleted["storage_key"] and rt.storage is not None:
         try:
-            rt.storage.delete(deleted["storage_key"])
+            await anyio.to_thread.run_sync(rt.storage.delete, deleted["storage_key"])
             removed = True
         except Exception:  # the row is already gone from view; a leftover object is harmless
             log.exception("could not delete stored object for document %s", doc_id)

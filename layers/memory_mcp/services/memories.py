@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from typing import Any
+
+import psycopg
 
 from memory_mcp.db import identity
 from memory_mcp.db import memories as db
@@ -14,6 +17,8 @@ from memory_mcp.services import validation as v
 from memory_mcp.services import views
 from memory_mcp.services.access import resolve_space
 from memory_mcp.services.runtime import Conn, Runtime
+
+log = logging.getLogger(__name__)
 
 MAX_SEARCH_LIMIT = 50
 DEFAULT_SEARCH_LIMIT = 10
@@ -41,7 +46,12 @@ async def save(
     for _ in range(MAX_SAVE_ATTEMPTS):
         try:
             async with rt.transaction() as conn:
-                space = await resolve_space(conn, principal, container_tag, write=True)
+                await _same_space(conn, principal, container_tag, space.space_id)
+                await db.lock_space_for_save(conn, space.space_id)
+                existing = await db.find_live_by_hash(conn, space.space_id, digest)
+                if existing is not None:
+                    return {"action": "unchanged", "space": space.key,
+                            "memory": views.memory(existing)}
                 result = await _insert_or_version(rt, conn, principal, space.space_id, text,
                                                   digest, tag, vector)
                 await identity.touch_space(conn, space.space_id)
@@ -52,6 +62,16 @@ async def save(
             if existing is not None:
                 return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
     raise ConflictError("This memory was changed concurrently several times; please retry.")
+
+
+async def _same_space(conn: Conn, principal: Principal, container_tag: str | None,
+                      space_id: uuid.UUID) -> None:
+    """Re-check write access at commit time and insist it is still the same space: a grant
+    revoked (or the active space switched) while we were embedding must not redirect the write."""
+    current = await resolve_space(conn, principal, container_tag, write=True)
+    if current.space_id != space_id:
+        raise ConflictError("The space changed while this request ran; nothing was written. "
+                            "Please retry.")
 
 
 async def _insert_or_version(
@@ -128,15 +148,28 @@ async def forget(
             }
         match, how = nearest, "similar"
     reason = (text or f"forget by id {target_id}")[:MAX_REASON_CHARS]
-    async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag, write=True)
-        if not await db.forget(conn, match["id"], principal.user_id, reason):
-            raise ConflictError("That memory was just forgotten by someone else.")
+    async with rt.transaction() as conn:  # any error below rolls the forget back
+        await _same_space(conn, principal, container_tag, space.space_id)
+        target, note = match, None
+        if not target["is_latest"]:  # a superseded version: forget the fact's current version
+            latest = await db.latest_of_chain(conn, space.space_id, match["root_id"])
+            if latest is None or latest["is_forgotten"]:
+                return {"action": "already_forgotten", "space": space.key,
+                        "memory": views.memory(latest or match)}
+            target = latest
+            note = (f"{target_id} is an older version (v{match['version']}); forgot the current "
+                    f"version v{target['version']}.")
+        if not await db.forget(conn, space.space_id, target["id"], principal.user_id, reason):
+            raise ConflictError("That memory changed while this request ran (forgotten or "
+                                "superseded); nothing was forgotten. Please retry.")
         await identity.touch_space(conn, space.space_id)
-        row = await db.get(conn, space.space_id, match["id"])
-    assert row is not None
+        row = await db.get(conn, space.space_id, target["id"])
+        if row is None:
+            raise ConflictError("That memory disappeared while this request ran; please retry.")
     result: dict[str, Any] = {"action": "forgotten", "match": how, "space": space.key,
                               "memory": views.memory(row)}
+    if note:
+        result["note"] = note
     if how == "similar":
         result["similarity"] = round(float(match["similarity"]), 4)
     return result
@@ -162,24 +195,37 @@ async def search(
     async with rt.transaction() as conn:
         space = await resolve_space(conn, principal, container_tag)
     vector = await rt.embed_one(q) if q is not None else None
+    hybrid = False
     async with rt.transaction() as conn:
         if vector is not None:
             await db.enable_filtered_ann(conn, max(rt.settings.hnsw_ef_search, limit * 2))
+        hybrid = vector is not None and rt.settings.hybrid_search
         rows = await db.search(conn, space.space_id, vector=vector,
                                pattern=v.like_pattern(kw) if kw else None,
-                               category=tag, limit=limit)
-        await db.record_recalls(conn, space.space_id, [row["id"] for row in rows])
+                               category=tag, limit=limit, text=q if hybrid else None,
+                               candidates=rt.settings.hybrid_candidates,
+                               lexical_weight=rt.settings.hybrid_lexical_weight)
         profile = await profile_service.build(rt, conn, space) if include_profile else None
+    await _record_recalls(rt, space.space_id, [row["id"] for row in rows])
     result: dict[str, Any] = {
         "space": space.key,
         "query": q, "keyword": kw, "category": tag,
-        "ranking": "semantic" if vector is not None else "newest",
+        "ranking": ("hybrid" if hybrid else "semantic") if vector is not None else "newest",
         "count": len(rows),
         "results": [views.memory(row) for row in rows],
     }
     if profile is not None:
         result["profile"] = profile
     return result
+
+
+async def _record_recalls(rt: Runtime, space_id: uuid.UUID, ids: list[uuid.UUID]) -> None:
+    """Statistics only: in their own short transaction, and never allowed to fail a search."""
+    try:
+        async with rt.transaction() as conn:
+            await db.record_recalls(conn, space_id, ids)
+    except psycopg.Error:
+        log.warning("could not record recall statistics", exc_info=True)
 
 
 async def list_page(

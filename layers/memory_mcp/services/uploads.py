@@ -12,11 +12,18 @@ import uuid
 from typing import Any
 from uuid import UUID
 
+import anyio.to_thread
+
 from memory_mcp.db import documents as documents_db
 from memory_mcp.db import processing
 from memory_mcp.documents.formats import check_declared, safe_filename
 from memory_mcp.documents.storage import LocalStorage
-from memory_mcp.errors import ConfigurationError, InvalidInputError, NotFoundError
+from memory_mcp.errors import (
+    AccessDeniedError,
+    ConfigurationError,
+    InvalidInputError,
+    NotFoundError,
+)
 from memory_mcp.models import Principal
 from memory_mcp.services.access import resolve_space
 from memory_mcp.services.runtime import Runtime
@@ -68,23 +75,28 @@ async def accept_local_upload(
     storage = _storage(rt)
     if not isinstance(storage, LocalStorage):
         raise NotFoundError("Not found.")
+    invalid = AccessDeniedError("The upload URL is not valid for this file.")
     try:
         doc_id = UUID(document_id)
     except ValueError:
-        raise NotFoundError("Not found.") from None
+        raise invalid from None
     async with rt.transaction() as conn:
         doc = await processing.by_id(conn, doc_id)
     if doc is None or doc["deleted_at"] is not None:
-        raise NotFoundError("Not found.")
+        raise invalid  # same answer as a bad signature: the URL says nothing about what exists
     storage.check_signature(str(doc_id), int(doc["size_bytes"]), doc["content_type"], expires, sig)
     if content_type.split(";")[0].strip().lower() != doc["content_type"]:
         raise InvalidInputError(f"Content-Type must be {doc['content_type']}, as declared.")
     if len(body) != doc["size_bytes"]:
         raise InvalidInputError(
             f"The body has {len(body):,} bytes but {doc['size_bytes']:,} were declared.")
-    if doc["uploaded_at"] is not None:
-        raise InvalidInputError("This document was already uploaded; start a new upload.")
-    storage.write(doc["storage_key"], body)
-    async with rt.transaction() as conn:
-        await processing.mark_uploaded(conn, doc_id)
+    async with rt.transaction() as conn:  # one winner among concurrent PUTs of the same URL
+        if not await processing.claim_upload(conn, doc_id):
+            raise InvalidInputError("This document was already uploaded; start a new upload.")
+    try:
+        await anyio.to_thread.run_sync(storage.write, doc["storage_key"], body)
+    except BaseException:
+        async with rt.transaction() as conn:
+            await processing.unclaim_upload(conn, doc_id)
+        raise
     return doc_id

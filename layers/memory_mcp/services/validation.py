@@ -9,6 +9,7 @@ from uuid import UUID
 from memory_mcp.errors import InvalidInputError
 
 MAX_PAGE_LIMIT = 50
+MAX_PAGE = 1_000_000
 DEFAULT_PAGE_LIMIT = 10
 MAX_CATEGORY_CHARS = 64
 _CATEGORY = re.compile(r"^[a-z0-9][a-z0-9 _./:-]*$")
@@ -65,8 +66,8 @@ def paging(page: int | None, limit: int | None) -> tuple[int, int, int]:
     """Validated ``(page, limit, offset)``: page >= 1, 1 <= limit <= 50 (default 10)."""
     page = 1 if page is None else page
     limit = DEFAULT_PAGE_LIMIT if limit is None else limit
-    if page < 1:
-        raise InvalidInputError(f"page must be 1 or more, got {page}.")
+    if not 1 <= page <= MAX_PAGE:
+        raise InvalidInputError(f"page must be between 1 and {MAX_PAGE:,}, got {page}.")
     if not 1 <= limit <= MAX_PAGE_LIMIT:
         raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE_LIMIT}, got {limit}.")
     return page, limit, (page - 1) * limit
