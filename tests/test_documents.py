@@ -271,3 +271,43 @@ async def test_delete_document_forgets_memories_and_removes_file(
                                   include_profile=False, container_tag=space, limit=10)
     assert found["results"] == []
     assert await process(rt, tools, doc_id) == "skipped"
+
+
+@pytest.mark.parametrize("kind", ["pdf", "docx", "csv"])
+async def test_real_files_round_trip_into_memories(rt: Runtime, world: Any, tools: Extractors,
+                                                   kind: str) -> None:
+    """Files generated with real libraries go through the whole pipeline into searchable
+    memories that name their source document."""
+    from fixtures_docs import make_docx, make_pdf
+
+    if kind == "pdf":
+        data = make_pdf([["The quarterly audit starts on the second Monday of April."],
+                         ["Expense reports above 500 euros need a director's approval."]],
+                        title="Finance handbook", running_header="ACME Finance")
+        filename, ctype = "handbook.pdf", "application/pdf"
+        expected = ["second Monday of April", "500 euros need a director"]
+    elif kind == "docx":
+        data = make_docx(title="Onboarding")
+        filename = "onboarding.docx"
+        ctype = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+        expected = ["disk encryption before handover", "finance office in Berlin", "Grace"]
+    else:
+        data = b"region,owner,budget\neu-west-1,Platform team,12000\nus-east-1,Data team,8000\n"
+        filename, ctype = "budgets.csv", "text/csv"
+        expected = ["eu-west-1", "Data team"]
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    doc_id = await uploaded(rt, m.principal, filename, ctype, data, space)
+    assert await process(rt, tools, doc_id) == "done"
+    doc = await documents.get(rt, m.principal, str(doc_id))
+    texts = [x["memory"] for x in doc["memories"]]
+    for phrase in expected:
+        assert any(phrase in t for t in texts), (phrase, texts)
+    assert all(x["sourceDocumentId"] == str(doc_id) for x in doc["memories"])
+    if kind == "pdf":
+        assert doc["document"]["title"] == "Finance handbook"
+        assert not any("ACME Finance" == t or t.startswith("Page ") for t in texts)
+    found = await memories.search(rt, m.principal, query=expected[0], keyword=None,
+                                  category=None, include_profile=False, container_tag=space,
+                                  limit=3)
+    assert any(expected[0] in hit["memory"] for hit in found["results"])

@@ -184,6 +184,9 @@ def test_local_upload_over_http_reaches_done(live_server: str, database_url: str
     bad_type = httpx.post(f"{base}/uploads", json={**body, "contentType": "application/zip"},
                           headers={"Authorization": f"Bearer {key}"}, timeout=10)
     assert bad_type.status_code == 400
+    too_big = httpx.post(f"{base}/uploads", json={**body, "size": 25 * 1024 * 1024 + 1},
+                         headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    assert too_big.status_code == 400 and "limit" in too_big.json()["message"]
     started = httpx.post(f"{base}/uploads", json=body, timeout=10,
                          headers={"Authorization": f"Bearer {key}"})
     assert started.status_code == 201, started.text
