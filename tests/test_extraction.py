@@ -17,23 +17,6 @@ import boto3
 import httpx
 import pytest
 from botocore.stub import Stubber
-from fixtures_docs import (
-    ID3_MP3,
-    MP3_FRAME,
-    WEBM,
-    FakeBedrock,
-    ftyp,
-    gif_header,
-    jpeg_header,
-    make_docx,
-    make_docx_table,
-    make_pdf,
-    png_bytes,
-    text_image,
-    wav_bytes,
-    webp_header,
-    zip_bytes,
-)
 from moto import mock_aws
 
 from memory_mcp.config import Settings
@@ -60,6 +43,24 @@ from memory_mcp.documents.segment import split_memories, summarize
 from memory_mcp.documents.sniff import detect_kind, image_size, verify
 from memory_mcp.documents.transcribe import AwsTranscriber, build_transcriber, transcript_key
 from memory_mcp.errors import ConfigurationError, InvalidInputError, UpstreamError
+
+from fixtures_docs import (
+    ID3_MP3,
+    MP3_FRAME,
+    WEBM,
+    FakeBedrock,
+    ftyp,
+    gif_header,
+    jpeg_header,
+    make_docx,
+    make_docx_table,
+    make_pdf,
+    png_bytes,
+    text_image,
+    wav_bytes,
+    webp_header,
+    zip_bytes,
+)
 
 PDF = ALLOWED["application/pdf"]
 REPORT_PAGES = [
