@@ -15,7 +15,7 @@ from starlette.types import Receive, Scope, Send
 
 from memory_mcp.errors import AuthenticationError
 from memory_mcp.mcp.request import Caller, current_caller
-from memory_mcp.services.keys import authenticate, parse_bearer
+from memory_mcp.services.keys import authenticate_header
 from memory_mcp.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -44,9 +44,7 @@ class AuthenticatedMCP:
         request = Request(scope)
         runtime: Runtime = request.app.state.runtime
         try:
-            key = parse_bearer(request.headers.get("authorization"))
-            async with runtime.transaction() as conn:
-                principal = await authenticate(conn, key)
+            principal = await authenticate_header(runtime, request.headers.get("authorization"))
         except AuthenticationError as exc:
             await unauthorized(send, str(exc))
             return

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memory_mcp.errors import AuthenticationError, InvalidInputError
 from memory_mcp.http.auth import WWW_AUTHENTICATE
 from memory_mcp.services import uploads
-from memory_mcp.services.keys import authenticate, parse_bearer
+from memory_mcp.services.keys import authenticate_header
 from memory_mcp.services.runtime import Runtime
 
 router = APIRouter()
@@ -39,9 +39,7 @@ def _unauthorized(exc: AuthenticationError) -> JSONResponse:
 async def start_upload(body: UploadRequest, request: Request) -> Any:
     runtime: Runtime = request.app.state.runtime
     try:
-        key = parse_bearer(request.headers.get("authorization"))
-        async with runtime.transaction() as conn:
-            principal = await authenticate(conn, key)
+        principal = await authenticate_header(runtime, request.headers.get("authorization"))
     except AuthenticationError as exc:
         return _unauthorized(exc)
     result = await uploads.create_upload(

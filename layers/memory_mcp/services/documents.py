@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from typing import Any
+from uuid import UUID
 
 import anyio.to_thread
 
@@ -11,11 +12,11 @@ from memory_mcp.db import documents as db
 from memory_mcp.db import identity, processing
 from memory_mcp.db import memories as memories_db
 from memory_mcp.errors import NotFoundError
-from memory_mcp.models import Principal
+from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import validation as v
 from memory_mcp.services import views
 from memory_mcp.services.access import readable_spaces, require_write, resolve_space
-from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +39,20 @@ async def list_page(
     }
 
 
+async def _find(conn: Conn, principal: Principal, doc_id: UUID, container_tag: str | None
+                ) -> tuple[dict[str, Any], SpaceAccess]:
+    """The document and its space: the named space, or else whichever readable space holds it.
+    A document anywhere else is reported exactly like one that does not exist."""
+    if container_tag:
+        spaces = [await resolve_space(conn, principal, container_tag)]
+    else:
+        spaces = await readable_spaces(conn, principal)
+    row = await db.get(conn, doc_id, [s.space_id for s in spaces])
+    if row is None:
+        raise NotFoundError(f"Document {doc_id} was not found.")
+    return row, next(s for s in spaces if s.space_id == row["space_id"])
+
+
 async def get(
     rt: Runtime, principal: Principal, document_id: str, container_tag: str | None = None
 ) -> dict[str, Any]:
@@ -47,16 +62,9 @@ async def get(
     """
     doc_id = v.parse_uuid(document_id, "documentId")
     async with rt.transaction() as conn:
-        if container_tag:
-            spaces = [await resolve_space(conn, principal, container_tag)]
-        else:
-            spaces = await readable_spaces(conn, principal)
-        row = await db.get(conn, doc_id, [s.space_id for s in spaces])
-        if row is None:
-            raise NotFoundError(f"Document {doc_id} was not found.")
+        row, space = await _find(conn, principal, doc_id, container_tag)
         memories = await memories_db.for_document(conn, row["space_id"], doc_id,
                                                   MAX_DOCUMENT_MEMORIES)
-    space = next(s for s in spaces if s.space_id == row["space_id"])
     view = views.document(row, with_content=True)
     if view["content"]:
         view["contentKind"] = "content"
@@ -78,14 +86,7 @@ async def delete(
     """
     doc_id = v.parse_uuid(document_id, "documentId")
     async with rt.transaction() as conn:
-        if container_tag:
-            spaces = [await resolve_space(conn, principal, container_tag)]
-        else:
-            spaces = await readable_spaces(conn, principal)
-        row = await db.get(conn, doc_id, [s.space_id for s in spaces])
-        if row is None:
-            raise NotFoundError(f"Document {doc_id} was not found.")
-        space = next(s for s in spaces if s.space_id == row["space_id"])
+        row, space = await _find(conn, principal, doc_id, container_tag)
         require_write(principal, space)
         deleted = await processing.soft_delete(conn, doc_id, principal.user_id)
         assert deleted is not None

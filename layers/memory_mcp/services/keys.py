@@ -16,7 +16,7 @@ import secrets
 from memory_mcp.db import identity
 from memory_mcp.errors import AuthenticationError
 from memory_mcp.models import Principal
-from memory_mcp.services.runtime import Conn
+from memory_mcp.services.runtime import Conn, Runtime
 
 _KEY = re.compile(r"^mm_([0-9a-f]{10})_([A-Za-z0-9_-]{43})$")
 
@@ -40,6 +40,13 @@ def parse_bearer(header: str | None) -> str:
     if scheme.lower() != "bearer" or not token.strip():
         raise AuthenticationError()
     return token.strip()
+
+
+async def authenticate_header(rt: Runtime, header: str | None) -> Principal:
+    """The principal behind an ``Authorization`` header (any failure: AuthenticationError)."""
+    key = parse_bearer(header)
+    async with rt.transaction() as conn:
+        return await authenticate(conn, key)
 
 
 async def authenticate(conn: Conn, key: str) -> Principal:
