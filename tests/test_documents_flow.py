@@ -19,7 +19,8 @@ from moto import mock_aws
 from memory_mcp import config
 from memory_mcp.db import processing
 from memory_mcp.documents import sqs
-from memory_mcp.services import admin, memories, uploads
+from memory_mcp.documents.storage import job_name_for, transcript_key
+from memory_mcp.services import admin, documents, memories, uploads
 from memory_mcp.services.keys import authenticate
 
 from conftest import ROOT
@@ -138,6 +139,21 @@ def test_presigned_put_to_sqs_to_handler_to_search(hosted: dict[str, Any]) -> No
     finally:
         rt.embedder = real
 
+    # Deleting the document removes its object and anything derived from it (a transcript).
+    async def storage_key() -> str:
+        async with rt.transaction() as conn:
+            row = await processing.by_id(conn, uuid.UUID(started["documentId"]))
+        assert row is not None
+        return str(row["storage_key"])
+
+    key_name = run(storage_key())
+    transcript = transcript_key(job_name_for(BUCKET, key_name))
+    hosted["s3"].put_object(Bucket=BUCKET, Key=transcript, Body=b"{}")
+    deleted = run(documents.delete(rt, who, started["documentId"]))
+    assert deleted["fileRemoved"] is True
+    listed = hosted["s3"].list_objects_v2(Bucket=BUCKET).get("Contents", [])
+    assert {o["Key"] for o in listed}.isdisjoint({key_name, transcript})
+
 
 def _wait_for_status(url: str, key: str, document_id: str, timeout: float = 60) -> dict[str, Any]:
     import anyio
@@ -208,4 +224,3 @@ def test_local_upload_over_http_reaches_done(live_server: str, database_url: str
     deleted = anyio.run(call, live_server, key, "deleteDocument",
                         {"documentId": target["documentId"]})
     assert not deleted.is_error and deleted.structured_content["fileRemoved"] is True
-    assert processing  # the module under test for statuses

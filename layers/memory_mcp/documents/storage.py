@@ -18,6 +18,26 @@ from urllib.parse import urlencode
 
 from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
 
+#: Where Amazon Transcribe writes its results, in the uploads bucket (never under ``uploads/``,
+#: so results do not trigger extraction).
+TRANSCRIPT_PREFIX = "transcripts/"
+
+
+def job_name_for(bucket: str, key: str) -> str:
+    """Deterministic per object, so a redelivered job finds its transcription already started."""
+    return "memory-mcp-" + hashlib.sha256(f"{bucket}/{key}".encode()).hexdigest()[:48]
+
+
+def transcript_key(job_name: str) -> str:
+    """Where a job's JSON result is written in the output bucket."""
+    return f"{TRANSCRIPT_PREFIX}{job_name}.json"
+
+
+def derived_keys(storage: ObjectStorage, key: str) -> list[str]:
+    """Objects made from an upload that must go when it goes (a Transcribe result)."""
+    location = storage.location(key)
+    return [] if location is None else [transcript_key(job_name_for(*location))]
+
 
 @dataclass(frozen=True)
 class UploadTarget:

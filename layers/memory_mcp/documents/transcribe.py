@@ -13,7 +13,6 @@ same job (probably finished by then) instead of starting over or failing a long 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import time
@@ -24,6 +23,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from memory_mcp.documents.formats import ExtractionError, Format
 from memory_mcp.documents.sniff import detect_kind
+from memory_mcp.documents.storage import job_name_for, transcript_key
 from memory_mcp.errors import UpstreamError
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TRANSCRIPT_PREFIX = "transcripts/"
 #: A transcript larger than this is not read (hours of speech are a few MB of JSON).
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 _RETRY = "Amazon Transcribe is unavailable right now; the document will be retried."
@@ -44,11 +43,6 @@ class Transcriber(Protocol):
 
     def transcribe(self, *, bucket: str, key: str, media_format: str, job_name: str,
                    deadline: float) -> str: ...
-
-
-def job_name_for(bucket: str, key: str) -> str:
-    """Deterministic per object, so a redelivered job finds its transcription already started."""
-    return "memory-mcp-" + hashlib.sha256(f"{bucket}/{key}".encode()).hexdigest()[:48]
 
 
 def media_text(fmt: Format, data: bytes, transcriber: Transcriber | None,
@@ -64,11 +58,6 @@ def media_text(fmt: Format, data: bytes, transcriber: Transcriber | None,
     media_format = detected if detected in ("m4a", "mp4") else fmt.kind
     return transcriber.transcribe(bucket=bucket, key=key, media_format=media_format,
                                   job_name=job_name_for(bucket, key), deadline=deadline)
-
-
-def transcript_key(job_name: str) -> str:
-    """Where a job's JSON result is written in the output bucket."""
-    return f"{TRANSCRIPT_PREFIX}{job_name}.json"
 
 
 class AwsTranscriber:

@@ -11,6 +11,7 @@ import anyio.to_thread
 from memory_mcp.db import documents as db
 from memory_mcp.db import identity, processing
 from memory_mcp.db import memories as memories_db
+from memory_mcp.documents.storage import derived_keys
 from memory_mcp.errors import NotFoundError
 from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import validation as v
@@ -95,7 +96,8 @@ async def delete(
     removed = False
     if deleted["storage_key"] and rt.storage is not None:
         try:
-            await anyio.to_thread.run_sync(rt.storage.delete, deleted["storage_key"])
+            for key in [deleted["storage_key"], *derived_keys(rt.storage, deleted["storage_key"])]:
+                await anyio.to_thread.run_sync(rt.storage.delete, key)
             removed = True
         except Exception:  # the row is already gone from view; a leftover object is harmless
             log.exception("could not delete stored object for document %s", doc_id)
