@@ -311,3 +311,38 @@ async def test_real_files_round_trip_into_memories(rt: Runtime, world: Any, tool
                                   category=None, include_profile=False, container_tag=space,
                                   limit=3)
     assert any(expected[0] in hit["memory"] for hit in found["results"])
+
+
+async def test_local_worker_watchdog_keeps_the_queue_moving(rt: Runtime, world: Any,
+                                                            storage: LocalStorage) -> None:
+    """A job stuck inside one step (beyond the between-page budget checks) is failed by the
+    watchdog, and the next upload is still processed."""
+    import threading
+
+    from memory_mcp.documents.local_worker import LocalJobs
+
+    release = threading.Event()
+
+    class Stuck:
+        def extract(self, title: str, text: str, max_memories: int, *,
+                    deadline: float | None = None) -> tuple[str, list[str]]:
+            if "stuck" in text:
+                release.wait(30)  # a pathological step that ignores the deadline
+            return OfflineExtractor().extract(title, text, max_memories)
+
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    stuck = await uploaded(rt, m.principal, "a.md", "text/markdown", b"# A\n\nThis one is stuck.\n",
+                           space)
+    fine = await uploaded(rt, m.principal, "b.md", "text/markdown", NOTES, space)
+    jobs = LocalJobs(rt, Extractors(storage=storage, facts=Stuck()))
+    jobs.watchdog_seconds = 1.0
+    try:
+        jobs.submit(stuck)
+        jobs.submit(fine)
+        await jobs.drain(timeout=60)
+    finally:
+        release.set()
+    row = await status(rt, stuck)
+    assert row["status"] == "failed" and "was stopped" in row["status_reason"]
+    assert (await status(rt, fine))["status"] == "done"

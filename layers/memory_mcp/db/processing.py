@@ -119,6 +119,16 @@ async def release(conn: Conn, document_id: UUID, attempt: int, reason: str) -> N
     )
 
 
+async def fail_in_progress(conn: Conn, document_id: UUID, reason: str) -> None:
+    """The local worker's watchdog: it is the only worker, so no lease token is needed."""
+    await conn.execute(
+        """UPDATE documents SET status = 'failed', status_reason = %s, lease_until = NULL,
+                  processed_at = now(), updated_at = now()
+           WHERE id = %s AND status IN ('queued', 'extracting', 'embedding')""",
+        (reason, document_id),
+    )
+
+
 async def soft_delete(conn: Conn, document_id: UUID, user_id: UUID) -> Row | None:
     cur = await conn.execute(
         f"""UPDATE documents SET deleted_at = now(), updated_by = %s, updated_at = now(),

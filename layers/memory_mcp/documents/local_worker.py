@@ -11,6 +11,7 @@ import asyncio
 import logging
 from uuid import UUID
 
+from memory_mcp.db import processing
 from memory_mcp.documents.pipeline import Extractors, RetryLater, process
 from memory_mcp.services.runtime import Runtime
 
@@ -23,6 +24,7 @@ class LocalJobs:
         self.rt = rt
         self.tools = tools
         self.retry_delay = retry_delay
+        self.watchdog_seconds = rt.settings.job_time_budget_seconds + 60
         self._slots = asyncio.Semaphore(concurrency)
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -35,8 +37,19 @@ class LocalJobs:
         for attempt in range(1, self.rt.settings.max_processing_attempts + 2):
             try:
                 async with self._slots:
-                    outcome = await process(self.rt, self.tools, document_id)
+                    outcome = await asyncio.wait_for(process(self.rt, self.tools, document_id),
+                                                     self.watchdog_seconds)
                 log.info("document %s: %s", document_id, outcome)
+                return
+            except TimeoutError:
+                # The time budget is checked between pages and phases; a single pathological
+                # step can overrun it. Give up on it so the queue keeps moving.
+                log.warning("document %s: stuck past the watchdog; marked failed", document_id)
+                async with self.rt.transaction() as conn:
+                    await processing.fail_in_progress(
+                        conn, document_id,
+                        f"Processing took longer than {self.watchdog_seconds:.0f} s and was "
+                        "stopped.")
                 return
             except RetryLater as exc:
                 log.info("document %s: retry %s (%s)", document_id, attempt, exc)

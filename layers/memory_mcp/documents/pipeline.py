@@ -74,8 +74,11 @@ async def process(rt: Runtime, tools: Extractors, document_id: UUID,
     budget = s.job_time_budget_seconds if deadline is None else min(
         s.job_time_budget_seconds, deadline - started)
     try:
+        # abandon_on_cancel: a caller that gives up on a stuck parse (the local worker's
+        # watchdog) is not held hostage by the thread, which finishes on its own and writes
+        # nothing.
         extracted, facts, summary = await anyio.to_thread.run_sync(
-            _extract, rt, tools, doc, started, budget)
+            _extract, rt, tools, doc, started, budget, abandon_on_cancel=True)
         async with rt.transaction() as conn:
             if not await db.advance(conn, document_id, attempt, "embedding",
                                     s.processing_lease_seconds):
