@@ -513,8 +513,12 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
                 async with conn.transaction():
                     await db.enable_filtered_ann(conn, ef_product)
                     t0 = time.perf_counter()
-                    rows = await db.search(conn, ds.space_ids[p.space], vector=p.vector,
-                                           pattern=None, category=None, limit=LIMIT)
+                    rows = await db.search(  # exactly what search_memory runs (hybrid or not)
+                        conn, ds.space_ids[p.space], vector=p.vector, pattern=None,
+                        category=None, limit=LIMIT,
+                        text=p.text if settings.hybrid_search else None,
+                        candidates=settings.hybrid_candidates,
+                        lexical_weight=settings.hybrid_lexical_weight)
                     q_samples.append(time.perf_counter() - t0)
                     await db.record_recalls(conn, ds.space_ids[p.space], [r["id"] for r in rows])
                 return [r["id"] for r in rows]
