@@ -176,8 +176,14 @@ async def search(
     """One query: filters intersect; ranking depends on what is given.
 
     * ``vector`` and ``text``: hybrid. The nearest ``candidates`` by cosine and the best
-      ``candidates`` by full-text rank (any of the query's words) are fused by reciprocal rank
-      (k = 60), so exact names, numbers and rare terms count as well as meaning.
+      ``candidates`` by full-text rank are fused by reciprocal rank (k = 60, the full-text side
+      weighted ``lexical_weight``), so exact names, numbers and rare terms count as well as
+      meaning. Full-text rank: a memory matching any of the query's stems (English config, stop
+      words dropped) scores the sum, over the stems it contains, of
+      ``idf * ts_rank(content_tsv, stem, 1)`` with ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))``
+      (BM25's), ``N`` the live memories of the space and ``df`` those containing the stem (one
+      GIN-index count per stem). Plain ``ts_rank`` has no IDF, so the common words of a long
+      question would outrank its rare, telling ones.
     * ``vector`` only: cosine order.
     * neither: newest first.
     ``score`` is the cosine similarity whenever a vector is given.
@@ -196,13 +202,25 @@ async def search(
         query = f"""WITH sem AS MATERIALIZED (
                 SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
                 WHERE {where} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(k)s),
-            tsq AS (SELECT replace(plainto_tsquery('english', %(text)s)::text, ' & ', ' | ')
-                           AS q),
+            terms AS MATERIALIZED (
+                SELECT t.q, (SELECT count(*) FROM memories m
+                             WHERE {_LIVE} AND m.content_tsv @@ t.q) AS df
+                FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(text)s))) l,
+                     -- the stem as one quoted tsquery term: chr(39) a quote, chr(92) a backslash
+                     LATERAL (SELECT (chr(39)
+                                      || replace(replace(l.lexeme, chr(92), chr(92) || chr(92)),
+                                                 chr(39), chr(39) || chr(39))
+                                      || chr(39))::tsquery AS q) t),
+            stats AS MATERIALIZED (
+                SELECT count(*) AS n,
+                       (SELECT string_agg(t.q::text, ' | ') FROM terms t WHERE t.df > 0) AS q
+                FROM memories m WHERE {_LIVE}),
             lex AS MATERIALIZED (
-                SELECT m.id, ts_rank(m.content_tsv, to_tsquery('english', tsq.q), 1) AS rank
-                FROM memories m, tsq
-                WHERE tsq.q <> '' AND {where}
-                  AND m.content_tsv @@ to_tsquery('english', tsq.q)
+                SELECT m.id, (SELECT sum(ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5))
+                                         * ts_rank(m.content_tsv, t.q, 1))
+                              FROM terms t WHERE t.df > 0 AND m.content_tsv @@ t.q) AS rank
+                FROM memories m, stats st
+                WHERE st.q IS NOT NULL AND {where} AND m.content_tsv @@ st.q::tsquery
                 ORDER BY rank DESC, m.id LIMIT %(k)s),
             fused AS (
                 SELECT id, sum(weight / (60.0 + position)) AS relevance FROM (
