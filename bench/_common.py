@@ -1,0 +1,187 @@
+"""Helpers shared by the benchmark scripts (``search_latency.py``, ``retrieval_quality.py``).
+
+bench/ is on ``sys.path`` when a script in it runs, so the scripts ``import _common``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import psycopg
+
+from memory_mcp.config import Settings
+from memory_mcp.db import embedded
+from memory_mcp.db.pool import open_pool
+from memory_mcp.embeddings import build_embedder
+from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.startup import check_model
+
+T = TypeVar("T")
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+@dataclass
+class Deadline:
+    """Timed loops stop early (and say so) once the time budget is spent."""
+
+    budget_s: float
+    start: float = field(default_factory=time.monotonic)
+    notes: list[str] = field(default_factory=list)
+
+    def expired(self) -> bool:
+        return time.monotonic() - self.start > self.budget_s
+
+
+async def timed_loop(items: Sequence[T], call: Callable[[T], Awaitable[Any]], deadline: Deadline,
+                     stop_note: Callable[[int, int], str], timeout_s: float | None = None
+                     ) -> tuple[list[float], list[Any]]:
+    """Await ``call(item)`` for each item in turn; return (seconds per call, results).
+
+    Once ``deadline`` has expired the loop stops and records ``stop_note(done, total)`` in
+    ``deadline.notes``. ``timeout_s`` bounds each call (None: unbounded); the timing covers
+    the call alone."""
+    samples: list[float] = []
+    results: list[Any] = []
+    for i, item in enumerate(items):
+        if deadline.expired():
+            deadline.notes.append(stop_note(i, len(items)))
+            break
+        with anyio.fail_after(timeout_s):
+            t = time.perf_counter()
+            res = await call(item)
+            samples.append(time.perf_counter() - t)
+        results.append(res)
+    return samples, results
+
+
+# --------------------------------------------------------------------------------------------
+# machine facts
+
+
+def load1() -> float:
+    """The 1-minute load average (0.0 where /proc/loadavg is unreadable)."""
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def loadavg() -> str:
+    """The 1/5/15-minute load averages as printed by /proc/loadavg."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
+def machine_facts(url: str, pg_settings: Sequence[str] = ()) -> dict[str, Any]:
+    """CPU, cores, RAM, Python, load and the PostgreSQL/pgvector versions (plus the values of
+    ``pg_settings``, as "name=value, ..." under "pg_settings", when any are named)."""
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        mem_kb = next(int(x.split()[1]) for x in Path("/proc/meminfo").read_text().splitlines()
+                      if x.startswith("MemTotal"))
+        ram = f"{mem_kb / 1024 / 1024:.1f} GiB"
+    except (OSError, StopIteration, ValueError):
+        ram = "?"
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    facts: dict[str, Any] = {
+        "cpu": f"{cpu} ({platform.machine()})", "cores": os.cpu_count(), "usable_cores": usable,
+        "ram": ram, "python": platform.python_version(), "loadavg": loadavg(),
+        "load_start": load1(),
+    }
+    with psycopg.connect(url, autocommit=True) as conn:
+        facts["postgres"] = conn.execute("SHOW server_version").fetchone()[0]
+        facts["pgvector"] = conn.execute(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()[0]
+        if pg_settings:
+            facts["pg_settings"] = ", ".join(
+                f"{n}={conn.execute(f'SHOW {n}').fetchone()[0]}" for n in pg_settings)
+    return facts
+
+
+def print_closing_notes(load_start: float, stopped_early: Sequence[str], noisy: str) -> None:
+    """The last "Notes" lines: a warning when the machine was busy (1-minute load average above
+    the core count at the start or now; ``noisy`` ends that sentence) and every early stop."""
+    busy = max(float(load_start), load1())
+    if busy > (os.cpu_count() or 1):
+        print(f"  * The 1-minute load average reached {busy:.1f} on {os.cpu_count()} cores: other "
+              f"processes competed for the CPU{noisy}")
+    for note in stopped_early:
+        print(f"  * STOPPED EARLY: {note}")
+
+
+# --------------------------------------------------------------------------------------------
+# the embedded PostgreSQL
+
+
+def with_database(url: str, name: str) -> str:
+    """``url`` with its database name replaced by ``name`` (query string kept)."""
+    base, _, query = url.partition("?")
+    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
+
+
+@contextmanager
+def work_dir(given: str | Path | None, tmp_prefix: str) -> Iterator[Path]:
+    """``given`` resolved, or a temporary directory that is removed afterwards."""
+    tmp = None if given else tempfile.mkdtemp(prefix=tmp_prefix)
+    try:
+        yield Path(given or tmp or ".").resolve()
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextmanager
+def embedded_database(data_dir: Path, db_prefix: str, *, keep: bool = False) -> Iterator[str]:
+    """Start the embedded PostgreSQL under ``data_dir/pgdata``, create a fresh database and yield
+    its URL; afterwards drop the database (unless ``keep``) and stop the server."""
+    log(f"starting the embedded PostgreSQL in {(data_dir / 'pgdata').resolve()}")
+    try:
+        root_url = embedded.embedded_database_url(data_dir)
+        name = f"{db_prefix}_{uuid.uuid4().hex[:10]}"
+        with psycopg.connect(root_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        try:
+            yield with_database(root_url, name)
+        finally:
+            if not keep:
+                with psycopg.connect(root_url, autocommit=True) as conn:
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        embedded.stop_embedded(data_dir)
+
+
+@asynccontextmanager
+async def product_runtime(settings: Settings, url: str) -> AsyncIterator[Runtime]:
+    """The product's ``Runtime`` on a fresh pool, with the embedding model pinned as the server
+    pins it (``check_model``); the pool is closed afterwards."""
+    pool = await open_pool(settings, url)
+    try:
+        rt = Runtime(settings=settings, pool=pool, embedder=build_embedder(settings))
+        async with rt.transaction() as conn:
+            await check_model(conn, rt.embedder)
+        yield rt
+    finally:
+        await pool.close()
