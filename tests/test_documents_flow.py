@@ -154,6 +154,13 @@ def test_presigned_put_to_sqs_to_handler_to_search(hosted: dict[str, Any]) -> No
     listed = hosted["s3"].list_objects_v2(Bucket=BUCKET).get("Contents", [])
     assert {o["Key"] for o in listed}.isdisjoint({key_name, transcript})
 
+    # The upload URL is still valid after the delete: a replayed PUT leaves no orphan behind.
+    replay = requests.put(started["uploadUrl"], data=NOTES, headers=started["headers"], timeout=10)
+    assert replay.status_code == 200
+    assert handler(_event(hosted, _receive(hosted)), FakeContext()) == {"batchItemFailures": []}
+    listed = hosted["s3"].list_objects_v2(Bucket=BUCKET).get("Contents", [])
+    assert key_name not in {o["Key"] for o in listed}
+
 
 def _wait_for_status(url: str, key: str, document_id: str, timeout: float = 60) -> dict[str, Any]:
     import anyio

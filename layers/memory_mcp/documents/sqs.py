@@ -14,6 +14,7 @@ import time
 from typing import Any
 from urllib.parse import unquote_plus
 
+import anyio.to_thread
 from aws_lambda_powertools.utilities.batch import (
     BatchProcessor,
     EventType,
@@ -64,8 +65,11 @@ async def handle_key(key: str, deadline: float | None = None) -> str:
     rt, tools = await _resources()
     async with rt.transaction() as conn:
         doc = await db.by_storage_key(conn, key)
-    if doc is None:
-        log.warning("no document for uploaded object %s; ignoring", key)
+    if doc is None or doc["deleted_at"] is not None:
+        # An upload URL still valid after deleteDocument (or a row removed by an operator) would
+        # leave an object nothing will ever process: remove it.
+        log.warning("no live document for uploaded object %s; removing it", key)
+        await anyio.to_thread.run_sync(tools.storage.delete, key)
         return "skipped"
     return await process(rt, tools, doc["id"], deadline)
 
