@@ -86,6 +86,7 @@ async def test_ungranted_and_nonexistent_spaces_are_indistinguishable(
         ("listDocuments", {}),
         ("listMemories", {}),
         ("getDocument", {"documentId": str(doc["id"])}),
+        ("deleteDocument", {"documentId": str(doc["id"])}),
         ("select-space", {}),
     ]
     async with connect(live_server, outsider.key) as client:
@@ -98,10 +99,12 @@ async def test_ungranted_and_nonexistent_spaces_are_indistinguishable(
             assert "not found" in texts[0]
         # Without naming the space, a document elsewhere looks like a missing one.
         texts = []
-        for doc_id in (str(doc["id"]), str(uuid.uuid4())):
-            result = await client.call_tool("getDocument", {"documentId": doc_id})
-            texts.append(_error(result).replace(doc_id, "<id>"))
-        assert texts[0] == texts[1]
+        for tool in ("getDocument", "deleteDocument"):
+            texts = []
+            for doc_id in (str(doc["id"]), str(uuid.uuid4())):
+                result = await client.call_tool(tool, {"documentId": doc_id})
+                texts.append(_error(result).replace(doc_id, "<id>"))
+            assert texts[0] == texts[1], tool
     assert (await memories.list_page(runtime, owner.principal, 1, 10, secret))["total"] == 1
 
 
