@@ -112,12 +112,16 @@ def machine_facts(url: str, pg_settings: Sequence[str] = ()) -> dict[str, Any]:
         "load_start": load1(),
     }
     with psycopg.connect(url, autocommit=True) as conn:
-        facts["postgres"] = conn.execute("SHOW server_version").fetchone()[0]
-        facts["pgvector"] = conn.execute(
-            "SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()[0]
+
+        def value(query: str) -> Any:
+            row = conn.execute(query).fetchone()
+            assert row is not None, query
+            return row[0]
+
+        facts["postgres"] = value("SHOW server_version")
+        facts["pgvector"] = value("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
         if pg_settings:
-            facts["pg_settings"] = ", ".join(
-                f"{n}={conn.execute(f'SHOW {n}').fetchone()[0]}" for n in pg_settings)
+            facts["pg_settings"] = ", ".join(f"{n}={value(f'SHOW {n}')}" for n in pg_settings)
     return facts
 
 

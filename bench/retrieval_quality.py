@@ -68,7 +68,7 @@ import logging
 import time
 import uuid
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,6 +79,7 @@ import _retrieval_data as data
 import anyio
 import numpy as np
 from _common import Deadline, log
+from pydantic import SecretStr
 
 from memory_mcp.config import Settings
 from memory_mcp.db import memories as db
@@ -199,7 +200,7 @@ async def seed_group(rt: Runtime, user_id: uuid.UUID, key_id: str, space_key: st
 async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key_id: str,
                       corpus: data.Corpus, args: argparse.Namespace, deadline: Deadline
                       ) -> dict[str, Any]:
-    timing: dict[str, float] = Counter()
+    timing: dict[str, float] = defaultdict(float)
     log(f"{corpus.name}: embedding and inserting "
         f"{sum(len(d) for d in corpus.groups.values())} memories in {len(corpus.groups)} space(s)")
     seeded: dict[str, Seeded] = {}
@@ -393,7 +394,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
     n_queries = sum(len(c.queries) for c in corpora)
     n_texts = sum(len(d) for c in corpora for d in c.groups.values())
     settings = Settings(
-        database_url=url, data_dir=args.pg_parent, migrations_dir=ROOT / "migrations",
+        database_url=SecretStr(url), data_dir=args.pg_parent, migrations_dir=ROOT / "migrations",
         auto_migrate=True, pool_min_size=1, pool_max_size=4, embedding_provider="local",
         embedding_model=None, embedding_dimensions=None,
         # big enough that pass 2 and the baselines hit the cache for every query

@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from pydantic import SecretStr
 
 from memory_mcp.config import Settings
 from memory_mcp.db.embedded import embedded_database_url, stop_embedded
@@ -97,8 +98,8 @@ def embedder() -> Embedder:
 
 
 def settings_for(url: str, **overrides: Any) -> Settings:
-    return Settings(database_url=url, auto_migrate=True, migrations_dir=ROOT / "migrations",
-                    pool_min_size=1, pool_max_size=4, **overrides)
+    return Settings(database_url=SecretStr(url), auto_migrate=True,
+                    migrations_dir=ROOT / "migrations", pool_min_size=1, pool_max_size=4, **overrides)
 
 
 @pytest.fixture

@@ -129,7 +129,7 @@ async def test_crash_mid_way_is_retried_cleanly(rt: Runtime, world: Any, tools: 
     m = await world.member(grants={space: "readwrite"})
     doc_id = await uploaded(rt, m.principal, "notes.md", "text/markdown", NOTES, space)
     real = rt.embedder
-    rt.embedder = FlakyEmbedder(real)  # type: ignore[assignment]
+    rt.embedder = FlakyEmbedder(real)
     try:
         with pytest.raises(RetryLater):
             await process(rt, tools, doc_id)
@@ -154,7 +154,7 @@ async def test_repeated_transient_failures_end_failed(rt: Runtime, world: Any, t
         def embed(self, texts: list[str]) -> Any:
             raise RuntimeError("still down")
 
-    real, rt.embedder = rt.embedder, Down()  # type: ignore[assignment]
+    real, rt.embedder = rt.embedder, Down()
     try:
         for _ in range(rt.settings.max_processing_attempts - 1):
             with pytest.raises(RetryLater):

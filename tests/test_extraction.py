@@ -41,7 +41,8 @@ from memory_mcp.documents.llm import (
 from memory_mcp.documents.ocr import TesseractOcr, TextractOcr, build_ocr
 from memory_mcp.documents.segment import split_memories, summarize
 from memory_mcp.documents.sniff import detect_kind, image_size, verify
-from memory_mcp.documents.transcribe import AwsTranscriber, build_transcriber, transcript_key
+from memory_mcp.documents.storage import transcript_key
+from memory_mcp.documents.transcribe import AwsTranscriber, build_transcriber
 from memory_mcp.errors import ConfigurationError, InvalidInputError, UpstreamError
 
 from fixtures_docs import (

@@ -314,7 +314,7 @@ def test_migrate_handler_reads_the_database_secret(pg_root_url: str, monkeypatch
                     "host": "database.invalid", "port": int(parts.get("port") or 5432),
                     "dbname": parts["dbname"], "engine": "postgres"}))["ARN"]
             monkeypatch.setenv("MEMORY_MCP_DATABASE_SECRET_ARN", arn)
-            monkeypatch.setenv("MEMORY_MCP_DATABASE_HOST", parts["host"])  # the instance endpoint
+            monkeypatch.setenv("MEMORY_MCP_DATABASE_HOST", str(parts["host"]))  # the instance endpoint
             created = load_handler("migrate").handler(_cfn_event("Create", {}), FakeContext())
     finally:
         secrets._client.cache_clear()
@@ -373,6 +373,7 @@ def test_admin_handler_reports_errors_as_payloads(admin_handler: Any) -> None:
     usage = admin_handler({"args": ["users", "create", "--email", "a@example.test"]}, FakeContext())
     assert usage["ok"] is False and "required" in usage["error"]
 
+    bad: dict[str, Any]
     for bad in ({}, {"args": "users list"}, {"args": []}, {"args": ["users", 3]}):
         result = admin_handler(bad, FakeContext())
         assert result["ok"] is False and '{"args"' in result["error"]

@@ -114,9 +114,11 @@ async def test_registry_lists_every_tool_resource_and_prompt() -> None:
     by_name = {t.name: t for t in listed}
     for name in ("search_memory", "listDocuments", "getDocument", "listMemories", "listSpaces",
                  "whoAmI"):
-        assert by_name[name].annotations.read_only_hint is True
-    assert by_name["add_memory"].annotations.destructive_hint is True
-    assert by_name["deleteDocument"].annotations.destructive_hint is True
+        annotations = by_name[name].annotations
+        assert annotations is not None and annotations.read_only_hint is True, name
+    for name in ("add_memory", "deleteDocument"):
+        annotations = by_name[name].annotations
+        assert annotations is not None and annotations.destructive_hint is True, name
     for tool in listed:
         assert tool.description and len(tool.description) > 60, tool.name
     search_props = by_name["search_memory"].input_schema["properties"]

@@ -12,7 +12,7 @@ app = LambdaHttpHandler()
 
 
 @logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)
+@tracer.capture_lambda_handler(capture_response=False)  # type: ignore[untyped-decorator]  # tracer: Any
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return app(event, context)
