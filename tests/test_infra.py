@@ -324,7 +324,10 @@ def test_migrations_hash_follows_the_files(tmp_path: Path) -> None:
 
 def test_least_privilege(s: Synth) -> None:
     uploads = next(k for k in s.of_type("AWS::S3::Bucket") if k.startswith("Uploads"))
-    under = lambda prefix: {"Fn::Join": ["", [{"Fn::GetAtt": [uploads, "Arn"]}, f"/{prefix}*"]]}  # noqa: E731
+
+    def under(prefix: str) -> dict[str, Any]:
+        return {"Fn::Join": ["", [{"Fn::GetAtt": [uploads, "Arn"]}, f"/{prefix}*"]]}
+
     model = s.config.embedding.model
 
     def resources(name: str, action: str) -> list[Any]:
@@ -457,6 +460,34 @@ def test_outputs(s: Synth) -> None:
     assert set(outputs) == expected
     assert outputs["McpUrl"]["Value"]["Fn::Join"][1][-1] == "/mcp"
     assert outputs["AdminFunctionName"]["Value"] == _ref(s.function("Admin")[0])
+
+
+# -- cfn-lint: the template against CloudFormation's own resource schemas ------------------------
+
+#: Findings accepted, each with the reason; anything else fails the test.
+CFN_LINT_ACCEPTED: dict[str, str] = {
+    # CDK's own constructs emit DependsOn next to a GetAtt on the same resource (role → function,
+    # queue → bucket notification). Redundant, harmless, and not ours to change.
+    "W3005": "redundant DependsOn emitted by CDK constructs",
+    # cfn-lint's deprecation list holds the major-only aliases ("16", "17") next to the retired
+    # minors. RDS documents a major-only EngineVersion as valid: it creates the newest minor of
+    # that major, which is what a pin to PostgreSQL 17 with minor auto-upgrades wants.
+    "W3691": "major-only EngineVersion '17' (RDS picks the newest 17.x)",
+}
+
+
+def test_cfn_lint_finds_nothing_unexplained(s: Synth) -> None:
+    """Property names, types, enums and references that ``Template`` assertions cannot see (a
+    typo in an escape-hatch override, an invalid runtime or instance class) fail here, before
+    CloudFormation would reject them mid-deploy."""
+    from cfnlint.api import ManualArgs, lint
+
+    matches = lint(json.dumps(s.template), config=ManualArgs(regions=["eu-west-1", "us-east-1"]))
+    found = [(m.rule.id, str(m.message)) for m in matches]
+    unexplained = [f for f in found if f[0] not in CFN_LINT_ACCEPTED]
+    assert unexplained == []
+    engine_findings = [message for rule, message in found if rule == "W3691"]
+    assert all("'17'" in message for message in engine_findings), engine_findings
 
 
 # -- the layer build (no network: the resolution is fed a recorded pip report) -------------------
