@@ -82,11 +82,11 @@ from psycopg.adapt import Dumper
 from psycopg.pq import Format
 from psycopg.rows import dict_row
 from psycopg.types import TypeInfo
+from pydantic import SecretStr
 
 from memory_mcp.config import STORAGE_DIMENSIONS, Settings
 from memory_mcp.db import memories as db
 from memory_mcp.db.migrator import migrate
-from memory_mcp.embeddings import l2_normalise
 from memory_mcp.http.app import create_app
 from memory_mcp.services import admin
 from memory_mcp.services import memories as memory_service
@@ -188,6 +188,15 @@ class Dataset:
     counts: list[int]
 
 
+def l2_normalise(vectors: np.ndarray) -> np.ndarray:
+    """Row-wise L2 normalisation as float32; zero rows stay zero (the package's own helper works
+    on lists: it no longer uses numpy)."""
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    out: np.ndarray = (vectors / norms).astype(np.float32)
+    return out
+
+
 def noisy(centroids: np.ndarray, which: np.ndarray, sigma: np.ndarray | float,
           rng: np.random.Generator) -> np.ndarray:
     """Unit vectors near the given centroids: c + sigma * g / sqrt(d), normalised."""
@@ -255,8 +264,9 @@ def seed(url: str, ds: Dataset, n: int, mode: str, tail: int, rng: np.random.Gen
         info.register(conn)
         conn.adapters.register_dumper(np.ndarray, type("HalfvecDumper", (_HalfvecDumper,),
                                                        {"oid": info.oid}))
-        indexdef = conn.execute(
-            "SELECT pg_get_indexdef('memories_embedding_hnsw'::regclass)").fetchone()[0]
+        row = conn.execute("SELECT pg_get_indexdef('memories_embedding_hnsw'::regclass)").fetchone()
+        assert row is not None
+        indexdef = row[0]
         out["indexdef"] = indexdef
         if mode == "insert":
             t = time.perf_counter()
@@ -272,7 +282,9 @@ def seed(url: str, ds: Dataset, n: int, mode: str, tail: int, rng: np.random.Gen
             out["copy_bulk_s"] = time.perf_counter() - t
             out["copy_bulk_rows"] = len(bulk)
             conn.execute("SET maintenance_work_mem = '1GB'")
-            workers = conn.execute("SHOW max_parallel_maintenance_workers").fetchone()[0]
+            row = conn.execute("SHOW max_parallel_maintenance_workers").fetchone()
+            assert row is not None
+            workers = row[0]
             out["build_workers"] = workers
             t = time.perf_counter()
             conn.execute(indexdef)
@@ -291,6 +303,7 @@ def seed(url: str, ds: Dataset, n: int, mode: str, tail: int, rng: np.random.Gen
                       pg_size_pretty(pg_relation_size('memories_embedding_hnsw')) AS hnsw,
                       (SELECT count(*) FROM memories WHERE is_latest AND NOT is_forgotten) AS live"""
         ).fetchone()
+        assert row is not None
         out["heap_toast"], out["hnsw_size"], out["live"] = row
     return out
 
@@ -355,7 +368,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
     rng = np.random.default_rng(args.seed)
     deadline = Deadline(args.time_budget)
     settings = Settings(
-        database_url=url, data_dir=args.resolved_data_dir, migrations_dir=ROOT / "migrations",
+        database_url=SecretStr(url), data_dir=args.resolved_data_dir, migrations_dir=ROOT / "migrations",
         auto_migrate=True, pool_min_size=1, pool_max_size=4,
         embedding_cache_size=max(512, 2 * args.queries + 64), log_level="WARNING",
     )
@@ -573,11 +586,12 @@ async def product_search(conn: Any, space_id: uuid.UUID, literal: str, *, ef: in
                 await conn.execute(f"SET LOCAL {name} = off")
         target = conn if explain is None else _Capture(conn)
         t = time.perf_counter()
-        rows = await db.search(target, space_id, vector=literal, pattern=None, category=None,
-                               limit=limit)
+        rows = await db.search(target, space_id,  # type: ignore[arg-type]  # _Capture: duck-typed
+                               vector=literal, pattern=None, category=None, limit=limit)
         dt = time.perf_counter() - t
         plan = ""
         if isinstance(target, _Capture):
+            assert explain is not None  # target is a _Capture only when explain is given
             query, params = target.calls[-1]
             cur = await conn.execute(explain.encode() + b" " + query, params)
             lines = [r["QUERY PLAN"] for r in await cur.fetchall()]

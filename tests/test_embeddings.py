@@ -8,7 +8,7 @@ import logging
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,8 @@ import pytest
 from pydantic import SecretStr
 
 from memory_mcp.config import STORAGE_DIMENSIONS, Settings
-from memory_mcp.embeddings import build_embedder, pad_to_storage
-from memory_mcp.embeddings.base import FloatArray
+from memory_mcp.db.memories import vector_literal
+from memory_mcp.embeddings import Vectors, build_embedder
 from memory_mcp.embeddings.cache import CachedEmbedder
 from memory_mcp.errors import ConfigurationError, UpstreamError
 
@@ -27,8 +27,16 @@ SECRET = "sk-test-SECRET-do-not-leak"
 UPSTREAM_BODY = "upstream says: quota exceeded for account 123456789012 / input 'private memo'"
 
 
-def _cos(a: FloatArray, b: FloatArray) -> float:
-    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
+def _cos(a: Sequence[float], b: Sequence[float]) -> float:
+    va, vb = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    return float(va @ vb / (np.linalg.norm(va) * np.linalg.norm(vb)))
+
+
+def _shape(vectors: Vectors) -> tuple[int, ...]:
+    """The interface's contract: a list of lists of Python floats, rectangular."""
+    assert isinstance(vectors, list) and all(isinstance(row, list) for row in vectors)
+    assert all(isinstance(x, float) for row in vectors for x in row)
+    return tuple(np.asarray(vectors).shape) if vectors else (0,)
 
 
 # --------------------------------------------------------------------------- local model
@@ -48,10 +56,9 @@ def test_local_gives_384_dim_unit_vectors(local: Any) -> None:
     vectors = local.embed(["hello world", "PostgreSQL with pgvector", ""])
     assert local.model_id == "local:all-MiniLM-L6-v2-int8"
     assert local.dimensions == 384
-    assert vectors.shape == (3, 384)
-    assert vectors.dtype == np.float32
-    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
-    assert local.embed([]).shape == (0, 384)
+    assert _shape(vectors) == (3, 384)
+    np.testing.assert_allclose(np.linalg.norm(np.asarray(vectors), axis=1), 1.0, atol=1e-5)
+    assert local.embed([]) == []
 
 
 def test_local_paraphrase_is_much_closer_than_unrelated(local: Any) -> None:
@@ -69,7 +76,7 @@ def test_local_paraphrase_is_much_closer_than_unrelated(local: Any) -> None:
 def test_local_truncates_long_text_at_256_tokens(local: Any) -> None:
     prefix = " ".join(f"word{i}" for i in range(400))  # well over 256 word pieces
     first, second = local.embed([prefix + " alpha" * 500, prefix + " omega" * 500])
-    assert np.isfinite(first).all()
+    assert np.isfinite(np.asarray(first)).all()
     # Everything after the first 256 tokens is cut off, so the different tails do not matter.
     np.testing.assert_array_equal(first, second)
 
@@ -85,9 +92,10 @@ def test_local_batch_padding_and_order_do_not_change_vectors(local: Any) -> None
 
 def test_padding_to_storage_keeps_cosine(local: Any) -> None:
     vectors = local.embed(["tabs or spaces", "indentation style preference"])
-    padded = pad_to_storage(vectors)
-    assert padded.shape == (2, STORAGE_DIMENSIONS)
-    assert not padded[:, 384:].any()
+    padded = [[float(x) for x in vector_literal(v, STORAGE_DIMENSIONS)[1:-1].split(",")]
+              for v in vectors]
+    assert _shape(padded) == (2, STORAGE_DIMENSIONS)
+    assert not any(x for row in padded for x in row[384:])
     assert _cos(padded[0], padded[1]) == pytest.approx(_cos(vectors[0], vectors[1]), abs=1e-6)
 
 
@@ -151,8 +159,8 @@ def test_bedrock_nova_request_and_response() -> None:
     vectors = embedder.embed(["remember this", "and this"])
 
     assert embedder.model_id == "bedrock:amazon.nova-2-multimodal-embeddings-v1:0"
-    assert vectors.shape == (2, 3072)
-    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+    assert _shape(vectors) == (2, 3072)
+    np.testing.assert_allclose(np.linalg.norm(np.asarray(vectors), axis=1), 1.0, atol=1e-5)
     assert len(fake.calls) == 2
     call = fake.calls[0]
     assert call["modelId"] == "amazon.nova-2-multimodal-embeddings-v1:0"
@@ -174,7 +182,7 @@ def test_bedrock_titan_v2_request_and_response() -> None:
     fake = FakeBedrock({"embedding": [0.5] * 512, "inputTextTokenCount": 3})
     embedder = BedrockEmbedder("amazon.titan-embed-text-v2:0", 512, client=fake)  # type: ignore[arg-type]
     vectors = embedder.embed(["hello"])
-    assert vectors.shape == (1, 512)
+    assert _shape(vectors) == (1, 512)
     body = json.loads(fake.calls[0]["body"])
     assert body == {"inputText": "hello", "dimensions": 512, "normalize": True}
 
@@ -312,7 +320,7 @@ def test_openai_default_model_omits_dimensions_and_batches() -> None:
         return httpx.Response(200, json={"data": data})
 
     vectors = _openai(handler).embed([f"t{i}" for i in range(100)])
-    assert vectors.shape == (100, 3072)
+    assert _shape(vectors) == (100, 3072)
     assert [len(b["input"]) for b in bodies] == [64, 36]
     assert all("dimensions" not in b for b in bodies)
 
@@ -341,7 +349,7 @@ def test_openai_retries_once_on_503(monkeypatch: pytest.MonkeyPatch) -> None:
             return httpx.Response(status, text=UPSTREAM_BODY)
         return httpx.Response(200, json={"data": [{"index": 0, "embedding": [1.0] * 3072}]})
 
-    assert _openai(handler).embed(["hi"]).shape == (1, 3072)
+    assert _shape(_openai(handler).embed(["hi"])) == (1, 3072)
 
 
 def test_openai_connection_error_and_bad_json_are_upstream_errors() -> None:
@@ -356,6 +364,16 @@ def test_openai_connection_error_and_bad_json_are_upstream_errors() -> None:
 
     with pytest.raises(UpstreamError):
         _openai(garbage).embed(["hi"])
+
+    def shapes(*rows: list[Any]) -> Any:
+        data = [{"index": i, "embedding": row} for i, row in enumerate(rows)]
+        return lambda request: httpx.Response(200, json={"data": data})
+
+    for handler in (shapes([1.0] * 3072),  # one row for two texts
+                    shapes([1.0] * 3072, [1.0] * 3071),  # ragged rows
+                    shapes([1.0] * 3072, ["x"] * 3072)):  # not numbers
+        with pytest.raises(UpstreamError):
+            _openai(handler).embed(["hi", "there"])
 
 
 def test_openai_configuration_errors() -> None:
@@ -387,10 +405,9 @@ class CountingEmbedder:
     def __init__(self) -> None:
         self.batches: list[list[str]] = []
 
-    def embed(self, texts: list[str]) -> FloatArray:
+    def embed(self, texts: list[str]) -> Vectors:
         self.batches.append(list(texts))
-        rows = [np.random.default_rng(sum(map(ord, t))).random(8) for t in texts]
-        return np.asarray(rows, dtype=np.float32).reshape(len(texts), 8)
+        return [np.random.default_rng(sum(map(ord, t))).random(8).tolist() for t in texts]
 
 
 def test_cache_embeds_each_distinct_text_once() -> None:
@@ -404,8 +421,11 @@ def test_cache_embeds_each_distinct_text_once() -> None:
     np.testing.assert_array_equal(first[0], first[2])
     np.testing.assert_array_equal(second[2], first[0])
     np.testing.assert_array_equal(second[0], first[1])
-    second[:] = 0  # callers own the returned array
-    np.testing.assert_array_equal(cache.embed(["a"])[0], first[0])
+    expected = list(first[0])
+    second[0][:] = [0.0] * 8  # callers own the returned lists: the cache keeps its own copy
+    first[0].append(1.0)
+    assert first[2] == expected  # and repeated texts in one call are separate lists
+    assert cache.embed(["a"])[0] == expected and cache.embed(["b"])[0] == first[1]
     assert len(inner.batches) == 2
 
 

@@ -1,17 +1,17 @@
 """Embedding providers behind one interface, chosen by configuration.
 
 Providers are imported inside ``build_embedder`` only: importing this package must not pull in
-onnxruntime (local) or boto3 (Bedrock), so a Lambda cold start pays only for the provider it
-actually uses.
+onnxruntime or numpy (local) or boto3 (Bedrock), so a Lambda cold start pays only for the
+provider it actually uses.
 """
 
 from __future__ import annotations
 
 from memory_mcp.config import Settings
-from memory_mcp.embeddings.base import Embedder, FloatArray, l2_normalise, pad_to_storage
+from memory_mcp.embeddings.base import Embedder, Vectors, l2_normalise
 from memory_mcp.errors import ConfigurationError
 
-__all__ = ["Embedder", "FloatArray", "build_embedder", "l2_normalise", "pad_to_storage"]
+__all__ = ["Embedder", "Vectors", "build_embedder", "l2_normalise"]
 
 #: Names accepted for the local model in MEMORY_MCP_EMBEDDING_MODEL (there is only one).
 _LOCAL_MODEL_NAMES = frozenset({"all-MiniLM-L6-v2", "all-MiniLM-L6-v2-int8"})

@@ -31,10 +31,9 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from botocore.exceptions import BotoCoreError, ClientError
 
-from memory_mcp.embeddings.base import FloatArray, l2_normalise
+from memory_mcp.embeddings.base import Vectors, l2_normalise
 from memory_mcp.errors import ConfigurationError, UpstreamError
 
 if TYPE_CHECKING:
@@ -100,16 +99,16 @@ class BedrockEmbedder:
         """The configured output width."""
         return self._dimensions
 
-    def embed(self, texts: list[str]) -> FloatArray:
+    def embed(self, texts: list[str]) -> Vectors:
         """One InvokeModel call per text (the APIs are single-input), a few in parallel."""
         if not texts:
-            return np.zeros((0, self._dimensions), dtype=np.float32)
+            return []
         if len(texts) == 1:
             rows = [self._embed_one(texts[0])]
         else:
             with ThreadPoolExecutor(max_workers=min(MAX_PARALLEL_CALLS, len(texts))) as pool:
                 rows = list(pool.map(self._embed_one, texts))
-        return l2_normalise(np.asarray(rows, dtype=np.float32))
+        return l2_normalise(rows)
 
     def request_body(self, text: str) -> dict[str, Any]:
         """The model-specific JSON request for one text (see the module docstring)."""

@@ -11,9 +11,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-import numpy as np
-
-from memory_mcp.embeddings.base import Embedder, FloatArray
+from memory_mcp.embeddings.base import Embedder, Vectors
 
 
 class CachedEmbedder:
@@ -22,8 +20,8 @@ class CachedEmbedder:
     Only misses reach ``inner``, de-duplicated and in one batch. The lock is not held while
     ``inner`` runs, so a slow provider call never blocks cache hits on other threads; two
     threads missing the same text at once may both compute it, which is harmless.
-    Cached rows are stored read-only and every call returns a fresh array, so callers may
-    modify what they get without corrupting the cache.
+    Cached rows are stored as tuples and every call returns fresh lists, so callers may modify
+    what they get without corrupting the cache.
     """
 
     def __init__(self, inner: Embedder, size: int) -> None:
@@ -32,7 +30,7 @@ class CachedEmbedder:
         self._inner = inner
         self._size = size
         self._lock = threading.Lock()
-        self._rows: OrderedDict[str, FloatArray] = OrderedDict()
+        self._rows: OrderedDict[str, tuple[float, ...]] = OrderedDict()
 
     @property
     def inner(self) -> Embedder:
@@ -49,9 +47,9 @@ class CachedEmbedder:
         """Same as the wrapped provider."""
         return self._inner.dimensions
 
-    def embed(self, texts: list[str]) -> FloatArray:
+    def embed(self, texts: list[str]) -> Vectors:
         """Serve hits from the cache and embed the distinct misses in one inner call."""
-        found: dict[str, FloatArray] = {}
+        found: dict[str, tuple[float, ...]] = {}
         with self._lock:
             for text in texts:
                 row = self._rows.get(text)
@@ -62,18 +60,14 @@ class CachedEmbedder:
         if misses:
             computed = self._inner.embed(misses)
             with self._lock:
-                for text, row in zip(misses, computed, strict=True):
-                    stored = np.array(row, dtype=np.float32)
-                    stored.setflags(write=False)
+                for text, fresh in zip(misses, computed, strict=True):
+                    stored = tuple(fresh)
                     self._rows[text] = stored
                     self._rows.move_to_end(text)
                     found[text] = stored
                 while len(self._rows) > self._size:
                     self._rows.popitem(last=False)
-        out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        for i, text in enumerate(texts):
-            out[i] = found[text]
-        return out
+        return [list(found[text]) for text in texts]
 
     def clear(self) -> None:
         """Forget everything (e.g. in tests)."""

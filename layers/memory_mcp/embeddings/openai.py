@@ -17,10 +17,9 @@ import time
 from typing import Any
 
 import httpx
-import numpy as np
 
 from memory_mcp.config import STORAGE_DIMENSIONS
-from memory_mcp.embeddings.base import FloatArray, l2_normalise
+from memory_mcp.embeddings.base import Vectors, l2_normalise
 from memory_mcp.errors import ConfigurationError, UpstreamError
 
 log = logging.getLogger(__name__)
@@ -95,13 +94,12 @@ class OpenAIEmbedder:
         """Configured width, or the model's native width."""
         return self._dimensions
 
-    def embed(self, texts: list[str]) -> FloatArray:
+    def embed(self, texts: list[str]) -> Vectors:
         """Embed in batches of ``BATCH_SIZE``; rows come back in input order, L2-normalised."""
-        out = np.zeros((len(texts), self._dimensions), dtype=np.float32)
+        out: Vectors = []
         for start in range(0, len(texts), BATCH_SIZE):
-            batch = texts[start : start + BATCH_SIZE]
-            out[start : start + len(batch)] = self._embed_batch(batch)
-        return l2_normalise(out) if texts else out
+            out += self._embed_batch(texts[start : start + BATCH_SIZE])
+        return l2_normalise(out)
 
     def close(self) -> None:
         """Release pooled connections (tests, CLI shutdown)."""
@@ -114,20 +112,22 @@ class OpenAIEmbedder:
             body["dimensions"] = self._dimensions
         return body
 
-    def _embed_batch(self, texts: list[str]) -> FloatArray:
+    def _embed_batch(self, texts: list[str]) -> Vectors:
         response = self._post(self.request_body(texts))
         try:
             data = sorted(response.json()["data"], key=lambda item: int(item["index"]))
-            rows = np.asarray([item["embedding"] for item in data], dtype=np.float32)
+            rows = [[float(x) for x in item["embedding"]] for item in data]
         except (KeyError, TypeError, ValueError) as exc:
             log.error("unexpected embeddings response shape from %s: %r", self._url, exc)
             raise UpstreamError(_FAILED) from exc
-        if rows.ndim != 2 or rows.shape[0] != len(texts):
-            log.error("embeddings response from %s has shape %s", self._url, rows.shape)
+        widths = {len(row) for row in rows}
+        if len(rows) != len(texts) or len(widths) > 1:
+            log.error("embeddings response from %s has %d rows of widths %s for %d texts",
+                      self._url, len(rows), sorted(widths), len(texts))
             raise UpstreamError(_FAILED)
-        if rows.shape[1] != self._dimensions:
+        if widths != {self._dimensions}:
             raise ConfigurationError(
-                f"Model {self._model} returned {rows.shape[1]}-dimensional embeddings but "
+                f"Model {self._model} returned {widths.pop()}-dimensional embeddings but "
                 f"{self._dimensions} are configured; fix MEMORY_MCP_EMBEDDING_DIMENSIONS."
             )
         return rows

@@ -43,9 +43,9 @@ class Runtime:
             raise
         except Exception as exc:
             raise UpstreamError("The embedding provider failed; please retry shortly.") from exc
-        if vectors.shape[1] > STORAGE_DIMENSIONS:
-            raise UpstreamError("The embedding provider returned vectors wider than storage.")
-        return [vector_literal(row.tolist(), STORAGE_DIMENSIONS) for row in vectors]
+        if len(vectors) != len(texts) or any(len(row) > STORAGE_DIMENSIONS for row in vectors):
+            raise UpstreamError("The embedding provider returned vectors of the wrong shape.")
+        return [vector_literal(row, STORAGE_DIMENSIONS) for row in vectors]
 
     async def embed_one(self, text: str) -> str:
         """One text (a query): the finished literal is cached, since agents repeat queries and
