@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import anyio
 import httpx
@@ -534,6 +535,9 @@ async def test_real_server_upload_reaches_done(server: tuple[ServerProcess, str]
     put = httpx.request(target["method"], target["uploadUrl"], content=csv,
                         headers=target["headers"], timeout=10)
     assert put.status_code == 200, put.text
+    signature = parse_qs(urlsplit(target["uploadUrl"]).query)["sig"][0]
+    proc.wait_for_line(lambda line: "PUT /uploads/" in line, timeout=10)  # the access log line
+    assert "sig=[REDACTED]" in proc.output and signature not in proc.output
     async with connect(f"{proc.base}/mcp", key) as client:
         deadline = time.monotonic() + 60
         while True:
