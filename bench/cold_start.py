@@ -14,7 +14,12 @@ What it measures, each in a fresh Python process (so nothing is already imported
      ``PYTHONPYCACHEPREFIX``), i.e. what Lambda pays if the layer ships no byte code;
    - ``layer``: with ``--layer DIR`` (``python infra/layer_build.py DIR`` first), the real layer
      on CPython 3.12 with its precompiled byte code, boto3/botocore borrowed from the venv as
-     the Lambda runtime provides them (skipped when no CPython 3.12 is found).
+     the Lambda runtime provides them, ``LAMBDA_TASK_ROOT`` and the hosted settings set as on
+     Lambda (skipped when no CPython 3.12 is found).
+
+   Each variant also times two **baselines** in the same rounds: the ``mcp`` SDK's server alone,
+   and the whole third-party ``stack`` the MCP handler cannot do without (SDK, FastAPI, Mangum,
+   psycopg, pydantic-settings, Powertools). ``mcp_http / stack`` is what our own code adds.
 
 2. **First and second invocation** (venv) against a fresh database: ``mcp_http`` answers an
    ``initialize`` then a ``tools/list`` (the first one opens the pool and pins the embedding model;
@@ -45,6 +50,19 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 HANDLERS = ("mcp_http", "migrate", "admin", "extract")
+#: Baselines measured in the same run: the third-party imports the MCP handler cannot do without.
+#: ``mcp SDK`` is the SDK's server alone; ``stack`` adds FastAPI, Mangum, psycopg and its pool,
+#: pydantic-settings and Powertools' logger and metrics (the brief's mandated stack).
+BASELINES = {
+    "mcp SDK": "modules:mcp.server.mcpserver,mcp.server.streamable_http_manager",
+    "stack": "modules:mcp.server.mcpserver,mcp.server.streamable_http_manager,fastapi,mangum,"
+             "psycopg,psycopg_pool,pydantic_settings,aws_lambda_powertools.logging,"
+             "aws_lambda_powertools.metrics",
+}
+#: The hosted configuration, as the CDK app sets it on the functions.
+HOSTED = {"MEMORY_MCP_EMBEDDING_PROVIDER": "bedrock", "MEMORY_MCP_BEDROCK_REGION": "eu-west-1",
+          "MEMORY_MCP_AUTO_MIGRATE": "false", "MEMORY_MCP_UPLOADS_BUCKET": "bench-uploads",
+          "MEMORY_MCP_POOL_MIN_SIZE": "1", "MEMORY_MCP_POOL_MAX_SIZE": "2"}
 #: What the Lambda Python runtime provides next to the layer.
 RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "dateutil", "six.py", "urllib3", "jmespath")
 
@@ -53,9 +71,13 @@ import importlib.util, json, sys, time
 name = sys.argv[1]
 t0 = time.perf_counter()
 try:
-    spec = importlib.util.spec_from_file_location("handler", sys.argv[2])
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    if sys.argv[2].startswith("modules:"):  # a baseline: just these third-party imports
+        for dotted in sys.argv[2][8:].split(","):
+            importlib.import_module(dotted)
+    else:
+        spec = importlib.util.spec_from_file_location("handler", sys.argv[2])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
     result = {"import_s": time.perf_counter() - t0}
 except Exception as exc:
     result = {"error": f"{type(exc).__name__}: {exc}"[:200]}
@@ -83,7 +105,10 @@ print("RESULT " + json.dumps(result))
 
 def run_child(python: str, name: str, env: dict[str, str], events: list[Any] | None = None,
               extra_args: list[str] | None = None) -> dict[str, Any]:
-    args = [python, *(extra_args or []), "-c", CHILD, name, str(ROOT / "functions" / name / "handler.py")]
+    target = BASELINES.get(name) or str(ROOT / "functions" / name / "handler.py")
+    if "LAMBDA_TASK_ROOT" in env:  # as on Lambda: the function's own directory
+        env = {**env, "LAMBDA_TASK_ROOT": str(ROOT / "functions" / name)}
+    args = [python, *(extra_args or []), "-c", CHILD, name, target]
     if events is not None:
         args.append(json.dumps(events))
     proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300, check=False)  # noqa: S603
@@ -112,30 +137,46 @@ def summary(values: list[float]) -> str:
 
 def measure_imports(label: str, python: str, env: dict[str, str], repeat: int,
                     extra_args: list[str] | None = None, fresh_pycache: bool = False) -> None:
+    """Each handler and each baseline in a fresh process; the rounds interleave them, so a busy
+    moment of the machine costs every row alike and the ratios stay meaningful."""
     print(f"\nImport time, {label} ({python}):")
-    for name in HANDLERS:
-        times, error = [], None
-        for _ in range(repeat):
+    names = [*HANDLERS, *BASELINES]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    errors: dict[str, str] = {}
+    for _ in range(repeat):
+        for name in names:
+            if name in errors:
+                continue
             run_env = dict(env)
             if fresh_pycache:
                 run_env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="pyc-empty-")
             result = run_child(python, name, run_env, extra_args=extra_args)
             if "error" in result:
-                error = result["error"]
-                break
-            times.append(result["import_s"])
-        print(f"  {name:<9} {summary(times) if error is None else 'failed: ' + error}")
+                errors[name] = result["error"]
+            else:
+                times[name].append(result["import_s"])
+    for name in names:
+        shown = f"baseline: {name}" if name in BASELINES else name
+        print(f"  {shown:<19} {summary(times[name]) if name not in errors else 'failed: ' + errors[name]}")
+    if times["mcp_http"] and times["stack"] and times["mcp SDK"]:
+        handler, stack = statistics.median(times["mcp_http"]), statistics.median(times["stack"])
+        sdk = statistics.median(times["mcp SDK"])
+        print(f"  mcp_http / stack = {handler / stack:.2f}   (our code and the rest of its imports: "
+              f"{(handler - stack) * 1000:+.0f} ms; the mcp SDK alone: {sdk * 1000:.0f} ms)")
 
 
 async def seed(url: str) -> str:
     """A writer with a key and a space on the bench database; returns the key."""
+    from pydantic import SecretStr
+
     from memory_mcp.config import Settings
     from memory_mcp.db.pool import open_pool
     from memory_mcp.embeddings import build_embedder
     from memory_mcp.services import admin
     from memory_mcp.services.runtime import Runtime
 
-    settings = Settings(database_url=url, embedding_provider="bedrock", bedrock_region="eu-west-1")
+    settings = Settings(database_url=SecretStr(url), embedding_provider="bedrock",
+                        bedrock_region="eu-west-1")
     pool = await open_pool(settings, url)
     try:
         rt = Runtime(settings=settings, pool=pool, embedder=build_embedder(settings))
@@ -196,10 +237,7 @@ def _invocations(python: str, root_url: str, migrate: Any, psycopg: Any) -> None
             migrate(url, ROOT / "migrations")
         return url
 
-    hosted = {"MEMORY_MCP_EMBEDDING_PROVIDER": "bedrock", "MEMORY_MCP_BEDROCK_REGION": "eu-west-1",
-              "MEMORY_MCP_AUTO_MIGRATE": "false", "MEMORY_MCP_UPLOADS_BUCKET": "bench-uploads",
-              "MEMORY_MCP_MIGRATIONS_DIR": str(ROOT / "migrations"),
-              "MEMORY_MCP_POOL_MIN_SIZE": "1", "MEMORY_MCP_POOL_MAX_SIZE": "2"}
+    hosted = {**HOSTED, "MEMORY_MCP_MIGRATIONS_DIR": str(ROOT / "migrations")}
     mcp_url = database(migrated=True)
     key = asyncio.run(seed(mcp_url))
     init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -241,7 +279,9 @@ def layer_env(layer: Path) -> tuple[dict[str, str], str] | None:
         return None
     runtime = Path(tempfile.mkdtemp(prefix="lambda-runtime-"))
     atexit.register(shutil.rmtree, runtime, ignore_errors=True)
-    site = Path(__import__("botocore").__file__).resolve().parents[1]
+    botocore_init = __import__("botocore").__file__  # a regular package: never None
+    assert botocore_init is not None
+    site = Path(botocore_init).resolve().parents[1]
     for name in RUNTIME_PACKAGES:
         if (site / name).exists() and not (layer / "python" / name).exists():
             copy = shutil.copytree if (site / name).is_dir() else shutil.copy2
@@ -250,7 +290,11 @@ def layer_env(layer: Path) -> tuple[dict[str, str], str] | None:
     subprocess.run([python, "-m", "compileall", "-q", "-j", "0", str(runtime)],  # noqa: S603
                    check=False, stdout=subprocess.DEVNULL)
     # Lambda's sys.path order: the function, the layer (/opt/python), then the runtime's packages.
-    env = base_env(PYTHONPATH=f"{layer / 'python'}{os.pathsep}{runtime}", PYTHONNOUSERSITE="1")
+    # As on Lambda: LAMBDA_TASK_ROOT set (the X-Ray SDK then samples locally instead of building
+    # a botocore client at import, ~0.3 s) and the hosted configuration.
+    env = base_env(PYTHONPATH=f"{layer / 'python'}{os.pathsep}{runtime}", PYTHONNOUSERSITE="1",
+                   LAMBDA_TASK_ROOT=str(ROOT / "functions"), AWS_LAMBDA_FUNCTION_NAME="bench",
+                   AWS_EXECUTION_ENV="AWS_Lambda_python3.12", **HOSTED)
     return env, python
 
 
