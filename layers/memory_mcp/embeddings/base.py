@@ -2,7 +2,7 @@
 
 Vectors cross this interface as plain lists of floats, not numpy arrays: the hosted providers
 (Bedrock, OpenAI-compatible) receive JSON numbers and the database wants halfvec text, so numpy
-would only be a detour, and it costs ~0.1-0.2 s of every Lambda cold start plus ~35 MB of the
+would only be a detour, and it cost ~0.1-0.2 s of every Lambda cold start plus 48 MiB of the
 layer. Only the local ONNX model (the ``local`` extra) uses numpy, inside its own module.
 
 The database column is ``halfvec(3072)``. Providers with fewer native dimensions are
