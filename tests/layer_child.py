@@ -25,7 +25,10 @@ from typing import Any
 
 #: Modules whose origin the test checks: ours, compiled extensions, the HTTP stack.
 WATCHED = ("memory_mcp", "pydantic", "pydantic_core", "psycopg", "psycopg_binary", "mangum", "fastapi",
-           "mcp", "aws_lambda_powertools", "aws_xray_sdk", "numpy", "boto3", "botocore")
+           "mcp", "aws_lambda_powertools", "aws_xray_sdk", "numpy", "boto3", "botocore", "httpx",
+           # Documents (extract): the parsers and their compiled extensions.
+           "docx", "lxml", "lxml.etree", "pypdf", "cryptography", "cryptography.hazmat.bindings._rust",
+           "PIL", "PIL._imaging")
 
 
 class Context:
@@ -45,15 +48,18 @@ class Context:
         return 30_000
 
 
-def _network_audit(seen: list[str], daemon: tuple[str, int]) -> None:
+def _network_audit(seen: list[list[str]], daemon: tuple[str, int]) -> None:
     """Record every Python-level socket connect, send or DNS lookup but the X-Ray daemon's
-    (libpq's own socket is not one of them)."""
+    (libpq's own socket is not one of them), as ``[event, host, address]``."""
+
+    def host(address: Any) -> str:
+        return str(address[0]) if isinstance(address, tuple) and address else str(address)
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
-        if event in ("socket.connect", "socket.sendto") and tuple(args[1]) != daemon:
-            seen.append(f"{event} {args[1]!r}")
+        if event in ("socket.connect", "socket.sendto") and args[1] != daemon:
+            seen.append([event, host(args[1]), repr(args[1])])
         elif event == "socket.getaddrinfo":
-            seen.append(f"{event} {args[:2]!r}")
+            seen.append([event, host(args[:1]), repr(args[:2])])
 
     sys.addaudithook(hook)
 
@@ -70,7 +76,7 @@ def main() -> None:
     daemon.bind(("127.0.0.1", 0))
     daemon.setblocking(False)
     os.environ["AWS_XRAY_DAEMON_ADDRESS"] = "{}:{}".format(*daemon.getsockname())
-    network: list[str] = []
+    network: list[list[str]] = []
     _network_audit(network, daemon.getsockname())
     t0 = time.perf_counter()
     module = importlib.import_module("handler")  # from LAMBDA_TASK_ROOT, first on PYTHONPATH
