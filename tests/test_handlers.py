@@ -287,6 +287,18 @@ def test_migrate_handler_create_update_delete(pg_root_url: str, monkeypatch: pyt
     with pytest.raises(Exception, match="differ from the template"):
         handler(_cfn_event("Update", {**props, "MigrationsHash": "0" * 64}, physical_id), FakeContext())
 
+    # A rollback: the previous template (one migration fewer, its own hash) while the function
+    # still runs the new layer. Nothing to undo or apply; failing would wedge the rollback.
+    older = {"MigrationsHash": "1" * 64, "Migrations": migrations[:-1]}
+    rolled_back = handler(_cfn_event("Update", older, physical_id), FakeContext())
+    assert rolled_back["Data"]["AppliedCount"] == 0
+    for foreign in ({**older, "Migrations": [*migrations[:-2], "9999_elsewhere"]},  # not a prefix
+                    {**older, "Migrations": migrations}):  # same names, other contents
+        with pytest.raises(Exception, match="differ from the template"):
+            handler(_cfn_event("Update", foreign, physical_id), FakeContext())
+    with pytest.raises(Exception, match="differ from the template"):  # only an Update rolls back
+        handler(_cfn_event("Create", older), FakeContext())
+
 
 def test_migrate_handler_reads_the_database_secret(pg_root_url: str, monkeypatch: pytest.MonkeyPatch
                                                    ) -> None:

@@ -340,15 +340,18 @@ def test_least_privilege(s: Synth) -> None:
     assert s.actions("McpHttp") == XRAY | SECRET_READ | {"bedrock:InvokeModel", "s3:PutObject",
                                                          "s3:DeleteObject"}
     assert resources("McpHttp", "s3:PutObject") == [under("uploads/")]
-    assert resources("McpHttp", "s3:DeleteObject") == [under("uploads/")]
+    assert sorted(map(json.dumps, resources("McpHttp", "s3:DeleteObject"))) == sorted(
+        map(json.dumps, [under("uploads/"), under("transcripts/")]))
 
     assert s.actions("Extract") == XRAY | SECRET_READ | {
-        "bedrock:InvokeModel", "s3:GetObject", "s3:PutObject", "textract:DetectDocumentText",
+        "bedrock:InvokeModel", "s3:GetObject", "s3:PutObject", "s3:DeleteObject",
+        "textract:DetectDocumentText",
         "transcribe:StartTranscriptionJob", "transcribe:GetTranscriptionJob",
         "sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility",
         "sqs:GetQueueAttributes", "sqs:GetQueueUrl"}
     assert resources("Extract", "s3:GetObject") == [under("uploads/"), under("transcripts/")]
     assert resources("Extract", "s3:PutObject") == [under("transcripts/")], "never writes uploads/"
+    assert resources("Extract", "s3:DeleteObject") == [under("uploads/")]
 
     assert s.actions("Migrate") == XRAY | SECRET_READ
     assert s.actions("Admin") == XRAY | SECRET_READ | {"bedrock:InvokeModel"}
@@ -447,6 +450,8 @@ def test_layer_and_functions(s: Synth) -> None:
     assert s.env_of("McpHttp")["MEMORY_MCP_AUTO_MIGRATE"] == "false"
     for name in OUR_FUNCTIONS:  # hosted: credentials only from the secret (samLocal adds a URL)
         assert "DATABASE_URL" not in s.env_of(name), name
+    mcp_timeout = s.function("McpHttp")[1]["Properties"]["Timeout"]
+    assert 3 * int(s.env_of("McpHttp")["MEMORY_MCP_EMBEDDING_TIMEOUT_SECONDS"]) < mcp_timeout
     extract_timeout = s.function("Extract")[1]["Properties"]["Timeout"]
     assert int(s.env_of("Extract")["MEMORY_MCP_JOB_TIME_BUDGET_SECONDS"]) < extract_timeout
 
@@ -454,6 +459,7 @@ def test_layer_and_functions(s: Synth) -> None:
 def test_outputs(s: Synth) -> None:
     outputs = s.template["Outputs"]
     expected = {"McpUrl", "HealthUrl", "AdminFunctionName", "UploadsBucketName", "ExtractDlqUrl",
+                "ExtractDlqArn",
                 "DatabaseEndpoint", "DatabaseSecretArn", "AlarmTopicArn"}
     if s.env == "prod":
         expected.add("DatabaseProxyEndpoint")

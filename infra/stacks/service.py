@@ -395,7 +395,11 @@ class MemoryMcpStack(Stack):
         self.mcp_fn = self._function(
             "McpHttp", "mcp_http", sg=self.app_sg, memory_mib=cfg.mcp.memory_mib,
             timeout_seconds=cfg.mcp.timeout_seconds, reserved_concurrency=cfg.mcp.reserved_concurrency,
-            snap_start=cfg.mcp.snap_start, environment=app_env,
+            snap_start=cfg.mcp.snap_start,
+            # Bedrock is called with up to 3 attempts: all of them must fit in one request,
+            # so a slow provider ends as a clean tool error, not a Lambda timeout (a 5xx).
+            environment={**app_env, "MEMORY_MCP_EMBEDDING_TIMEOUT_SECONDS":
+                         str(max(5, cfg.mcp.timeout_seconds // 4))},
             description="Memory-MCP: POST /mcp, GET /healthz, POST /uploads",
         )
         # SnapStart serves published versions only: API Gateway then invokes an alias.
@@ -408,10 +412,13 @@ class MemoryMcpStack(Stack):
                 "Every deploy publishes a version (current_version) behind the live alias.")
         self._grant_bedrock(self.mcp_fn, cfg.embedding.model)
         # Presigned upload URLs are signed with this role: s3:PutObject under uploads/ only.
-        # deleteDocument removes the stored file: s3:DeleteObject under uploads/ only.
-        # No read: the API never serves uploaded bytes back.
-        self.mcp_fn.add_to_role_policy(iam.PolicyStatement(
-            actions=["s3:PutObject", "s3:DeleteObject"], resources=[uploads]))
+        # deleteDocument removes the stored file and any Transcribe result of it: s3:DeleteObject
+        # under uploads/ and transcripts/. No read: the API never serves stored bytes back.
+        transcripts = self.uploads.arn_for_objects(f"{TRANSCRIPTS_PREFIX}*")
+        self.mcp_fn.add_to_role_policy(iam.PolicyStatement(actions=["s3:PutObject"],
+                                                           resources=[uploads]))
+        self.mcp_fn.add_to_role_policy(iam.PolicyStatement(actions=["s3:DeleteObject"],
+                                                           resources=[uploads, transcripts]))
 
         extract = cfg.extract
         self.extract_fn = self._function(
@@ -428,8 +435,10 @@ class MemoryMcpStack(Stack):
             description="Memory-MCP: uploads queue → documents and memories",
         )
         self._grant_bedrock(self.extract_fn, cfg.embedding.model, cfg.extraction.llm_model)
-        self.extract_fn.add_to_role_policy(iam.PolicyStatement(actions=["s3:GetObject"],
-                                                               resources=[uploads]))
+        # It reads the uploads the queue names, and removes one whose document is gone (an upload
+        # URL replayed after deleteDocument) so nothing is left that will never be processed.
+        self.extract_fn.add_to_role_policy(iam.PolicyStatement(
+            actions=["s3:GetObject", "s3:DeleteObject"], resources=[uploads]))
         if cfg.extraction.textract:
             # DetectDocumentText on bytes: Textract has no resource-level permissions.
             self.extract_fn.add_to_role_policy(iam.PolicyStatement(
@@ -440,7 +449,6 @@ class MemoryMcpStack(Stack):
                 resources=[self.format_arn(service="transcribe", resource="transcription-job",
                                            resource_name="*")]))
             # Transcribe reads the media and writes its result with the caller's permissions.
-            transcripts = self.uploads.arn_for_objects(f"{TRANSCRIPTS_PREFIX}*")
             self.extract_fn.add_to_role_policy(iam.PolicyStatement(
                 actions=["s3:PutObject", "s3:GetObject"], resources=[transcripts]))
         self.extract_fn.add_event_source(event_sources.SqsEventSource(
@@ -570,6 +578,8 @@ class MemoryMcpStack(Stack):
                   description="aws lambda invoke --function-name <this> (see README)")
         CfnOutput(self, "UploadsBucketName", value=self.uploads.bucket_name)
         CfnOutput(self, "ExtractDlqUrl", value=self.dlq.queue_url)
+        CfnOutput(self, "ExtractDlqArn", value=self.dlq.queue_arn,
+                  description="aws sqs start-message-move-task --source-arn <this> (redrive)")
         CfnOutput(self, "DatabaseEndpoint", value=self.instance_host)
         CfnOutput(self, "DatabaseSecretArn", value=self.db_secret.secret_arn)
         if self.proxy is not None:
@@ -609,20 +619,25 @@ class MemoryMcpStack(Stack):
                         + ("; nor does textract:DetectDocumentText (image OCR on bytes)."
                            if textract else "."))
         uploads = f"AwsSolutions-IAM5[Resource::<{self._logical_id(self.uploads)}.Arn>/uploads/*]"
+        transcripts = (f"AwsSolutions-IAM5[Resource::<{self._logical_id(self.uploads)}.Arn>"
+                       "/transcripts/*]")
         acknowledge(self.mcp_fn, uploads,
                     "s3:PutObject (presigned upload URLs) and s3:DeleteObject (deleteDocument), "
                     "under uploads/ only: keys uploads/<space>/<document>/<file> are created "
                     "per upload.")
+        acknowledge(self.mcp_fn, transcripts,
+                    "s3:DeleteObject only, under transcripts/ only: deleteDocument removes the "
+                    "Transcribe result of the document, whose key is named per job.")
         acknowledge(self.extract_fn, uploads,
-                    "s3:GetObject only, under uploads/ only: the extractor reads the uploaded "
-                    "objects the queue names, whose keys are created per upload.")
+                    "s3:GetObject and s3:DeleteObject under uploads/ only: the extractor reads "
+                    "the uploaded objects the queue names (keys created per upload) and removes "
+                    "one whose document was deleted.")
         if self.config.extraction.transcribe:
             acknowledge(self.extract_fn, "AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:transcribe:"
                         "<AWS::Region>:<AWS::AccountId>:transcription-job/*]",
                         "Transcription jobs are named per upload at run time; only Start/Get on "
                         "jobs of this account and region.")
-            acknowledge(self.extract_fn,
-                        f"AwsSolutions-IAM5[Resource::<{self._logical_id(self.uploads)}.Arn>/transcripts/*]",
+            acknowledge(self.extract_fn, transcripts,
                         "Amazon Transcribe writes its result under transcripts/ with the caller's "
                         "permissions and the extractor reads it back; keys are per job.")
         migrate_versions = f"AwsSolutions-IAM5[Resource::<{self._logical_id(self.migrate_fn)}.Arn>:*]"

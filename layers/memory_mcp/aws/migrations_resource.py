@@ -8,6 +8,11 @@ database instance (never a proxy: the migrator holds a session-level advisory lo
 keeps the schema and the data: a database is never emptied by removing a resource.
 
 Failures propagate: the framework reports them to CloudFormation, which rolls the deploy back.
+A rollback sends ``Update`` with the *previous* template's properties while this function still
+runs the *new* layer. Migrations only go forward, so when the template lists an older prefix of
+the layer's migrations the update succeeds without applying anything: failing it would leave
+the stack in ``UPDATE_ROLLBACK_FAILED``, and re-running a migration that just failed would fail
+again.
 """
 
 from __future__ import annotations
@@ -64,11 +69,24 @@ def handle_migration_event(event: Mapping[str, Any], settings: Settings) -> dict
 
 
 def _apply(event: Mapping[str, Any], settings: Settings) -> tuple[list[str], str]:
-    expected = (event.get("ResourceProperties") or {}).get("MigrationsHash")
+    props = event.get("ResourceProperties") or {}
+    expected = props.get("MigrationsHash")
     actual = migrations_hash(settings.migrations_dir)
     if expected and expected != actual:
+        if event.get("RequestType") == "Update" and _older_prefix(props.get("Migrations"), settings):
+            log.warning("the template lists an older prefix of the layer's migrations (a rollback): "
+                        "nothing applied, migrations only go forward",
+                        extra={"template_migrations": len(props["Migrations"])})
+            return [], actual
         raise ConfigurationError(
             f"The layer's migrations (hash {actual[:12]}) differ from the template's "
             f"({str(expected)[:12]}): deploy the layer and the stack from the same checkout."
         )
     return migrate(resolve_database_url(settings), settings.migrations_dir), actual
+
+
+def _older_prefix(listed: Any, settings: Settings) -> bool:
+    """True when ``listed`` (the template's migration names) is a strict prefix of the layer's."""
+    names = [m.name for m in load_migrations(settings.migrations_dir)]
+    return (isinstance(listed, list) and len(listed) < len(names)
+            and [str(name) for name in listed] == names[: len(listed)])
