@@ -234,6 +234,9 @@ def test_database_per_environment(s: Synth) -> None:
     assert props["MultiAZ"] is prod, "Multi-AZ only in prod"
     assert props["DeletionProtection"] is prod
     assert db["DeletionPolicy"] == ("Snapshot" if prod else "Delete")
+    _, retention = s.one("Custom::LogRetention")  # the exported postgresql log is not kept forever
+    assert retention["Properties"]["LogGroupName"]["Fn::Join"][1][-1] == "/postgresql"
+    assert retention["Properties"]["RetentionInDays"] == s.config.log_retention_days
     proxies = s.of_type("AWS::RDS::DBProxy")
     assert len(proxies) == (1 if prod else 0), "RDS Proxy only in prod"
     instance = {"Fn::GetAtt": [db_id, "Endpoint.Address"]}
@@ -273,6 +276,15 @@ def test_uploads_queue_dlq_and_alarm(s: Synth) -> None:
         "maxReceiveCount": s.config.extract.max_receive_count}
     timeout = s.function("Extract")[1]["Properties"]["Timeout"]
     assert queue["Properties"]["VisibilityTimeout"] >= 6 * timeout
+
+    policy = next(v for v in s.of_type("AWS::SQS::QueuePolicy").values()
+                  if v["Properties"]["Queues"] == [_ref(queue_id)])
+    s3_statements = [st for st in policy["Properties"]["PolicyDocument"]["Statement"]
+                     if st["Principal"] == {"Service": "s3.amazonaws.com"}]
+    assert {st["Effect"] for st in s3_statements} == {"Allow", "Deny"}
+    assert {"Effect": "Deny", "Action": "sqs:SendMessage",
+            "Condition": {"StringNotEquals": {"aws:SourceAccount": _ref("AWS::AccountId")}}}.items() \
+        <= next(st for st in s3_statements if st["Effect"] == "Deny").items()
 
     _, notifications = s.one("Custom::S3BucketNotifications")
     assert notifications["Properties"]["BucketName"] == _ref(uploads)

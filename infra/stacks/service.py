@@ -211,7 +211,7 @@ class MemoryMcpStack(Stack):
             removal_policy=_REMOVAL[db.removal_policy],
             parameter_group=rds.ParameterGroup(self, "DatabaseParameters", engine=engine,
                                                parameters={"rds.force_ssl": "1"}),
-            cloudwatch_logs_exports=["postgresql"],
+            cloudwatch_logs_exports=["postgresql"], cloudwatch_logs_retention=self._retention,
             auto_minor_version_upgrade=True, publicly_accessible=False,
             copy_tags_to_snapshot=True,
         )
@@ -308,6 +308,12 @@ class MemoryMcpStack(Stack):
             s3.EventType.OBJECT_CREATED, s3n.SqsDestination(self.queue),
             s3.NotificationKeyFilter(prefix=UPLOADS_PREFIX),
         )
+        # The notification's allow is conditioned on the bucket ARN only; a bucket name can be
+        # taken by another account once deleted, so S3 may send for this account alone.
+        self.queue.add_to_resource_policy(iam.PolicyStatement(
+            effect=iam.Effect.DENY, principals=[iam.ServicePrincipal("s3.amazonaws.com")],
+            actions=["sqs:SendMessage"], resources=[self.queue.queue_arn],
+            conditions={"StringNotEquals": {"aws:SourceAccount": self.account}}))
 
     def _alarm_topic(self) -> None:
         key = kms.Key(self, "AlarmsKey", enable_key_rotation=True,
@@ -602,6 +608,14 @@ class MemoryMcpStack(Stack):
         assert notifications is not None, "aws-cdk-lib renamed the S3 notifications handler"
         for framework in (self._provider, notifications):
             acknowledge(framework, basic, f"CDK's own custom-resource function: {basic_reason}")
+        # The database's exported postgresql log group gets its retention from CDK's singleton
+        # LogRetention function (the log group is created by RDS, not by the template).
+        retention = self.node.try_find_child("LogRetentionaae0aa3c5b4d4f87b02d85b201efdd8a")
+        assert retention is not None, "aws-cdk-lib renamed the LogRetention function"
+        acknowledge(retention, basic, f"CDK's own custom-resource function: {basic_reason}")
+        acknowledge(retention, "AwsSolutions-IAM5[Resource::*]",
+                    "CDK's LogRetention function sets the retention of log groups it learns at "
+                    "deploy time (logs:PutRetentionPolicy / DeleteRetentionPolicy only).")
         for fn in (self.mcp_fn, self.extract_fn, self.migrate_fn, self.admin_fn):
             acknowledge(fn, basic, basic_reason)
             acknowledge(fn, f"AwsSolutions-IAM4[{managed}AWSLambdaVPCAccessExecutionRole]",
