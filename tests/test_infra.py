@@ -307,6 +307,9 @@ def test_uploads_queue_dlq_and_alarm(s: Synth) -> None:
 
 def test_migration_custom_resource(s: Synth) -> None:
     cr_id, cr = s.one("Custom::MemoryMcpMigrations")
+    framework = [v["Properties"]["Timeout"] for k, v in s.of_type("AWS::Lambda::Function").items()
+                 if k.startswith("MigrationProviderframeworkonEvent")]
+    assert framework and s.function("Migrate")[1]["Properties"]["Timeout"] < framework[0]
     names = sorted(p.stem for p in (ROOT / "migrations").glob("*.sql"))
     assert cr["Properties"]["MigrationsHash"] == migrations_hash(ROOT / "migrations")
     assert cr["Properties"]["Migrations"] == names

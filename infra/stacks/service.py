@@ -468,7 +468,9 @@ class MemoryMcpStack(Stack):
         # migrator's advisory lock and DDL).
         ops_env = {"MEMORY_MCP_DATABASE_HOST": self.instance_host}
         self.migrate_fn = self._function(
-            "Migrate", "migrate", sg=self.ops_sg, memory_mib=512, timeout_seconds=300,
+            # A migration that builds an index on a large table takes minutes; stay under the
+            # custom-resource framework's own 900 s so it can still report the outcome.
+            "Migrate", "migrate", sg=self.ops_sg, memory_mib=512, timeout_seconds=840,
             environment=ops_env, description="Memory-MCP: applies migrations/*.sql (custom resource)",
         )
         self.admin_fn = self._function(
