@@ -63,8 +63,6 @@ BASELINES = {
 HOSTED = {"MEMORY_MCP_EMBEDDING_PROVIDER": "bedrock", "MEMORY_MCP_BEDROCK_REGION": "eu-west-1",
           "MEMORY_MCP_AUTO_MIGRATE": "false", "MEMORY_MCP_UPLOADS_BUCKET": "bench-uploads",
           "MEMORY_MCP_POOL_MIN_SIZE": "1", "MEMORY_MCP_POOL_MAX_SIZE": "2"}
-#: What the Lambda Python runtime provides next to the layer.
-RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "dateutil", "six.py", "urllib3", "jmespath")
 
 CHILD = r"""
 import importlib.util, json, sys, time
@@ -272,23 +270,13 @@ def _invocations(python: str, root_url: str, migrate: Any, psycopg: Any) -> None
 
 def layer_env(layer: Path) -> tuple[dict[str, str], str] | None:
     sys.path.insert(0, str(ROOT))
-    from infra.layer_build import python312
+    from infra.layer_build import emulate_runtime, python312
 
     python = python312()
     if python is None:
         return None
-    runtime = Path(tempfile.mkdtemp(prefix="lambda-runtime-"))
+    runtime = emulate_runtime(layer, Path(tempfile.mkdtemp(prefix="lambda-runtime-")), python)
     atexit.register(shutil.rmtree, runtime, ignore_errors=True)
-    botocore_init = __import__("botocore").__file__  # a regular package: never None
-    assert botocore_init is not None
-    site = Path(botocore_init).resolve().parents[1]
-    for name in RUNTIME_PACKAGES:
-        if (site / name).exists() and not (layer / "python" / name).exists():
-            copy = shutil.copytree if (site / name).is_dir() else shutil.copy2
-            copy(site / name, runtime / name)
-    # The Lambda runtime's own packages come with byte code for its Python: compile the copies.
-    subprocess.run([python, "-m", "compileall", "-q", "-j", "0", str(runtime)],  # noqa: S603
-                   check=False, stdout=subprocess.DEVNULL)
     # Lambda's sys.path order: the function, the layer (/opt/python), then the runtime's packages.
     # As on Lambda: LAMBDA_TASK_ROOT set (the X-Ray SDK then samples locally instead of building
     # a botocore client at import, ~0.3 s) and the hosted configuration.

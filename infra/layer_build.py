@@ -199,6 +199,27 @@ def build_layer(output_dir: Path, *, compile_python: str | None = "auto") -> Lay
     return LayerBuild(output_dir, packages, size, interpreter)
 
 
+#: What the Lambda Python runtime puts on the path after the layer (its own boto3 and deps).
+RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "dateutil", "six.py", "urllib3", "jmespath")
+
+
+def emulate_runtime(layer: Path, output_dir: Path, python: str) -> Path:
+    """Stand-in for the Lambda runtime's own packages, to run a built layer on this machine
+    (tests, bench): copies from this interpreter's site-packages whatever the layer does not
+    ship itself, byte-compiled with ``python`` as the runtime's are. Returns ``output_dir``."""
+    import botocore
+
+    site = Path(str(botocore.__file__)).resolve().parents[1]
+    output_dir.mkdir(parents=True, exist_ok=True)
+    for name in RUNTIME_PACKAGES:
+        if (site / name).exists() and not (layer / "python" / name).exists():
+            copy = shutil.copytree if (site / name).is_dir() else shutil.copy2
+            copy(site / name, output_dir / name)
+    subprocess.run([python, "-m", "compileall", "-q", "-j", "0", str(output_dir)],  # noqa: S603
+                   check=True, stdout=subprocess.DEVNULL)
+    return output_dir
+
+
 def source_hash() -> str:
     """Asset hash of everything the layer is built from (so CDK rebuilds only on change)."""
     digest = hashlib.sha256()

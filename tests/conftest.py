@@ -66,16 +66,22 @@ def _with_database(url: str, name: str) -> str:
     return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
 
 
+def empty_database(pg_root_url: str) -> str:
+    """A new database without any schema on the session server (what a first deploy meets)."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_root_url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return _with_database(pg_root_url, name)
+
+
 @pytest.fixture(scope="session")
 def make_database(pg_root_url: str) -> Any:
     """Factory: a new, migrated database on the session server."""
-    import psycopg
 
     def make() -> str:
-        name = f"t_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(pg_root_url, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        url = _with_database(pg_root_url, name)
+        url = empty_database(pg_root_url)
         migrate(url, ROOT / "migrations")
         return url
 

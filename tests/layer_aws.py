@@ -118,6 +118,19 @@ class MotoAws:
                                         ReceiptHandle=message["ReceiptHandle"])
 
 
+def wire_uploads_queue(s3: Any, sqs: Any, bucket: str, queue: str) -> tuple[str, str]:
+    """A queue that receives the bucket's ``s3:ObjectCreated:*`` under ``uploads/``, as the
+    stack wires them; returns (queue URL, queue ARN)."""
+    queue_url = sqs.create_queue(QueueName=queue)["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])[
+        "Attributes"]["QueueArn"]
+    s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration={
+        "QueueConfigurations": [{"QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
+                                 "Filter": {"Key": {"FilterRules": [
+                                     {"Name": "prefix", "Value": "uploads/"}]}}}]})
+    return str(queue_url), str(arn)
+
+
 @contextmanager
 def moto_aws(bucket: str) -> Iterator[MotoAws]:
     from moto.server import ThreadedMotoServer
@@ -131,13 +144,7 @@ def moto_aws(bucket: str) -> Iterator[MotoAws]:
     sqs = session.client("sqs", endpoint_url=endpoint)
     try:
         s3.create_bucket(Bucket=bucket, CreateBucketConfiguration={"LocationConstraint": REGION})
-        queue_url = sqs.create_queue(QueueName=f"extract-{uuid.uuid4().hex[:8]}")["QueueUrl"]
-        arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])[
-            "Attributes"]["QueueArn"]
-        s3.put_bucket_notification_configuration(Bucket=bucket, NotificationConfiguration={
-            "QueueConfigurations": [{"QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
-                                     "Filter": {"Key": {"FilterRules": [
-                                         {"Name": "prefix", "Value": "uploads/"}]}}}]})
+        queue_url, arn = wire_uploads_queue(s3, sqs, bucket, f"extract-{uuid.uuid4().hex[:8]}")
         yield MotoAws(endpoint, bucket, s3, sqs, queue_url, arn)
     finally:
         # moto's backends are process-wide: leave nothing behind for later tests.

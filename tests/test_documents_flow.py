@@ -14,6 +14,7 @@ import boto3
 import httpx
 import pytest
 import requests
+from layer_aws import wire_uploads_queue
 from moto import mock_aws
 
 from memory_mcp import config
@@ -52,13 +53,7 @@ def hosted(monkeypatch: pytest.MonkeyPatch, database_url: str) -> Iterator[dict[
     with mock_aws():
         s3, sqs_client = boto3.client("s3"), boto3.client("sqs")
         s3.create_bucket(Bucket=BUCKET)
-        queue_url = sqs_client.create_queue(QueueName=QUEUE)["QueueUrl"]
-        arn = sqs_client.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])[
-            "Attributes"]["QueueArn"]
-        s3.put_bucket_notification_configuration(Bucket=BUCKET, NotificationConfiguration={
-            "QueueConfigurations": [{"QueueArn": arn, "Events": ["s3:ObjectCreated:*"],
-                                     "Filter": {"Key": {"FilterRules": [
-                                         {"Name": "prefix", "Value": "uploads/"}]}}}]})
+        queue_url, arn = wire_uploads_queue(s3, sqs_client, BUCKET, QUEUE)
         loop = sqs._event_loop()
         rt, _ = loop.run_until_complete(sqs._resources())
         try:

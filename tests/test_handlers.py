@@ -29,7 +29,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from memory_mcp.config import get_settings
 
-from conftest import ROOT, settings_for
+from conftest import ROOT, empty_database, settings_for
 from lambda_context import FakeContext
 
 FUNCTIONS = ROOT / "functions"
@@ -231,14 +231,6 @@ def test_mcp_handler_recovers_connections_closed_while_idle(mcp_lambda: McpLambd
 # -- migrate -------------------------------------------------------------------------------------
 
 
-def _empty_database(pg_root_url: str) -> str:
-    name = f"m_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(pg_root_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    base, _, query = pg_root_url.partition("?")
-    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
-
-
 def _cfn_event(request: str, properties: dict[str, Any], physical_id: str | None = None
                ) -> dict[str, Any]:
     event = {
@@ -263,7 +255,7 @@ def test_migrate_handler_create_update_delete(pg_root_url: str, monkeypatch: pyt
                                               ) -> None:
     from memory_mcp.aws.migrations_resource import migrations_hash
 
-    url = _empty_database(pg_root_url)
+    url = empty_database(pg_root_url)
     monkeypatch.setenv("DATABASE_URL", url)
     monkeypatch.setenv("MEMORY_MCP_MIGRATIONS_DIR", str(ROOT / "migrations"))
     handler = load_handler("migrate").handler
@@ -309,7 +301,7 @@ def test_migrate_handler_reads_the_database_secret(pg_root_url: str, monkeypatch
 
     from memory_mcp.aws import secrets
 
-    url = _empty_database(pg_root_url)
+    url = empty_database(pg_root_url)
     parts = conninfo_to_dict(url)
     for name, value in {"AWS_DEFAULT_REGION": "eu-west-1", "AWS_ACCESS_KEY_ID": "testing",
                         "AWS_SECRET_ACCESS_KEY": "testing", "MEMORY_MCP_DATABASE_SSLMODE": "prefer",

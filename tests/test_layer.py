@@ -32,7 +32,6 @@ import io
 import json
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import uuid
@@ -60,16 +59,14 @@ from memory_mcp import cli
 from memory_mcp.aws.migrations_resource import migrations_hash
 from memory_mcp.config import Settings
 
-from conftest import ROOT, settings_for
+from conftest import ROOT, empty_database, settings_for
 from fixtures_docs import make_docx
 
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
-from infra.layer_build import build_layer, python312
+from infra.layer_build import build_layer, emulate_runtime, python312
 
 CHILD = Path(__file__).with_name("layer_child.py")
-#: What the Lambda Python runtime provides next to the layer (cf. bench/cold_start.py).
-RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "dateutil", "six.py", "urllib3", "jmespath")
 MCP_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
 INIT_PARAMS = {"protocolVersion": "2025-06-18", "capabilities": {},
                "clientInfo": {"name": "layer-test", "version": "1"}}
@@ -97,30 +94,14 @@ def lambda_dirs(lambda_python: str, tmp_path_factory: pytest.TempPathFactory) ->
     layer = tmp_path_factory.mktemp("layer")
     build = build_layer(layer, compile_python=lambda_python)
     assert build.compiled_with == lambda_python
-    runtime = tmp_path_factory.mktemp("lambda-runtime")
-    site = Path(str(__import__("botocore").__file__)).resolve().parents[1]
-    for name in RUNTIME_PACKAGES:
-        if not (layer / "python" / name).exists():
-            copy = shutil.copytree if (site / name).is_dir() else shutil.copy2
-            copy(site / name, runtime / name)
-    subprocess.run([lambda_python, "-m", "compileall", "-q", "-j", "0", str(runtime)],  # noqa: S603
-                   check=True, stdout=subprocess.DEVNULL)
-    return layer, runtime
-
-
-def _new_database(pg_root_url: str) -> str:
-    name = f"layer_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(pg_root_url, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    base, _, query = pg_root_url.partition("?")
-    return f"{base.rsplit('/', 1)[0]}/{name}" + (f"?{query}" if query else "")
+    return layer, emulate_runtime(layer, tmp_path_factory.mktemp("lambda-runtime"), lambda_python)
 
 
 @pytest.fixture(scope="module")
-def empty_database(pg_root_url: str) -> str:
+def first_deploy_database(pg_root_url: str) -> str:
     """An empty database: the ``migrate`` function creates the schema, as on the first deploy
     (``fresh_database_url`` is migrated already)."""
-    return _new_database(pg_root_url)
+    return empty_database(pg_root_url)
 
 
 def _warnings(output: str) -> str:
@@ -219,9 +200,9 @@ def _rpc(method: str, params: dict[str, Any], key: str | None) -> dict[str, Any]
 
 
 def test_layer_handlers_migrate_admin_mcp(lambda_python: str, lambda_dirs: tuple[Path, Path],
-                                          empty_database: str, tmp_path: Path) -> None:
+                                          first_deploy_database: str, tmp_path: Path) -> None:
     def run(name: str, events: list[dict[str, Any]]) -> list[Any]:
-        responses: list[Any] = invoke(lambda_python, lambda_dirs, name, empty_database, events,
+        responses: list[Any] = invoke(lambda_python, lambda_dirs, name, first_deploy_database, events,
                                       tmp_path)["responses"]
         return responses
 
@@ -231,7 +212,7 @@ def test_layer_handlers_migrate_admin_mcp(lambda_python: str, lambda_dirs: tuple
     assert created["Data"]["Applied"].split(",") == MIGRATIONS
     assert updated["Data"] == {"Applied": "", "AppliedCount": 0,
                                "MigrationsHash": migrations_hash(ROOT / "migrations")}
-    with psycopg.connect(empty_database) as conn:
+    with psycopg.connect(first_deploy_database) as conn:
         tables = {r[0] for r in conn.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")}
         versions = conn.execute("SELECT count(*) FROM schema_migrations").fetchone()
     assert {"schema_migrations", "memories", "users", "spaces"} <= tables
@@ -310,7 +291,7 @@ def test_layer_upload_to_extract(lambda_python: str, lambda_dirs: tuple[Path, Pa
     Pillow then Textract) and embeds the facts; ``search_memory`` finds them. moto serves S3, SQS
     and Textract and a fake OpenAI-compatible server the embeddings, on loopback (tests/layer_aws.py);
     the database is a fresh one, pinned to that embedding model (Bedrock is pinned in the other)."""
-    url = _new_database(pg_root_url)
+    url = empty_database(pg_root_url)
     pdf_text = "The quarterly audit of the vendor contracts is due in March."
     gif_text = "Whiteboard: the release freeze starts on the fifteenth."
     files = {"onboarding guide.docx": (DOCX_TYPE, make_docx()),
