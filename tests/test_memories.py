@@ -101,7 +101,7 @@ async def test_forget_exact_similar_by_id_and_nothing(runtime: Runtime, world: A
     nothing = await memories.forget(runtime, m.principal, "Quarterly taxes are filed in April", None,
                                     space)
     assert nothing["action"] == "nothing_matched"
-    assert nothing["closest"]["id"] == c["memory"]["id"]
+    assert nothing["candidates"][0]["id"] == c["memory"]["id"]
 
     by_id = await memories.forget(runtime, m.principal, "", c["memory"]["id"], space)
     assert by_id["action"] == "forgotten" and by_id["match"] == "id"

@@ -63,8 +63,11 @@ class Settings(BaseSettings):
 
     max_content_chars: int = 100_000
     max_query_chars: int = 4_000
-    version_threshold: float = 0.90
-    forget_threshold: float = 0.85
+    #: Similarity bounds for versioning and forgetting. Unset: the pinned model's calibrated
+    #: values (services/matching.py; conservative for models not measured here).
+    version_threshold: float | None = None
+    forget_threshold: float | None = None
+    forget_margin: float | None = None
     hnsw_ef_search: int = 100
     #: search_memory(query=...) fuses vector and full-text rankings (reciprocal rank fusion).
     hybrid_search: bool = True

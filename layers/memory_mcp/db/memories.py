@@ -85,20 +85,21 @@ async def find_live_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> 
     return await cur.fetchone()
 
 
-async def nearest_live(conn: Conn, space_id: UUID, vector: str, lock: bool = False) -> Row | None:
-    """The closest latest, non-forgotten memory in the space, with its cosine similarity."""
+async def nearest_live(conn: Conn, space_id: UUID, vector: str, limit: int = 5,
+                       lock: bool = False) -> list[Row]:
+    """The closest latest, non-forgotten memories in the space, with their cosine similarity."""
     lock_clause = "FOR UPDATE OF m" if lock else ""
     cur = await conn.execute(
         f"""WITH nearest AS MATERIALIZED (
                 SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
-                WHERE {_LIVE} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT 5)
+                WHERE {_LIVE} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(limit)s)
             SELECT {_COLUMNS}, m.root_id, 1 - n.distance AS similarity
             FROM nearest n JOIN memories m ON m.id = n.id {_JOINS}
             WHERE m.is_latest AND NOT m.is_forgotten
-            ORDER BY n.distance + 0, m.id LIMIT 1 {lock_clause}""",
-        {"space": space_id, "vec": vector},
+            ORDER BY n.distance + 0, m.id {lock_clause}""",
+        {"space": space_id, "vec": vector, "limit": limit},
     )
-    return await cur.fetchone()
+    return await cur.fetchall()
 
 
 async def insert(

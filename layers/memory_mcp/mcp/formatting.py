@@ -59,17 +59,24 @@ def saved(r: dict[str, Any]) -> str:
         return (f"Saved in space {r['space']} as version {m['version']} of an existing memory "
                 f"(similarity {old['similarity']:.2f}).\nNow: {_snip(m['memory'])}\n"
                 f"Was: {_snip(old['memory'])}\nid {m['id']} (previous {old['id']})")
-    return f"Saved in space {r['space']}: {_snip(m['memory'])} (id {m['id']})"
+    text = f"Saved in space {r['space']}: {_snip(m['memory'])} (id {m['id']})"
+    if r.get("keptSeparateFrom"):
+        k = r["keptSeparateFrom"]
+        text += (f"\nKept as a separate memory, not a new version of {_snip(k['memory'])} "
+                 f"(id {k['id']}): {k['reason']}.")
+    return text
 
 
 def forgotten(r: dict[str, Any]) -> str:
     if r["action"] == "nothing_matched":
-        text = (f"Nothing in space {r['space']} matched closely enough to forget "
-                f"(threshold {r['threshold']:.2f}); nothing was changed.")
-        if r.get("closest"):
-            c = r["closest"]
-            text += (f"\nClosest: {_snip(c['memory'])} (similarity {c['similarity']:.2f}, id "
-                     f"{c['id']}). Pass memoryId to forget it exactly.")
+        text = (f"Nothing was forgotten in space {r['space']}: {r['reason']}. "
+                "Forgetting by content acts only on a memory that clearly states the same fact.")
+        if r.get("candidates"):
+            text += "\nClosest memories (pass memoryId to forget one exactly):"
+            for c in r["candidates"]:
+                differs = f" — {'; '.join(c['differs'])}" if c["differs"] else ""
+                text += (f"\n- {_snip(c['memory'])} (id {c['id']}, similarity "
+                         f"{c['similarity']:.2f}){differs}")
         return text
     m = r["memory"]
     if r["action"] == "already_forgotten":

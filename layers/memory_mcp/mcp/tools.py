@@ -83,10 +83,11 @@ async def add_memory(
     """Save information to memory, or forget information that is outdated or wrong.
 
     save: stores content in the space (re-saving identical text changes nothing; a close
-    rewording of an existing memory becomes its new version). forget: removes the memory that
-    matches content exactly, else the closest one above a similarity threshold, or exactly the
-    one named by memoryId; says what was forgotten or that nothing matched. Needs ReadWrite
-    access in the space.
+    rewording of an existing memory about the same subject becomes its new version). forget:
+    removes exactly the memory named by memoryId, else the one matching content exactly, else
+    the one content clearly means (close, and agreeing on names, numbers, dates, negation and
+    environment). When unsure nothing is forgotten and the closest memories come back with
+    their ids: confirm with the user, then forget by memoryId. Needs ReadWrite access.
     """
     c = caller()
     if action == "forget":

@@ -12,9 +12,9 @@ from memory_mcp.db import identity
 from memory_mcp.db import memories as db
 from memory_mcp.errors import ConflictError, InvalidInputError, NotFoundError
 from memory_mcp.models import Principal
+from memory_mcp.services import agreement, matching, views
 from memory_mcp.services import profile as profile_service
 from memory_mcp.services import validation as v
-from memory_mcp.services import views
 from memory_mcp.services.access import resolve_space
 from memory_mcp.services.runtime import Conn, Runtime
 
@@ -24,6 +24,11 @@ MAX_SEARCH_LIMIT = 50
 DEFAULT_SEARCH_LIMIT = 10
 MAX_SAVE_ATTEMPTS = 3
 MAX_REASON_CHARS = 1_000
+#: Memories a forget-by-content request is compared with, and how many a refusal lists.
+FORGET_CANDIDATES = 8
+MAX_FORGET_SHOWN = 3
+#: Nearest memories a save may become the next version of.
+VERSION_CANDIDATES = 5
 
 
 class _LostRace(Exception):
@@ -79,10 +84,12 @@ async def _insert_or_version(
     digest: bytes, tag: str | None, vector: str,
 ) -> dict[str, Any]:
     await db.enable_filtered_ann(conn, rt.settings.hnsw_ef_search)
-    nearest = await db.nearest_live(conn, space_id, vector, lock=True)
+    near = await db.nearest_live(conn, space_id, vector, limit=VERSION_CANDIDATES, lock=True)
+    decision = matching.choose_version(
+        text, [(r["content"], float(r["similarity"])) for r in near], thresholds(rt))
+    nearest = near[decision.index] if decision.index is not None else None
     new_id = uuid.uuid4()
-    is_version = nearest is not None and float(nearest["similarity"]) >= rt.settings.version_threshold
-    if nearest is not None and is_version:
+    if nearest is not None:
         if not await db.supersede(conn, nearest["id"], principal.user_id):
             raise _LostRace()
         inserted = await db.insert(
@@ -100,23 +107,36 @@ async def _insert_or_version(
         raise _LostRace()
     row = await db.get(conn, space_id, new_id)
     assert row is not None
-    result: dict[str, Any] = {"action": "versioned" if is_version else "saved",
+    result: dict[str, Any] = {"action": "versioned" if nearest is not None else "saved",
                               "memory": views.memory(row)}
-    if nearest is not None and is_version:
+    if nearest is not None:
         result["supersedes"] = {
             "id": str(nearest["id"]),
             "memory": nearest["content"],
             "version": nearest["version"],
             "similarity": round(float(nearest["similarity"]), 4),
         }
+    elif decision.reason:  # close to a memory, but about something else: both stay current
+        closest = near[0]
+        result["keptSeparateFrom"] = {"id": str(closest["id"]), "memory": closest["content"],
+                                      "similarity": round(float(closest["similarity"]), 4),
+                                      "reason": decision.reason}
     return result
+
+
+def thresholds(rt: Runtime) -> matching.Thresholds:
+    """The pinned model's similarity bounds (settings override them)."""
+    s = rt.settings
+    return matching.thresholds_for(rt.embedder.model_id, s.version_threshold,
+                                   s.forget_threshold, s.forget_margin)
 
 
 async def forget(
     rt: Runtime, principal: Principal, content: str | None, memory_id: str | None,
     container_tag: str | None,
 ) -> dict[str, Any]:
-    """Forget by id, else by exact text, else the closest memory above the forget threshold."""
+    """Forget by id, else by exact text, else the memory the text clearly means (matching.py);
+    when unsure, nothing changes and the candidates come back with their ids."""
     target_id = v.parse_uuid(memory_id, "memoryId") if memory_id else None
     text = (content or "").strip()
     if target_id is None:
@@ -134,19 +154,10 @@ async def forget(
         else:
             match, how = await db.find_live_by_hash(conn, space.space_id, v.content_hash(text)), "exact"
     if match is None:
-        vector = await rt.embed_one(text)
-        async with rt.transaction() as conn:
-            await db.enable_filtered_ann(conn, rt.settings.hnsw_ef_search)
-            nearest = await db.nearest_live(conn, space.space_id, vector)
-        threshold = rt.settings.forget_threshold
-        if nearest is None or float(nearest["similarity"]) < threshold:
-            return {
-                "action": "nothing_matched", "space": space.key, "threshold": threshold,
-                "closest": None if nearest is None else {
-                    "id": str(nearest["id"]), "memory": nearest["content"],
-                    "similarity": round(float(nearest["similarity"]), 4)},
-            }
-        match, how = nearest, "similar"
+        match = await _closest_meant(rt, space.space_id, text)
+        if "action" in match:
+            return {"space": space.key, **match}
+        how = "similar"
     reason = (text or f"forget by id {target_id}")[:MAX_REASON_CHARS]
     async with rt.transaction() as conn:  # any error below rolls the forget back
         await _same_space(conn, principal, container_tag, space.space_id)
@@ -173,6 +184,39 @@ async def forget(
     if how == "similar":
         result["similarity"] = round(float(match["similarity"]), 4)
     return result
+
+
+async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str) -> list[db.Row]:
+    """What search_memory would show for ``query`` (its hybrid candidates), closest first by
+    cosine (``score``): forget compares against exactly what a person would see."""
+    vector = await rt.embed_one(query)
+    async with rt.transaction() as conn:
+        await db.enable_filtered_ann(conn, rt.settings.hnsw_ef_search)
+        rows = await db.search(conn, space_id, vector=vector, pattern=None, category=None,
+                               limit=FORGET_CANDIDATES,
+                               text=query if rt.settings.hybrid_search else None,
+                               candidates=rt.settings.hybrid_candidates,
+                               lexical_weight=rt.settings.hybrid_lexical_weight)
+    return sorted(rows, key=lambda r: (-float(r["score"]), str(r["id"])))
+
+
+async def _closest_meant(rt: Runtime, space_id: uuid.UUID, text: str) -> dict[str, Any]:
+    """The memory a forget-by-content request means, from the candidates search would show it,
+    or a ``nothing_matched`` answer listing them (with ids, to forget one exactly)."""
+    query = agreement.strip_preamble(text)
+    rows = await forget_candidates(rt, space_id, query)
+    t = thresholds(rt)
+    decision = matching.choose_forget(query, [(r["content"], float(r["score"])) for r in rows], t)
+    if decision.index is not None:
+        return {**rows[decision.index], "similarity": rows[decision.index]["score"]}
+    return {
+        "action": "nothing_matched", "threshold": t.forget, "reason": decision.reason,
+        "candidates": [
+            {"id": str(r["id"]), "memory": r["content"],
+             "similarity": round(float(r["score"]), 4),
+             "differs": [c.detail for c in found]}
+            for r, found in zip(rows[:MAX_FORGET_SHOWN], decision.conflicts, strict=False)],
+    }
 
 
 async def search(

@@ -1,0 +1,95 @@
+"""Which memory a forget or a save means: the agreement rules plus the model's thresholds.
+
+Embedding similarity ranks the candidates; ``agreement.conflicts`` vetoes those that are
+another fact; the pinned model's calibrated thresholds (cosines are not comparable across
+models) decide whether what is left is close enough to act on. When unsure, nothing is acted on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memory_mcp.services.agreement import Conflict, conflicts
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Similarity bounds of one embedding model: cosines are not comparable across models."""
+
+    version: float   # a save at least this close to a memory (and agreeing) is its next version
+    forget: float    # a forget request must be at least this close to the memory it removes
+    margin: float    # ... and this much closer than any other agreeing memory
+
+
+#: Measured with bench/forget_quality.py on bench/data/forget_set.json (docs/pgvector-halfvec-
+#: search.md, "Forget and versioning"): no near miss agreeing with a wrong fact scored above 0.61,
+#: while 29 of 32 rewordings scored 0.70 or more.
+CALIBRATED = {"local:all-MiniLM-L6-v2-int8": Thresholds(version=0.90, forget=0.70, margin=0.05)}
+#: Models nobody has measured here (Bedrock, OpenAI-compatible): their paraphrases score lower
+#: and their near misses higher than MiniLM's, so act only on near-identical text. A forget that
+#: is refused returns its candidates, and the caller forgets by id; a wrong forget loses a fact.
+UNCALIBRATED = Thresholds(version=0.95, forget=0.92, margin=0.05)
+
+
+def thresholds_for(model_id: str, version: float | None = None, forget: float | None = None,
+                   margin: float | None = None) -> Thresholds:
+    """The pinned model's calibrated bounds, each overridable by configuration."""
+    base = CALIBRATED.get(model_id, UNCALIBRATED)
+    return Thresholds(version=base.version if version is None else version,
+                      forget=base.forget if forget is None else forget,
+                      margin=base.margin if margin is None else margin)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The memory to act on (an index into the candidates), or why none."""
+
+    index: int | None
+    reason: str
+    conflicts: tuple[tuple[Conflict, ...], ...]
+
+
+def choose_forget(request: str, candidates: list[tuple[str, float]], t: Thresholds) -> Decision:
+    """Which of ``candidates`` (content, cosine; any order) does ``request`` mean, if any?
+
+    Only the closest memory, or one within ``margin`` of it, may be chosen: a fact that wins only
+    because the rules excluded a closer one is a fallback, not what the person meant. It must
+    agree with the request on every rule, reach the model's forget threshold, and beat every
+    other agreeing candidate by ``margin``. Anything less changes nothing."""
+    found = tuple(tuple(conflicts(request, text)) for text, _ in candidates)
+    order = sorted(range(len(candidates)), key=lambda i: -candidates[i][1])
+    if not order:
+        return Decision(None, "the space has no memories to compare with", found)
+    best = candidates[order[0]][1]
+    agreeing = [i for i in order if not found[i] and candidates[i][1] >= best - t.margin]
+    if not agreeing:
+        closest = found[order[0]]
+        why = "; ".join(c.detail for c in closest)
+        return Decision(None, f"the closest memory is a different fact ({why})", found)
+    choice = agreeing[0]
+    score = candidates[choice][1]
+    if score < t.forget:
+        return Decision(None, f"no memory is close enough (best {score:.2f}, needs "
+                              f"{t.forget:.2f})", found)
+    rivals = [i for i in order if i != choice and not found[i]
+              and candidates[i][1] > score - t.margin]
+    if rivals:
+        return Decision(None, "several memories match about equally well", found)
+    return Decision(choice, "", found)
+
+
+def choose_version(text: str, candidates: list[tuple[str, float]], t: Thresholds) -> Decision:
+    """The memory a save should supersede: the closest one at least ``t.version`` close that is
+    about the same thing (a changed number, day or negation is an update, another name,
+    environment or team is a different fact)."""
+    found = tuple(tuple(conflicts(text, stored)) for stored, _ in candidates)
+    order = sorted(range(len(candidates)), key=lambda i: -candidates[i][1])
+    kept_apart = ""
+    for i in order:
+        if candidates[i][1] < t.version:
+            break
+        subject = [c for c in found[i] if c.subject]
+        if not subject:
+            return Decision(i, "", found)
+        kept_apart = kept_apart or "; ".join(c.detail for c in subject)
+    return Decision(None, kept_apart, found)

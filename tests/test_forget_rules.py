@@ -1,0 +1,134 @@
+"""Forget the fact a person means, never a wrong one; a near miss never versions the wrong fact.
+
+The rules alone (``agreement``), then the labelled set bench/data/forget_set.json through the
+real ``memories.forget`` / ``memories.save`` on PostgreSQL with the real local model.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_mcp.services import agreement, matching, memories
+from memory_mcp.services.runtime import Runtime
+
+SET = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" /
+                  "forget_set.json").read_text())
+
+
+def kinds(request: str, stored: str) -> set[str]:
+    return {c.kind for c in agreement.conflicts(request, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored", "expected"), [
+    ("Bob prefers dark mode in his editor", "Alice prefers dark mode in her editor", {"name"}),
+    ("The API rate limit is 1000 requests per minute", "The API rate limit is 600 requests per "
+     "minute", {"number"}),
+    ("Encryption keys are rotated every 30 days", "Encryption keys are rotated every 90 days",
+     {"duration"}),
+    ("Deploys happen every Thursday", "Deploys happen every Tuesday", {"weekday"}),
+    ("The planning meeting is in March", "The planning meeting is in April", {"month"}),
+    ("Logs are not shipped to Datadog", "Logs are shipped to Datadog", {"negation"}),
+    ("The mobile app is written in Swift", "The mobile app is written in Kotlin", {"name"}),
+    ("The search service runs on three replicas in staging",
+     "The search service runs on three replicas in production", {"environment"}),
+    ("The platform team owns the billing service", "The payments team owns the billing service",
+     {"thing"}),
+])
+def test_each_near_miss_class_is_a_conflict(request_text: str, stored: str,
+                                            expected: set[str]) -> None:
+    assert expected <= kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("VPN certificates are valid for twelve months", "The VPN certificate expires after one year"),
+    ("We ship to prod on Tuesdays at 2pm UTC", "Production deploys happen every Tuesday at 14:00 UTC"),
+    ("Postmortems must be written within 5 business days", "Postmortems are due within five "
+     "business days"),
+    ("Production DB backups are retained for a month", "Backups of the production database are "
+     "kept for 30 days"),
+    ("The orders DB runs on Postgres 16", "We use PostgreSQL 16 for the orders database"),
+    ("Frank cannot see the finance dashboard", "Frank does not have access to the finance "
+     "dashboard"),
+    ("forget that the marketing site is on Netlify", "The marketing site is hosted on Netlify."),
+    ("Snowflake is our analytics data warehouse", "The analytics warehouse is Snowflake"),
+])
+def test_rewordings_agree(request_text: str, stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []
+
+
+def test_subject_and_value_conflicts_are_told_apart() -> None:
+    """Save versions on a value change, never across subjects."""
+    by_kind = {c.kind: c.subject for c in
+               agreement.conflicts("Bob deploys staging on Fridays", "Alice deploys production "
+                                   "on Mondays")}
+    assert by_kind["name"] and by_kind["environment"] and not by_kind["weekday"]
+
+
+def test_thresholds_belong_to_the_model() -> None:
+    local = matching.thresholds_for("local:all-MiniLM-L6-v2-int8")
+    hosted = matching.thresholds_for("bedrock:amazon.nova-2-multimodal-embeddings-v1:0")
+    assert hosted == matching.UNCALIBRATED
+    assert hosted.forget > local.forget and hosted.version > local.version
+    assert matching.thresholds_for("openai:x", forget=0.99).forget == 0.99
+
+
+def test_refusal_when_two_agreeing_memories_are_equally_close() -> None:
+    t = matching.Thresholds(version=0.9, forget=0.7, margin=0.05)
+    both = [("The staging database resets nightly", 0.82), ("Staging database resets each night",
+                                                            0.80)]
+    assert matching.choose_forget("the staging database resets every night", both, t).index is None
+    clear = [both[0], ("Lunch is at noon", 0.30)]
+    assert matching.choose_forget("the staging database resets every night", clear, t).index == 0
+
+
+@pytest.mark.anyio
+async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    ids: dict[str, str] = {}
+    for fid, text in SET["facts"].items():  # 45 distinct facts: saving them versions none
+        saved = await memories.save(runtime, m.principal, text, None, space)
+        assert saved["action"] == "saved", (fid, saved.get("supersedes"))
+        ids[saved["memory"]["id"]] = fid
+    near = [c for c in SET["cases"] if c["expect"] is None]
+    para = [c for c in SET["cases"] if c["expect"] is not None]
+    refused: Counter[str] = Counter()
+    for case in near:  # first, while every fact is there: each must change nothing
+        res = await memories.forget(runtime, m.principal, case["request"], None, space)
+        assert res["action"] == "nothing_matched", (case, res.get("memory"))
+        assert res["candidates"] and all("id" in c and "similarity" in c
+                                          for c in res["candidates"])
+        refused[case["class"]] += 1
+    assert set(refused) == {"person", "number", "date", "negation", "product", "environment",
+                            "team"}
+    right = 0
+    for case in para:
+        res = await memories.forget(runtime, m.principal, case["request"], None, space)
+        if res["action"] == "forgotten":
+            assert ids[res["memory"]["id"]] == case["expect"], case  # never a wrong one
+            right += 1
+    assert right >= 0.8 * len(para), f"{right}/{len(para)} paraphrases forgotten"
+
+
+@pytest.mark.anyio
+async def test_near_miss_save_is_kept_separate(runtime: Runtime, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    original = await memories.save(runtime, m.principal, "The search service runs on three "
+                                   "replicas in production", None, space)
+    other = await memories.save(runtime, m.principal, "The search service runs on three replicas "
+                                "in staging", None, space)  # cosine 0.93: above the version bound
+    assert other["action"] == "saved"
+    assert other["keptSeparateFrom"]["id"] == original["memory"]["id"]
+    assert "environments differ" in other["keptSeparateFrom"]["reason"]
+    page = await memories.list_page(runtime, m.principal, 1, 10, space)
+    assert all(row["isLatest"] for row in page["memories"])  # both still current
+    update = await memories.save(runtime, m.principal, "The search service runs on five replicas "
+                                 "in production", None, space)  # a changed value: an update
+    assert update["action"] == "versioned"
+    assert update["supersedes"]["id"] == original["memory"]["id"]
