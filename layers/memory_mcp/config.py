@@ -68,11 +68,20 @@ class Settings(BaseSettings):
     version_threshold: float | None = None
     forget_threshold: float | None = None
     forget_margin: float | None = None
+    #: search_memory hits scoring below this are marked weak, and a search whose best hit is
+    #: weak says there is no good match. Unset: the pinned model's calibrated floor.
+    weak_score: float | None = None
     hnsw_ef_search: int = 100
-    #: search_memory(query=...) fuses vector and full-text rankings (reciprocal rank fusion).
+    #: search_memory(query=...) fuses meaning and full text; false: meaning only.
     hybrid_search: bool = True
+    #: How: by signal strength ("score", db/search.py) or by rank ("rrf", the former default,
+    #: kept for comparison in bench/retrieval_quality.py).
+    fusion: Literal["score", "rrf"] = "score"
     #: Candidates per side; 20 beat 50 on both benchmarks (bench/retrieval_quality.py).
     hybrid_candidates: int = 20
+    #: score = semantic + lexical_boost * lexical * (1 - semantic).
+    lexical_boost: float = 0.8
+    #: RRF only: weight of the full-text side.
     hybrid_lexical_weight: float = 1.0
 
     profile_stable_limit: int = 10
@@ -96,9 +105,15 @@ class Settings(BaseSettings):
     upload_signing_secret: SecretStr | None = None
     max_upload_bytes: int = 25 * 1024 * 1024
     max_extracted_chars: int = 500_000
-    max_memories_per_document: int = 200
+    #: Memories (and embeddings) one document may create. A document with more statements has
+    #: adjacent ones grouped into passages so none is dropped (documents/coverage.py); the
+    #: default, max_extracted_chars / 100, keeps every statement of typical prose separate.
+    max_memories_per_document: int = 5_000
     max_pdf_pages: int = 300
-    job_time_budget_seconds: float = 120.0
+    #: Locally, a document at max_extracted_chars takes ~100-140 s to embed with the local model
+    #: on 2 busy cores (bench/document_coverage.py): 300 s lets it finish. Hosted, the stack sets
+    #: it from the extract function's timeout.
+    job_time_budget_seconds: float = 300.0
     max_processing_attempts: int = 3
     processing_lease_seconds: int = 300
     tesseract_cmd: str = "tesseract"

@@ -12,7 +12,8 @@ Conn = AsyncConnection[Row]
 
 _COLUMNS = """d.id, d.space_id, d.title, d.filename, d.content_type, d.size_bytes, d.status,
     d.status_reason, d.summary, d.created_at, d.updated_at, d.uploaded_at, d.processed_at,
-    d.pages, d.truncated, d.attempts,
+    d.pages, d.truncated, d.attempts, d.source_chars, d.extracted_chars, d.indexed_chars,
+    d.memories_created, d.pages_read, d.cut_by, d.coverage_note,
     d.created_by AS created_by_user_id, cu.display_name AS created_by,
     d.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
     (SELECT count(*) FROM memories m WHERE m.source_document_id = d.id AND m.is_latest

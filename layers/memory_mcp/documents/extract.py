@@ -116,7 +116,8 @@ def _decode(data: bytes) -> str:
 def _bounded(text: str, filename: str, limits: Limits) -> Extracted:
     out = _Text(limits.max_chars)
     out.add(text.strip())
-    return Extracted(title=_stem(filename), text=out.text, truncated=out.truncated)
+    return Extracted(title=_stem(filename), text=out.text, truncated=out.truncated,
+                     total_chars=len(text.strip()) if out.truncated else None)
 
 
 def markdown_title(text: str) -> str | None:
@@ -182,8 +183,9 @@ def _pdf(data: bytes, filename: str, limits: Limits) -> Extracted:
         raise ExtractionError(f"The PDF has {count:,} pages; the limit is "
                               f"{limits.max_pdf_pages:,} pages per document.")
     out = _Text(limits.max_chars)
-    failed = 0
+    failed = read = 0
     for index in range(count):
+        read = index + 1
         limits.check()
         try:
             page_text = reader.pages[index].extract_text() or ""
@@ -196,7 +198,8 @@ def _pdf(data: bytes, filename: str, limits: Limits) -> Extracted:
     if count and failed == count:
         raise ExtractionError(PDF_CORRUPT)
     title = _pdf_title(reader) or _stem(filename)
-    return Extracted(title=title, text=out.text, truncated=out.truncated, pages=count)
+    return Extracted(title=title, text=out.text, truncated=out.truncated, pages=count,
+                     pages_read=read if out.truncated else None)
 
 
 def _pdf_title(reader: Any) -> str | None:

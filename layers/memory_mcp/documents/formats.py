@@ -66,12 +66,19 @@ class Limits:
 
 @dataclass
 class Extracted:
-    """What a file says: a title for listings, the (possibly truncated) text."""
+    """What a file says: a title for listings, the (possibly truncated) text.
+
+    When the character bound cut the text, ``total_chars`` is the full text's length if the
+    reader saw all of it (plain text, OCR, transcripts), else None (it stopped reading), and
+    ``pages_read`` how many PDF pages were read, so the document can say how much is missing.
+    """
 
     title: str
     text: str
     truncated: bool
     pages: int | None = None
+    total_chars: int | None = None
+    pages_read: int | None = None
 
 
 @dataclass(frozen=True)

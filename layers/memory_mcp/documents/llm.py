@@ -6,7 +6,8 @@ HTTP error, refusal, truncated or invalid JSON — falls back to the determinist
 extractor for that part of the document and logs a warning (without the upstream body). The
 document never fails because the LLM misbehaved. Cost and time are bounded: the text is cut
 into ``CHUNK_CHARS`` parts, at most ``MAX_CALLS`` are sent (the rest is split offline), and
-no call is started when the caller's deadline leaves less than one timeout.
+no call is started when the caller's deadline leaves less than one timeout. Past
+``max_memories``, facts are grouped into passages (``coverage.fit``), never dropped.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import httpx
 
-from memory_mcp.documents.segment import dedupe, split_memories, summarize
+from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, fit
+from memory_mcp.documents.segment import dedupe, split_memories, statements, summarize
 from memory_mcp.errors import ConfigurationError
 
 if TYPE_CHECKING:
@@ -32,6 +34,8 @@ log = logging.getLogger(__name__)
 
 CHUNK_CHARS = 12_000
 MAX_CALLS = 8
+#: Most facts asked of one call: what fits in ``MAX_OUTPUT_TOKENS`` with room to spare.
+MAX_FACTS_PER_CALL = 100
 MAX_OUTPUT_TOKENS = 4_096
 MAX_FACT_CHARS = 1_000
 MAX_SUMMARY_CHARS = 1_000
@@ -87,21 +91,20 @@ class _LlmExtractor:
             return summarize(title, text), []
         chunks = chunk_text(text, self._chunk_chars)
         asked = chunks[: self._max_calls]
-        per_chunk = max(1, math.ceil(max_memories / len(asked)))
+        per_chunk = max(1, min(MAX_FACTS_PER_CALL, math.ceil(max_memories / len(asked))))
         summary, facts = "", []
         for index, chunk in enumerate(asked):
             reply = None
             if deadline is None or deadline - time.monotonic() > self._timeout:
                 reply = self._ask(title, chunk, per_chunk, index, len(asked))
-            chunk_summary, chunk_facts = reply or (summarize(title, chunk),
-                                                   split_memories(chunk, per_chunk))
+            chunk_summary, chunk_facts = reply or (summarize(title, chunk), statements(chunk))
             summary = summary or chunk_summary
             facts += chunk_facts
         for chunk in chunks[self._max_calls :]:  # beyond the call budget: split offline
-            if len(facts) >= max_memories:
-                break
-            facts += split_memories(chunk, max_memories)
-        kept = dedupe(facts, max_memories) or split_memories(text, max_memories)
+            facts += statements(chunk)
+        # Over the bound, facts are grouped into passages rather than the document's end dropped.
+        kept = (fit(dedupe(facts), max_memories, MAX_PASSAGE_CHARS).memories
+                or split_memories(text, max_memories))
         return (summary or summarize(title, text))[:MAX_SUMMARY_CHARS], kept
 
     def _ask(self, title: str, chunk: str, limit: int, index: int, total: int

@@ -4,13 +4,17 @@ Status advances ``queued → extracting → embedding → done``; a problem with
 ``failed`` with a reason a person can act on. Anything else (database, embedding provider) is
 transient: the lease is released and the job is retried, until ``max_processing_attempts``.
 Memories and ``done`` commit together, so redelivery or a crash never duplicates or half-writes.
+
+Nothing within the bounds is silently dropped: every statement becomes a memory, grouped into
+passages when there are more than ``max_memories_per_document`` (``coverage.fit``); if the time
+budget runs out while embedding, what was embedded is committed and the document records which
+bound cut it and how much is indexed (``coverage.describe``), as it does for the character limit.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-import uuid
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 from uuid import UUID
@@ -18,8 +22,8 @@ from uuid import UUID
 import anyio.to_thread
 
 from memory_mcp.db import identity
-from memory_mcp.db import memories as memories_db
 from memory_mcp.db import processing as db
+from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, Fitted, describe, fit
 from memory_mcp.documents.extract import Extracted, ExtractionError, Limits, extract_text
 from memory_mcp.documents.formats import ALLOWED
 from memory_mcp.documents.llm import FactExtractor
@@ -35,6 +39,8 @@ log = logging.getLogger(__name__)
 
 Outcome = Literal["done", "failed", "skipped"]
 EMBED_BATCH = 32
+#: Share of the time budget kept for the commit: embedding stops (and commits what it has) there.
+COMMIT_SHARE = 0.1
 
 
 class RetryLater(Exception):
@@ -77,14 +83,14 @@ async def process(rt: Runtime, tools: Extractors, document_id: UUID,
         # abandon_on_cancel: a caller that gives up on a stuck parse (the local worker's
         # watchdog) is not held hostage by the thread, which finishes on its own and writes
         # nothing.
-        extracted, facts, summary = await anyio.to_thread.run_sync(
+        extracted, fitted, summary = await anyio.to_thread.run_sync(
             _extract, rt, tools, doc, started, budget, abandon_on_cancel=True)
         async with rt.transaction() as conn:
             if not await db.advance(conn, document_id, attempt, "embedding",
                                     s.processing_lease_seconds):
                 return "skipped"  # deleted or taken over meanwhile
-        vectors = await _embed(rt, facts, started, budget)
-        return await _commit(rt, doc, attempt, extracted, summary, facts, vectors)
+        vectors = await _embed(rt, fitted.memories, started + budget * (1 - COMMIT_SHARE), budget)
+        return await _commit(rt, doc, attempt, extracted, summary, fitted, vectors, budget)
     except ExtractionError as exc:
         await _fail(rt, document_id, attempt, str(exc))
         return "failed"
@@ -110,8 +116,14 @@ async def _not_claimed(current: dict[str, Any] | None) -> Outcome:
 
 
 def _extract(rt: Runtime, tools: Extractors, doc: dict[str, Any], started: float,
-             budget: float) -> tuple[Extracted, list[str], str]:
-    """CPU and I/O bound work, run in a thread: read, verify, extract, split into facts."""
+             budget: float) -> tuple[Extracted, Fitted, str]:
+    """CPU and I/O bound work, run in a thread: read, verify, extract, split into facts and fit
+    them to the per-document memory bound.
+
+    The extractor is asked for every statement (one per character is an upper bound it never
+    reaches) so that grouping, and a cut if even grouping cannot fit, happen here, where they
+    are recorded.
+    """
     s = rt.settings
     fmt = ALLOWED.get(doc["content_type"] or "")
     if fmt is None:
@@ -133,41 +145,52 @@ def _extract(rt: Runtime, tools: Extractors, doc: dict[str, Any], started: float
     # Leave a fifth of the budget for embedding; past that the LLM yields to the offline splitter.
     llm_deadline = limits.deadline - budget / 5
     summary, facts = tools.facts.extract(extracted.title, extracted.text,
-                                         s.max_memories_per_document, deadline=llm_deadline)
-    facts = [f.strip()[: s.max_content_chars] for f in facts if f.strip()]
-    if not facts:
+                                         max(s.max_memories_per_document, s.max_extracted_chars),
+                                         deadline=llm_deadline)
+    fitted = fit(facts, s.max_memories_per_document, min(MAX_PASSAGE_CHARS, s.max_content_chars))
+    if not fitted.memories:
         raise ExtractionError("No memories could be extracted: the document has no usable text.")
     if time.monotonic() > limits.deadline:
         raise ExtractionError(f"Extraction took longer than the {budget:.0f} s time budget.")
-    return extracted, facts[: s.max_memories_per_document], summary
+    return extracted, fitted, summary
 
 
-async def _embed(rt: Runtime, facts: list[str], started: float, budget: float) -> list[str]:
+async def _embed(rt: Runtime, texts: list[str], stop_at: float, budget: float) -> list[str]:
+    """Vectors for ``texts`` in batches, for as many as ``stop_at`` leaves time for (in order)."""
     vectors: list[str] = []
-    deadline = started + budget
-    for i in range(0, len(facts), EMBED_BATCH):
-        if time.monotonic() > deadline:
-            raise ExtractionError(f"Embedding took longer than the {budget:.0f} s time budget.")
-        vectors += await rt.embed(facts[i:i + EMBED_BATCH])
+    for i in range(0, len(texts), EMBED_BATCH):
+        if time.monotonic() > stop_at:
+            break
+        vectors += await rt.embed(texts[i:i + EMBED_BATCH])
+    if not vectors:
+        raise ExtractionError(f"Embedding took longer than the {budget:.0f} s time budget.")
     return vectors
 
 
 async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Extracted,
-                  summary: str, facts: list[str], vectors: list[str]) -> Outcome:
-    """All memories and ``done`` in one transaction; identical live memories are not repeated."""
+                  summary: str, fitted: Fitted, vectors: list[str], budget: float) -> Outcome:
+    """The embedded memories, ``done`` and the coverage in one transaction (all or nothing);
+    memories identical to a live one in the space are not repeated."""
+    s = rt.settings
+    rows = [(text, validation.content_hash(text), vector)
+            for text, vector in zip(fitted.memories, vectors, strict=False)]
     async with rt.transaction() as conn:
         if await db.lock_for_finish(conn, doc["id"], attempt) is None:
             return "skipped"
-        for fact, vector in zip(facts, vectors, strict=True):
-            new_id = uuid.uuid4()
-            await memories_db.insert(
-                conn, memory_id=new_id, space_id=doc["space_id"], content=fact,
-                content_hash=validation.content_hash(fact), category=None, vector=vector,
-                user_id=doc["created_by"], root_id=new_id, source_document_id=doc["id"])
+        created = await db.insert_memories(conn, space_id=doc["space_id"], document_id=doc["id"],
+                                           user_id=doc["created_by"], memories=rows)
+        coverage = describe(
+            source_chars=extracted.total_chars if extracted.truncated else len(extracted.text),
+            extracted_chars=len(extracted.text), truncated=extracted.truncated, fitted=fitted,
+            embedded=len(rows), created=created, pages=extracted.pages,
+            pages_read=extracted.pages_read,
+            limits={"max_extracted_chars": s.max_extracted_chars, "job_time_budget": budget,
+                    "max_memories_per_document": s.max_memories_per_document})
         await db.finish(conn, doc["id"], title=extracted.title, summary=summary,
                         content=extracted.text.replace("\f", "\n\n"), pages=extracted.pages,
-                        truncated=extracted.truncated)
+                        truncated=extracted.truncated, coverage=coverage)
         await identity.touch_space(conn, doc["space_id"])
+    log.info("document %s: %s", doc["id"], coverage.note)
     return "done"
 
 

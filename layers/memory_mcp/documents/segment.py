@@ -17,7 +17,7 @@ statement and a document never floods a space with noise. The rules:
   Fragments under 4 words join a neighbour; a lone one under 3 words is dropped; sentences
   over 500 characters are split at clause boundaries ("; ", ", ", dashes), then spaces.
 * Near-duplicates (equal after normalising case/punctuation/whitespace, or token-set
-  Jaccard >= 0.9) keep their first occurrence; order is kept; the list is capped.
+  Jaccard >= 0.9) keep their first occurrence; over the cap, passages (``coverage.fit``).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+
+from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, fit
 
 MAX_MEMORY_CHARS = 500
 MAX_RECORD_CHARS = 2_000
@@ -75,19 +77,24 @@ class _Unit:
 
 
 def split_memories(text: str, max_memories: int) -> list[str]:
-    """Up to ``max_memories`` self-contained statements from ``text``, in document order."""
-    def candidates() -> Iterator[str]:
-        for unit in _units(text):
-            if unit.record:
-                yield from _split_long(unit.text, MAX_RECORD_CHARS)
-                continue
-            heading = unit.heading
-            for sentence in _sentences(unit.text):
-                for part in _split_long(sentence, MAX_MEMORY_CHARS):
-                    context = heading and _key(heading) not in _key(part)
-                    yield f"{heading}: {part}" if context else part
+    """At most ``max_memories`` memories of ``text`` in order, grouped (``fit``), never cut."""
+    return fit(statements(text), max_memories, MAX_PASSAGE_CHARS).memories
 
-    return dedupe(candidates(), max_memories) if max_memories > 0 else []
+
+def statements(text: str) -> list[str]:
+    """Every self-contained statement of ``text`` (near-duplicates dropped), in document order."""
+    return dedupe(_candidates(text))
+
+
+def _candidates(text: str) -> Iterator[str]:
+    for unit in _units(text):
+        if unit.record:
+            yield from _split_long(unit.text, MAX_RECORD_CHARS)
+            continue
+        for sentence in _sentences(unit.text):
+            for part in _split_long(sentence, MAX_MEMORY_CHARS):
+                context = unit.heading and _key(unit.heading) not in _key(part)
+                yield f"{unit.heading}: {part}" if context else part
 
 
 def summarize(title: str, text: str, max_chars: int = 600) -> str:
@@ -111,8 +118,8 @@ def summarize(title: str, text: str, max_chars: int = 600) -> str:
     return " ".join(picked)
 
 
-def dedupe(memories: Iterable[str], cap: int) -> list[str]:
-    """First occurrences only (exact after normalising, or token-set Jaccard >= 0.9), capped.
+def dedupe(memories: Iterable[str]) -> list[str]:
+    """First occurrences only (exact after normalising, or token-set Jaccard >= 0.9).
 
     Near-duplicate candidates come from a prefix-filter index (two sets with Jaccard >= t
     share a token among the first ``n - ceil(t * n) + 1`` of each, in one global order), so
@@ -123,8 +130,6 @@ def dedupe(memories: Iterable[str], cap: int) -> list[str]:
     token_sets: list[frozenset[str]] = []
     index: dict[str, list[int]] = {}
     for memory in memories:
-        if len(kept) >= cap:
-            break
         key = _key(memory)
         if not key or key in seen:
             continue

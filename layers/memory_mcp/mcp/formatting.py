@@ -15,7 +15,12 @@ def _snip(text: str) -> str:
 def memory_line(m: dict[str, Any], *, score: bool = False) -> str:
     bits = []
     if score and m.get("score") is not None:
-        bits.append(f"score {m['score']:.3f}")
+        signals = f"score {m['score']:.2f}"
+        if m.get("relevance"):
+            signals = f"{m['relevance']}, {signals}"
+        if m.get("semantic") is not None and m.get("lexical") is not None:
+            signals += f" (meaning {m['semantic']:.2f}, shared words {m['lexical']:.2f})"
+        bits.append(signals)
     if m.get("category"):
         bits.append(f"#{m['category']}")
     bits.append(f"v{m['version']}")
@@ -44,6 +49,9 @@ def search(r: dict[str, Any]) -> str:
     asked = ", ".join(f"{k}={r[k]!r}" for k in ("query", "keyword", "category") if r[k])
     head = f"{r['count']} memor{'y' if r['count'] == 1 else 'ies'} in space {r['space']} for {asked}"
     lines = [head + (":" if r["results"] else ".")]
+    if r.get("noGoodMatch"):
+        lines[0] = (f"No good match in space {r['space']} for {asked}: nothing scores above "
+                    f"{r['weakBelow']:.2f}." + (" The closest, all weak:" if r["results"] else ""))
     lines += [memory_line(m, score=True) for m in r["results"]]
     if "profile" in r:
         lines += ["", profile(r["profile"])]
@@ -102,7 +110,12 @@ def document_line(d: dict[str, Any]) -> str:
     text = f"- {d['title'] or d['filename'] or '(untitled)'} [{d['type']}; {d['status']}"
     if d.get("statusReason"):
         text += f": {d['statusReason']}"
+    coverage = d.get("coverage")
+    if coverage and not coverage["complete"]:
+        text += ", PARTLY INDEXED"
     text += f"; {d['memoryCount']} memories; by {d['createdBy']}; {d['createdAt']}; id {d['id']}]"
+    if coverage:
+        text += f"\n  Coverage: {coverage['note']}"
     if d.get("summary"):
         text += f"\n  Summary: {_snip(d['summary'])}"
     return text
@@ -124,7 +137,10 @@ def document(r: dict[str, Any]) -> str:
     else:
         lines.append("No content or summary is available yet.")
     if r["memories"]:
-        lines.append(f"Memories extracted ({len(r['memories'])}):")
+        shown = len(r["memories"])
+        lines.append(f"Memories extracted (the first {shown} of {d['memoryCount']} are listed; "
+                     "search_memory finds them all):" if d["memoryCount"] > shown
+                     else f"Memories extracted ({shown}):")
         lines += [memory_line(m) for m in r["memories"]]
     return "\n".join(lines)
 

@@ -21,6 +21,7 @@ from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
 
+#: Memories getDocument lists (in document order); the rest are found by search_memory.
 MAX_DOCUMENT_MEMORIES = 200
 
 
@@ -75,7 +76,8 @@ async def get(
     else:
         view["contentKind"] = "none"
     return {"space": space.key, "document": view,
-            "memories": [views.memory(m) for m in memories]}
+            "memories": [views.memory(m) for m in memories],
+            "memoriesShown": len(memories)}
 
 
 async def delete(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from memory_mcp.documents.coverage import SETTINGS
 from memory_mcp.models import SpaceAccess, access_label
 
 Row = dict[str, Any]
@@ -45,8 +46,9 @@ def memory(row: Row) -> dict[str, Any]:
         view["forgottenAt"] = _iso(row["forgotten_at"])
         view["forgottenByUserId"] = _id(row["forgotten_by_user_id"])
         view["forgottenBy"] = row["forgotten_by"]
-    if "score" in row:
-        view["score"] = round(float(row["score"]), 4) if row["score"] is not None else None
+    for signal in ("semantic", "lexical", "score"):  # search hits: the signals behind the rank
+        if signal in row:
+            view[signal] = round(float(row[signal]), 4) if row[signal] is not None else None
     return view
 
 
@@ -61,11 +63,33 @@ def document(row: Row, *, with_content: bool = False) -> dict[str, Any]:
         "statusReason": row["status_reason"],
         "summary": row["summary"],
         "memoryCount": row["memory_count"],
+        "coverage": coverage(row),
         **attribution(row),
     }
     if with_content:
         view["content"] = row.get("content")
     return view
+
+
+def coverage(row: Row) -> dict[str, Any] | None:
+    """How much of a processed document is searchable and, if a bound cut it, which one (its
+    setting) and what to do: ``note`` says it in plain words. None before processing finishes,
+    and for documents processed before coverage was recorded."""
+    if row.get("extracted_chars") is None:
+        return None
+    cut_by = row["cut_by"]
+    return {
+        "complete": cut_by is None,
+        "sourceChars": row["source_chars"],
+        "extractedChars": row["extracted_chars"],
+        "indexedChars": row["indexed_chars"],
+        "memoriesCreated": row["memories_created"],
+        "pages": row["pages"],
+        "pagesRead": row["pages_read"],
+        "cutBy": cut_by,
+        "setting": SETTINGS.get(cut_by) if cut_by else None,
+        "note": row["coverage_note"],
+    }
 
 
 def space(access: SpaceAccess, stats: Row | None, active: bool) -> dict[str, Any]:
