@@ -51,6 +51,9 @@ class Corpus:
     notes: list[str] = field(default_factory=list)
     #: Cranfield only: the same queries with binary gains (for the binary-nDCG column).
     binary_relevant: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: Questions with no answer in their group (LoCoMo category 5, off-topic questions): they
+    #: score the "no good match" flag, not recall.
+    unanswerable: list[Query] = field(default_factory=list)
 
 
 _WS = re.compile(r"\s+")
@@ -163,6 +166,7 @@ def load_locomo(data_dir: Path, *, dated: bool, captions: bool) -> Corpus:
     dropped_ids = 0
     skipped_q = 0
     cat5 = 0
+    unanswerable: list[Query] = []
     for conv in conversations:
         group = str(conv.get("sample_id") or f"conv-{len(groups) + 1}")
         c = conv["conversation"]
@@ -184,6 +188,8 @@ def load_locomo(data_dir: Path, *, dated: bool, captions: bool) -> Corpus:
             category = int(qa.get("category", 0))
             if category == 5:
                 cat5 += 1
+                unanswerable.append(Query(f"{group}#{i}", squash(str(qa.get("question", ""))),
+                                          group, {}, label="cat 5"))
                 continue
             if category not in (1, 2, 3, 4):
                 continue
@@ -202,9 +208,24 @@ def load_locomo(data_dir: Path, *, dated: bool, captions: bool) -> Corpus:
     notes = [f"{len(groups)} conversations, {turns} turns seeded as '{fmt}'",
              f"{len(queries)} questions of categories 1-4 "
              f"({dict(sorted(Counter(q.label for q in queries).items()))}); "
-             f"{cat5} category-5 questions skipped; {skipped_q} skipped for lack of usable evidence; "
+             f"{cat5} category-5 (unanswerable) questions scored for the no-good-match flag only; "
+             f"{skipped_q} skipped for lack of usable evidence; "
              f"{dropped_ids} evidence ids that name no turn dropped"]
-    return Corpus("locomo", groups, queries, notes)
+    return Corpus("locomo", groups, queries, notes, unanswerable=unanswerable)
+
+
+def load_paraphrase(path: Path) -> Corpus:
+    """bench/data/paraphrase_set.json (written for this project): one group of short team facts,
+    each asked for by one paraphrased question; its off-topic questions are unanswerable."""
+    raw = json.loads(path.read_text())
+    docs = [Doc(f"p{i}", fact) for i, (fact, _) in enumerate(raw["pairs"])]
+    queries = [Query(f"p{i}", question, "facts", {f"p{i}": 1.0}, label="paraphrase")
+               for i, (_, question) in enumerate(raw["pairs"])]
+    off = [Query(f"off{i}", q, "facts", {}, label="off-topic")
+           for i, q in enumerate(raw["offtopic"])]
+    notes = [f"{len(docs)} facts in one space, {len(queries)} paraphrased questions (one right "
+             f"fact each), {len(off)} off-topic questions"]
+    return Corpus("paraphrase", {"facts": docs}, queries, notes, unanswerable=off)
 
 
 # --------------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ run. Prints numbers; asserts nothing.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import time
@@ -31,7 +32,7 @@ from memory_mcp.config import Settings
 from memory_mcp.db import memories as db
 from memory_mcp.db.migrator import migrate
 from memory_mcp.models import Principal
-from memory_mcp.services import admin, agreement, matching, memories
+from memory_mcp.services import admin, agreement, matching, memories, recall
 from memory_mcp.services import validation as v
 from memory_mcp.services.keys import authenticate
 from memory_mcp.services.runtime import Runtime
@@ -71,7 +72,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
             principal: Principal = await authenticate(conn, key["key"])
         user_id = uuid.UUID(user["id"])
         literals = dict(zip(facts, await rt.embed(list(facts.values())), strict=True))
-        t = memories.thresholds(rt)
+        t = recall.thresholds(rt)
         common.log(f"model {rt.embedder.model_id}: version {t.version}, forget {t.forget}, "
                    f"margin {t.margin}; {len(cases)} cases")
 
@@ -165,7 +166,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
     print(f"| before: closest at cosine >= {OLD_RULE}, no checks | {r}/{n_p} | {w} | {rf}/{n_near} |")
     for thr in args.thresholds:
         for margin in args.margins:
-            tt = matching.Thresholds(version=t.version, forget=thr, margin=margin)
+            tt = dataclasses.replace(t, forget=thr, margin=margin)
 
             def rule(case: dict[str, Any], cands: list[tuple[str, float]],
                      tt: matching.Thresholds = tt) -> int | None:

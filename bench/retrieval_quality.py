@@ -70,7 +70,7 @@ import uuid
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -125,8 +125,10 @@ class Result:
     ndcg: list[float] = field(default_factory=list)
     ndcg_bin: list[float] = field(default_factory=list)
     labels: list[str] = field(default_factory=list)
+    top1: list[float] = field(default_factory=list)
 
     def add(self, ranked: list[str], q: data.Query, binary: dict[str, float] | None) -> None:
+        self.top1.append(1.0 if ranked and ranked[0] in q.relevant else 0.0)
         self.recall.append(data.recall_at(ranked, q.relevant, K))
         self.ndcg.append(data.ndcg_at(ranked, q.relevant, K))
         self.ndcg_bin.append(data.ndcg_at(ranked, binary if binary is not None else q.relevant, K))
@@ -249,6 +251,38 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
         s = seeded[q.group]
         same_lists += [s.id_to_key.get(str(r["id"])) for r in res["results"]] == first
 
+    others: dict[str, Result] = {}
+    for mode, override in PRODUCT_MODES.items():
+        if deadline.expired():
+            deadline.notes.append(f"{corpus.name}: time budget spent before product mode {mode}")
+            break
+        alt = replace(rt, settings=rt.settings.model_copy(update=override))
+        res_alt = Result()
+        for q in queries:
+            out = await memory_service.search(alt, principal, query=q.text, keyword=None,
+                                              category=None, include_profile=False,
+                                              container_tag=seeded[q.group].space_key, limit=K)
+            s = seeded[q.group]
+            res_alt.add([s.id_to_key.get(str(r["id"]), "?") for r in out["results"]], q,
+                        corpus.binary_relevant.get(q.qid))
+        others[mode] = res_alt
+
+    # honest scores: evidence found but marked weak; unanswerable questions flagged
+    evidence = weak_evidence = 0
+    for q, res in zip(queries, cold, strict=False):
+        s = seeded[q.group]
+        for hit in res["results"]:
+            if s.id_to_key.get(str(hit["id"])) in q.relevant:
+                evidence += 1
+                weak_evidence += hit.get("relevance") == "weak"
+    answerable_flagged = sum(1 for res in cold if res.get("noGoodMatch"))
+    flagged: Counter[str] = Counter()
+    asked: Counter[str] = Counter()
+    for q in corpus.unanswerable:
+        res = await search(q)
+        asked[q.label] += 1
+        flagged[q.label] += bool(res.get("noGoodMatch"))
+
     log(f"{corpus.name}: in-process baselines (cosine, BM25, RRF)")
     cos, bm, fused = Result(), Result(), Result()
     identical = same_set = 0
@@ -271,7 +305,10 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
 
     return {
         "corpus": corpus, "n_queries": len(queries), "timing": dict(timing), "modes": modes,
-        "systems": {"product": product, "cosine": cos, "bm25": bm, "rrf": fused},
+        "systems": {"product": product, **others, "cosine": cos, "bm25": bm, "rrf": fused},
+        "honest": {"evidence": evidence, "weak_evidence": weak_evidence,
+                   "answerable_flagged": answerable_flagged, "flagged": dict(flagged),
+                   "asked": dict(asked)},
         "lat_cold": lat_cold, "lat_warm": lat_warm, "same_lists": same_lists,
         "identical_to_cosine": identical, "same_set_as_cosine": same_set,
         "overlap_with_cosine": mean(overlap), "foreign": foreign,
@@ -281,8 +318,16 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
 # --------------------------------------------------------------------------------------------
 # output
 
+#: search_memory under other settings, same run and memories (the default is "product").
+PRODUCT_MODES: dict[str, dict[str, Any]] = {
+    "product_rrf": {"fusion": "rrf"},            # the ranking before score fusion
+    "product_vector": {"hybrid_search": False},  # meaning only
+}
+
 SYSTEM_NAMES = {
-    "product": "product: search_memory (services.memories.search)",
+    "product": "product: search_memory, score fusion (default)",
+    "product_rrf": "product: search_memory, fusion=rrf (before)",
+    "product_vector": "product: search_memory, vector only",
     "cosine": "in-process cosine (numpy, same vectors)",
     "bm25": "in-process BM25 (k1=1.2, b=0.75)",
     "rrf": "in-process RRF(k=60) of cosine + BM25",
@@ -298,6 +343,9 @@ def report_dataset(r: dict[str, Any]) -> None:
     if graded:
         print(f"Cranfield: {n} queries, one space; nDCG@10 GRADED (gain = 5 - grade, grades 1-4 "
               "relevant), nDCG(bin) binary")
+    elif corpus.name == "paraphrase":
+        print(f"Paraphrase set (bench/data/paraphrase_set.json): {n} questions; top-1 = the "
+              "right fact ranked first")
     else:
         print(f"LoCoMo: {n} questions (categories 1-4), each in its own conversation's space; "
               "binary relevance on evidence turns")
@@ -307,27 +355,39 @@ def report_dataset(r: dict[str, Any]) -> None:
     head = f"  {'system':<52} {'recall@10':>10} {'nDCG@10':>9}"
     if graded:
         head += f" {'nDCG(bin)':>10}"
-    print(head + f" {'p50 ms':>8} {'p95 ms':>8} {'p50 cached':>11}")
+    print(head + f" {'top-1':>6} {'p50 ms':>8} {'p95 ms':>8} {'p50 cached':>11}")
     for key, name in SYSTEM_NAMES.items():
+        if key not in r["systems"]:
+            continue
         res: Result = r["systems"][key]
         line = f"  {name:<52} {mean(res.recall):>10.3f} {mean(res.ndcg):>9.3f}"
         if graded:
             line += f" {mean(res.ndcg_bin):>10.3f}"
+        line += f" {mean(res.top1):>6.3f}"
         if key == "product":
             line += (f" {pct(r['lat_cold'], 50):>8.1f} {pct(r['lat_cold'], 95):>8.1f}"
                      f" {pct(r['lat_warm'], 50):>11.1f}")
         print(line)
     scope = "" if graded else ", 10 convs*"
-    for name, rec, nd in README_BASELINES[corpus.name]:
+    h = r["honest"]
+    print(f"  honest scores: {h['evidence'] - h['weak_evidence']}/{h['evidence']} evidence hits in the "
+          f"top {K} not marked weak ({(h['evidence'] - h['weak_evidence']) / max(1, h['evidence']):.1%}); "
+          f"{h['answerable_flagged']}/{n} answerable questions answered 'no good match'")
+    for label, asked in h["asked"].items():
+        print(f"  unanswerable ({label}): {h['flagged'].get(label, 0)}/{asked} flagged "
+              "'no good match'")
+    for name, rec, nd in README_BASELINES.get(corpus.name, []):
         print(f"  {'README (brute force' + scope + '): ' + name:<52} {rec:>10} {nd:>9}")
-    if not graded:
+    if corpus.name == "locomo":
         print("  * README's LoCoMo numbers cover all ten conversations (turn format not stated); "
               "this run has the first five.")
-    if not graded:
+    if corpus.name == "locomo":
         labels = sorted(set(r["systems"]["product"].labels))
         print()
         print("  per category, recall@10 / nDCG@10 (n):")
         for key in SYSTEM_NAMES:
+            if key not in r["systems"]:
+                continue
             res = r["systems"][key]
             cells = []
             for lab in labels:
@@ -391,6 +451,8 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
     if args.dataset in ("locomo", "both"):
         corpora.append(data.load_locomo(args.data_dir, dated=args.locomo_dates,
                                         captions=args.locomo_captions))
+    if args.dataset in ("paraphrase", "both"):
+        corpora.append(data.load_paraphrase(ROOT / "bench" / "data" / "paraphrase_set.json"))
     n_queries = sum(len(c.queries) for c in corpora)
     n_texts = sum(len(d) for c in corpora for d in c.groups.values())
     settings = Settings(
@@ -422,7 +484,8 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    p.add_argument("--dataset", choices=("cranfield", "locomo", "both"), default="both")
+    p.add_argument("--dataset", choices=("cranfield", "locomo", "paraphrase", "both"),
+                   default="both", help="both: all three sets (default)")
     p.add_argument("--limit-queries", type=int, default=None,
                    help="at most N queries per dataset, evenly spread (quick run)")
     p.add_argument("--data-dir", type=Path, default=DEFAULT_DATA,

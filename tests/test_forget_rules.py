@@ -78,7 +78,7 @@ def test_thresholds_belong_to_the_model() -> None:
 
 
 def test_refusal_when_two_agreeing_memories_are_equally_close() -> None:
-    t = matching.Thresholds(version=0.9, forget=0.7, margin=0.05)
+    t = matching.Thresholds(version=0.9, forget=0.7, margin=0.05, weak=0.2, strong=0.5)
     both = [("The staging database resets nightly", 0.82), ("Staging database resets each night",
                                                             0.80)]
     assert matching.choose_forget("the staging database resets every night", both, t).index is None

@@ -237,6 +237,7 @@ async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, 
     import uuid as uuid_mod
 
     from memory_mcp.db import memories as db
+    from memory_mcp.db import search as search_db
     from memory_mcp.db.identity import find_space
     from memory_mcp.services.validation import content_hash
 
@@ -255,22 +256,32 @@ async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, 
             await db.insert(conn, memory_id=new_id, space_id=row["id"], content=text,
                             content_hash=content_hash(text), category=None, vector=vector,
                             user_id=m.principal.user_id, root_id=new_id)
-    query = await runtime.embed_one("a note about rivers and glaciers")
+    form = runtime.vector_form
+    assert form.width == 384  # the local model: its own index over the first 384 dimensions
+    query = await runtime.query_vector("a note about rivers and glaciers")
     async with runtime.transaction() as conn:
         await db.enable_filtered_ann(conn, 40)
         await conn.execute("SET LOCAL enable_seqscan = off")
         await conn.execute("SET LOCAL enable_bitmapscan = off")
         await conn.execute("SET LOCAL enable_sort = off")  # no btree-scan-then-sort plan
         plan = await conn.execute(
-            "EXPLAIN SELECT id FROM memories m WHERE m.space_id = %s AND m.is_latest "
-            "AND NOT m.is_forgotten ORDER BY m.embedding <=> %s::halfvec LIMIT 50",
-            (row["id"], query))
-        assert "memories_embedding_hnsw" in " ".join(r["QUERY PLAN"] for r in await plan.fetchall())
-        hnsw = await db.search(conn, row["id"], vector=query, pattern=None, category=None, limit=50)
+            f"EXPLAIN SELECT id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest "
+            f"AND NOT m.is_forgotten AND {form.predicate} ORDER BY {form.distance} LIMIT 50",
+            {"space": row["id"], "vec": query})
+        assert "memories_embedding_384_hnsw" in " ".join(r["QUERY PLAN"]
+                                                         for r in await plan.fetchall())
+        hnsw = await search_db.semantic(conn, row["id"], form, vector=query, pattern=None,
+                                        category=None, limit=50)
     async with runtime.transaction() as conn:
         await conn.execute("SET LOCAL enable_indexscan = off")
-        exact = await db.search(conn, row["id"], vector=query, pattern=None, category=None,
-                                limit=50)
+        exact = await search_db.semantic(conn, row["id"], form, vector=query, pattern=None,
+                                         category=None, limit=50)
+    full = await runtime.embed_one("a note about rivers and glaciers")
+    async with runtime.transaction() as conn:  # the 384-d expression gives the full cosine
+        same = await conn.execute("SELECT 1 - (m.embedding <=> %s::halfvec) AS s FROM memories m "
+                                  "WHERE m.id = %s", (full, exact[0]["id"]))
+        got = await same.fetchone()
+        assert got is not None and abs(float(got["s"]) - float(exact[0]["score"])) < 1e-3
     scores = [float(r["score"]) for r in hnsw]
     assert len(scores) == 50 and scores == sorted(scores, reverse=True)
     overlap = {r["id"] for r in hnsw} & {r["id"] for r in exact}

@@ -79,6 +79,10 @@ async def test_startup_refuses_a_changed_model_until_reembedded(fresh_database_u
     # Simulate having switched models earlier: pin something else, then re-embed with local.
     with psycopg.connect(fresh_database_url) as conn:
         conn.execute("UPDATE embedding_model SET model_id = 'openai:old-model', dimensions = 3072")
+        # ... whose vectors filled all 3,072 dimensions: the rows live in the full-width index
+        conn.execute("UPDATE memories SET embedding = array_fill(0.018::real, ARRAY[3072])"
+                     "::vector::halfvec")
+        assert conn.execute("SELECT DISTINCT embedding_width FROM memories").fetchall() == [(3072,)]
     with pytest.raises(ConfigurationError):
         await create_runtime(local)
     rt = await create_runtime_unchecked(local)
@@ -87,6 +91,16 @@ async def test_startup_refuses_a_changed_model_until_reembedded(fresh_database_u
     finally:
         await rt.pool.close()
     assert result["reembedded"] == 1 and result["model"] == "local:all-MiniLM-L6-v2-int8"
+    with psycopg.connect(fresh_database_url) as conn:  # back in the 384-d expression index
+        assert conn.execute("SELECT DISTINCT embedding_width FROM memories").fetchall() == [(384,)]
+        conn.execute("SET enable_seqscan = off")
+        conn.execute("SET enable_bitmapscan = off")
+        plan = " ".join(r[0] for r in conn.execute(
+            "EXPLAIN SELECT id FROM memories m WHERE m.is_latest AND NOT m.is_forgotten AND "
+            "m.embedding_width = 384 ORDER BY subvector(m.embedding, 1, 384)::halfvec(384) "
+            "<=> (SELECT subvector(embedding, 1, 384)::halfvec(384) FROM memories LIMIT 1) "
+            "LIMIT 5").fetchall())
+        assert "memories_embedding_384_hnsw" in plan
     rt = await create_runtime(local)
     try:
         member = await _principal(rt, demo["key"]["key"])

@@ -69,8 +69,8 @@ async def insert_space(conn: Conn, key: str, name: str, description: str) -> Row
 async def list_spaces(conn: Conn) -> list[Row]:
     cur = await conn.execute(
         """SELECT s.id, s.key, s.name, s.description, s.created_at, s.last_activity_at,
-                  (SELECT count(*) FROM memories m
-                    WHERE m.space_id = s.id AND m.is_latest AND NOT m.is_forgotten) AS memory_count,
+                  coalesce((SELECT st.live_memories FROM space_stats st
+                            WHERE st.space_id = s.id), 0) AS memory_count,
                   (SELECT count(*) FROM documents d WHERE d.space_id = s.id AND d.deleted_at IS NULL)
                       AS document_count
            FROM spaces s ORDER BY s.key"""
@@ -186,8 +186,8 @@ async def grants_for_key(conn: Conn, key_id: UUID) -> list[Row]:
 async def space_stats(conn: Conn, space_ids: list[UUID]) -> list[Row]:
     cur = await conn.execute(
         """SELECT s.id AS space_id, s.last_activity_at,
-                  (SELECT count(*) FROM memories m
-                    WHERE m.space_id = s.id AND m.is_latest AND NOT m.is_forgotten) AS memory_count,
+                  coalesce((SELECT st.live_memories FROM space_stats st
+                            WHERE st.space_id = s.id), 0) AS memory_count,
                   (SELECT count(*) FROM documents d WHERE d.space_id = s.id AND d.deleted_at IS NULL)
                       AS document_count
            FROM spaces s WHERE s.id = ANY(%s)""",

@@ -85,23 +85,6 @@ async def find_live_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> 
     return await cur.fetchone()
 
 
-async def nearest_live(conn: Conn, space_id: UUID, vector: str, limit: int = 5,
-                       lock: bool = False) -> list[Row]:
-    """The closest latest, non-forgotten memories in the space, with their cosine similarity."""
-    lock_clause = "FOR UPDATE OF m" if lock else ""
-    cur = await conn.execute(
-        f"""WITH nearest AS MATERIALIZED (
-                SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
-                WHERE {_LIVE} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(limit)s)
-            SELECT {_COLUMNS}, m.root_id, 1 - n.distance AS similarity
-            FROM nearest n JOIN memories m ON m.id = n.id {_JOINS}
-            WHERE m.is_latest AND NOT m.is_forgotten
-            ORDER BY n.distance + 0, m.id {lock_clause}""",
-        {"space": space_id, "vec": vector, "limit": limit},
-    )
-    return await cur.fetchall()
-
-
 async def insert(
     conn: Conn,
     *,
@@ -162,91 +145,6 @@ async def forget(conn: Conn, space_id: UUID, memory_id: UUID, user_id: UUID, rea
     return cur.rowcount == 1
 
 
-async def search(
-    conn: Conn,
-    space_id: UUID,
-    *,
-    vector: str | None,
-    pattern: str | None,
-    category: str | None,
-    limit: int,
-    text: str | None = None,
-    candidates: int = 50,
-    lexical_weight: float = 1.0,
-) -> list[Row]:
-    """One query: filters intersect; ranking depends on what is given.
-
-    * ``vector`` and ``text``: hybrid. The nearest ``candidates`` by cosine and the best
-      ``candidates`` by full-text rank are fused by reciprocal rank (k = 60, the full-text side
-      weighted ``lexical_weight``), so exact names, numbers and rare terms count as well as
-      meaning. Full-text rank: a memory matching any of the query's stems (English config, stop
-      words dropped) scores the sum, over the stems it contains, of
-      ``idf * ts_rank(content_tsv, stem, 1)`` with ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))``
-      (BM25's), ``N`` the live memories of the space and ``df`` those containing the stem (one
-      GIN-index count per stem). Plain ``ts_rank`` has no IDF, so the common words of a long
-      question would outrank its rare, telling ones.
-    * ``vector`` only: cosine order.
-    * neither: newest first.
-    ``score`` is the cosine similarity whenever a vector is given.
-    """
-    filters = [_LIVE]
-    params: dict[str, Any] = {"space": space_id, "limit": limit, "vec": vector}
-    if pattern is not None:
-        filters.append(r"m.content ILIKE %(pattern)s ESCAPE '\'")
-        params["pattern"] = pattern
-    if category is not None:
-        filters.append("m.category = %(category)s")
-        params["category"] = category
-    where = " AND ".join(filters)
-    if vector is not None and text is not None:
-        params.update(text=text, k=max(candidates, limit), wl=lexical_weight)
-        query = f"""WITH sem AS MATERIALIZED (
-                SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
-                WHERE {where} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(k)s),
-            terms AS MATERIALIZED (
-                SELECT t.q, (SELECT count(*) FROM memories m
-                             WHERE {_LIVE} AND m.content_tsv @@ t.q) AS df
-                FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(text)s))) l,
-                     -- the stem as one quoted tsquery term: chr(39) a quote, chr(92) a backslash
-                     LATERAL (SELECT (chr(39)
-                                      || replace(replace(l.lexeme, chr(92), chr(92) || chr(92)),
-                                                 chr(39), chr(39) || chr(39))
-                                      || chr(39))::tsquery AS q) t),
-            stats AS MATERIALIZED (
-                SELECT count(*) AS n,
-                       (SELECT string_agg(t.q::text, ' | ') FROM terms t WHERE t.df > 0) AS q
-                FROM memories m WHERE {_LIVE}),
-            lex AS MATERIALIZED (
-                SELECT m.id, (SELECT sum(ln(1 + (st.n - t.df + 0.5) / (t.df + 0.5))
-                                         * ts_rank(m.content_tsv, t.q, 1))
-                              FROM terms t WHERE t.df > 0 AND m.content_tsv @@ t.q) AS rank
-                FROM memories m, stats st
-                WHERE st.q IS NOT NULL AND {where} AND m.content_tsv @@ st.q::tsquery
-                ORDER BY rank DESC, m.id LIMIT %(k)s),
-            fused AS (
-                SELECT id, sum(weight / (60.0 + position)) AS relevance FROM (
-                    SELECT id, 1.0 AS weight,
-                           row_number() OVER (ORDER BY distance + 0, id) AS position FROM sem
-                    UNION ALL
-                    SELECT id, %(wl)s, row_number() OVER (ORDER BY rank DESC, id) FROM lex
-                ) ranked GROUP BY id ORDER BY relevance DESC, id LIMIT %(limit)s)
-            SELECT {_COLUMNS}, 1 - (m.embedding <=> %(vec)s::halfvec) AS score
-            FROM fused f JOIN memories m ON m.id = f.id {_JOINS}
-            ORDER BY f.relevance DESC, m.id"""
-    elif vector is not None:
-        query = f"""WITH hits AS MATERIALIZED (
-                SELECT m.id, m.embedding <=> %(vec)s::halfvec AS distance FROM memories m
-                WHERE {where} ORDER BY m.embedding <=> %(vec)s::halfvec LIMIT %(limit)s)
-            SELECT {_COLUMNS}, 1 - h.distance AS score
-            FROM hits h JOIN memories m ON m.id = h.id {_JOINS}
-            ORDER BY h.distance + 0, m.id"""
-    else:
-        query = f"""SELECT {_COLUMNS}, NULL::float8 AS score FROM memories m {_JOINS}
-            WHERE {where} ORDER BY m.updated_at DESC, m.id LIMIT %(limit)s"""
-    cur = await conn.execute(query.encode(), params)
-    return await cur.fetchall()
-
-
 async def record_recalls(conn: Conn, space_id: UUID, memory_ids: list[UUID]) -> None:
     """Count search hits; the most-recalled memories feed the stable profile.
 
@@ -255,6 +153,8 @@ async def record_recalls(conn: Conn, space_id: UUID, memory_ids: list[UUID]) -> 
     """
     if not memory_ids:
         return
+    # statistics: losing the last few on a crash is fine, waiting for the WAL flush is not
+    await conn.execute("SET LOCAL synchronous_commit = off")
     await conn.execute(
         """INSERT INTO memory_recalls (memory_id, space_id, recall_count)
            SELECT id, %s, 1 FROM unnest(%s::uuid[]) AS id ORDER BY id
@@ -272,7 +172,9 @@ async def page(conn: Conn, space_id: UUID, limit: int, offset: int) -> tuple[lis
         (space_id, limit, offset),
     )
     rows = await cur.fetchall()
-    total = await conn.execute("SELECT count(*) AS n FROM memories WHERE space_id = %s", (space_id,))
+    total = await conn.execute(  # maintained by triggers (migration 0008), not counted
+        "SELECT coalesce((SELECT all_memories FROM space_stats WHERE space_id = %s), 0) AS n",
+        (space_id,))
     row = await total.fetchone()
     return rows, int(row["n"]) if row else 0
 

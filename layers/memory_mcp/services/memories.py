@@ -6,22 +6,20 @@ import logging
 import uuid
 from typing import Any
 
-import psycopg
-
 from memory_mcp.db import identity
 from memory_mcp.db import memories as db
-from memory_mcp.errors import ConflictError, InvalidInputError, NotFoundError
+from memory_mcp.db import search as search_db
+from memory_mcp.errors import ConflictError, NotFoundError
 from memory_mcp.models import Principal
-from memory_mcp.services import agreement, matching, views
-from memory_mcp.services import profile as profile_service
+from memory_mcp.services import agreement, matching, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import resolve_space
 from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
 
-MAX_SEARCH_LIMIT = 50
-DEFAULT_SEARCH_LIMIT = 10
+#: search_memory lives in recall.py; re-exported because callers know it as memories.search.
+search = recall.search
 MAX_SAVE_ATTEMPTS = 3
 MAX_REASON_CHARS = 1_000
 #: Memories a forget-by-content request is compared with, and how many a refusal lists.
@@ -84,9 +82,11 @@ async def _insert_or_version(
     digest: bytes, tag: str | None, vector: str,
 ) -> dict[str, Any]:
     await db.enable_filtered_ann(conn, rt.settings.hnsw_ef_search)
-    near = await db.nearest_live(conn, space_id, vector, limit=VERSION_CANDIDATES, lock=True)
+    form = rt.vector_form
+    near = await search_db.nearest(conn, space_id, form, form.query_literal(vector),
+                                   VERSION_CANDIDATES, lock=True)
     decision = matching.choose_version(
-        text, [(r["content"], float(r["similarity"])) for r in near], thresholds(rt))
+        text, [(r["content"], float(r["similarity"])) for r in near], recall.thresholds(rt))
     nearest = near[decision.index] if decision.index is not None else None
     new_id = uuid.uuid4()
     if nearest is not None:
@@ -122,13 +122,6 @@ async def _insert_or_version(
                                       "similarity": round(float(closest["similarity"]), 4),
                                       "reason": decision.reason}
     return result
-
-
-def thresholds(rt: Runtime) -> matching.Thresholds:
-    """The pinned model's similarity bounds (settings override them)."""
-    s = rt.settings
-    return matching.thresholds_for(rt.embedder.model_id, s.version_threshold,
-                                   s.forget_threshold, s.forget_margin)
 
 
 async def forget(
@@ -187,17 +180,13 @@ async def forget(
 
 
 async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str) -> list[db.Row]:
-    """What search_memory would show for ``query`` (its hybrid candidates), closest first by
-    cosine (``score``): forget compares against exactly what a person would see."""
-    vector = await rt.embed_one(query)
+    """What search_memory would show for ``query`` (its candidates), closest first by cosine
+    (``semantic``): forget compares against exactly what a person would see."""
+    vector = await rt.query_vector(query)
     async with rt.transaction() as conn:
-        await db.enable_filtered_ann(conn, rt.settings.hnsw_ef_search)
-        rows = await db.search(conn, space_id, vector=vector, pattern=None, category=None,
-                               limit=FORGET_CANDIDATES,
-                               text=query if rt.settings.hybrid_search else None,
-                               candidates=rt.settings.hybrid_candidates,
-                               lexical_weight=rt.settings.hybrid_lexical_weight)
-    return sorted(rows, key=lambda r: (-float(r["score"]), str(r["id"])))
+        rows, _ = await recall.ranked(rt, conn, space_id, query=query, vector=vector,
+                                      pattern=None, category=None, limit=FORGET_CANDIDATES)
+    return sorted(rows, key=lambda r: (-float(r["semantic"]), str(r["id"])))
 
 
 async def _closest_meant(rt: Runtime, space_id: uuid.UUID, text: str) -> dict[str, Any]:
@@ -205,71 +194,19 @@ async def _closest_meant(rt: Runtime, space_id: uuid.UUID, text: str) -> dict[st
     or a ``nothing_matched`` answer listing them (with ids, to forget one exactly)."""
     query = agreement.strip_preamble(text)
     rows = await forget_candidates(rt, space_id, query)
-    t = thresholds(rt)
-    decision = matching.choose_forget(query, [(r["content"], float(r["score"])) for r in rows], t)
+    t = recall.thresholds(rt)
+    decision = matching.choose_forget(query, [(r["content"], float(r["semantic"])) for r in rows],
+                                      t)
     if decision.index is not None:
-        return {**rows[decision.index], "similarity": rows[decision.index]["score"]}
+        return {**rows[decision.index], "similarity": rows[decision.index]["semantic"]}
     return {
         "action": "nothing_matched", "threshold": t.forget, "reason": decision.reason,
         "candidates": [
             {"id": str(r["id"]), "memory": r["content"],
-             "similarity": round(float(r["score"]), 4),
+             "similarity": round(float(r["semantic"]), 4),
              "differs": [c.detail for c in found]}
             for r, found in zip(rows[:MAX_FORGET_SHOWN], decision.conflicts, strict=False)],
     }
-
-
-async def search(
-    rt: Runtime, principal: Principal, *, query: str | None, keyword: str | None,
-    category: str | None, include_profile: bool, container_tag: str | None, limit: int | None,
-) -> dict[str, Any]:
-    """Semantic, keyword and category recall in one space; filters intersect."""
-    q = (query or "").strip() or None
-    kw = (keyword or "").strip() or None
-    tag = v.category(category)
-    if q is None and kw is None and tag is None:
-        raise InvalidInputError("Give at least one of query, keyword or category.")
-    if q is not None:
-        q = v.content(q, rt.settings.max_query_chars, "query")
-    if kw is not None:
-        kw = v.content(kw, rt.settings.max_query_chars, "keyword")
-    limit = DEFAULT_SEARCH_LIMIT if limit is None else limit
-    if not 1 <= limit <= MAX_SEARCH_LIMIT:
-        raise InvalidInputError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}, got {limit}.")
-    async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag)
-    vector = await rt.embed_one(q) if q is not None else None
-    hybrid = False
-    async with rt.transaction() as conn:
-        if vector is not None:
-            await db.enable_filtered_ann(conn, max(rt.settings.hnsw_ef_search, limit * 2))
-        hybrid = vector is not None and rt.settings.hybrid_search
-        rows = await db.search(conn, space.space_id, vector=vector,
-                               pattern=v.like_pattern(kw) if kw else None,
-                               category=tag, limit=limit, text=q if hybrid else None,
-                               candidates=rt.settings.hybrid_candidates,
-                               lexical_weight=rt.settings.hybrid_lexical_weight)
-        profile = await profile_service.build(rt, conn, space) if include_profile else None
-    await _record_recalls(rt, space.space_id, [row["id"] for row in rows])
-    result: dict[str, Any] = {
-        "space": space.key,
-        "query": q, "keyword": kw, "category": tag,
-        "ranking": ("hybrid" if hybrid else "semantic") if vector is not None else "newest",
-        "count": len(rows),
-        "results": [views.memory(row) for row in rows],
-    }
-    if profile is not None:
-        result["profile"] = profile
-    return result
-
-
-async def _record_recalls(rt: Runtime, space_id: uuid.UUID, ids: list[uuid.UUID]) -> None:
-    """Statistics only: in their own short transaction, and never allowed to fail a search."""
-    try:
-        async with rt.transaction() as conn:
-            await db.record_recalls(conn, space_id, ids)
-    except psycopg.Error:
-        log.warning("could not record recall statistics", exc_info=True)
 
 
 async def list_page(

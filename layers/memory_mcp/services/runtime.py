@@ -14,6 +14,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from memory_mcp.config import STORAGE_DIMENSIONS, Settings
 from memory_mcp.db.memories import vector_literal
+from memory_mcp.db.search import VectorForm
 from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder
 from memory_mcp.errors import InvalidInputError, MemoryMcpError, UpstreamError
@@ -46,6 +47,15 @@ class Runtime:
         if len(vectors) != len(texts) or any(len(row) > STORAGE_DIMENSIONS for row in vectors):
             raise UpstreamError("The embedding provider returned vectors of the wrong shape.")
         return [vector_literal(row, STORAGE_DIMENSIONS) for row in vectors]
+
+    @property
+    def vector_form(self) -> VectorForm:
+        """How this model's vectors are indexed and compared (db/search.py)."""
+        return VectorForm.for_dimensions(self.embedder.dimensions)
+
+    async def query_vector(self, text: str) -> str:
+        """A query's literal at the index width (``embed_one``'s, cut for small models)."""
+        return self.vector_form.query_literal(await self.embed_one(text))
 
     async def embed_one(self, text: str) -> str:
         """One text (a query): the finished literal is cached, since agents repeat queries and

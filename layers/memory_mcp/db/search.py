@@ -1,0 +1,232 @@
+"""SQL for recall: fused (meaning + full text), semantic, newest; and the vector form per model.
+
+Every query takes the space id as its first filter and reads current memories only. Nearest-
+neighbour queries run in a transaction with ``hnsw.iterative_scan = relaxed_order``
+(``memories.enable_filtered_ann``) so a space filter cannot starve the HNSW index of candidates;
+``relaxed_order`` may return neighbours slightly out of order, so candidates are a MATERIALIZED
+CTE re-scored outside (``distance + 0`` stops PostgreSQL 17+ from treating the index output as
+presorted).
+
+Vectors: the column is ``halfvec(3072)`` for every model. Rows of a model of at most 384
+dimensions (the local model) have ``embedding_width = 384`` and their own HNSW index over
+``subvector(embedding, 1, 384)::halfvec(384)`` (migration 0008); queries use the same
+expression, with a 384-wide query literal, so the planner can use that index and every distance
+costs 384 dimensions, not 3,072.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from memory_mcp.db.memories import _COLUMNS, _JOINS, _LIVE, Conn, Row
+
+SMALL_WIDTH = 384
+FULL_WIDTH = 3072
+#: A stem found in more than DF_SHARE of the space's current memories (at least DF_FLOOR, at
+#: most DF_CAP of them) is common there, its IDF already low: it still scores, but no longer
+#: draws full-text candidates, so the candidate scan stays bounded however large the space
+#: grows. (Counts per stem: ``space_terms``.)
+DF_CAP = 500
+DF_FLOOR = 20
+DF_SHARE = 0.02
+_DF = {"df_cap": DF_CAP, "df_floor": DF_FLOOR, "df_share": DF_SHARE}
+
+
+@dataclass(frozen=True)
+class VectorForm:
+    """How a model's vectors are compared: the index expression and its width predicate."""
+
+    width: int
+
+    @staticmethod
+    def for_dimensions(dimensions: int) -> VectorForm:
+        return VectorForm(SMALL_WIDTH if dimensions <= SMALL_WIDTH else FULL_WIDTH)
+
+    @property
+    def distance(self) -> str:
+        """Cosine distance of row ``m`` to the query vector ``%(vec)s``."""
+        if self.width == SMALL_WIDTH:
+            return (f"subvector(m.embedding, 1, {SMALL_WIDTH})::halfvec({SMALL_WIDTH}) "
+                    f"<=> %(vec)s::halfvec({SMALL_WIDTH})")
+        return "m.embedding <=> %(vec)s::halfvec"
+
+    @property
+    def predicate(self) -> str:
+        return f"m.embedding_width = {self.width}"
+
+    def query_literal(self, storage_literal: str) -> str:
+        """A storage literal (3,072 numbers, zero-padded) cut to this form's width."""
+        if self.width == FULL_WIDTH:
+            return storage_literal
+        head = storage_literal[1:-1].split(",", self.width)[: self.width]
+        return "[" + ",".join(head) + "]"
+
+
+FULL = VectorForm(FULL_WIDTH)
+
+#: The stems of the query text, each as one quoted tsquery term (chr(39) a quote, chr(92) a
+#: backslash), with how many current memories of the space contain it (maintained in
+#: space_terms, migration 0008) and its BM25 IDF; then their total IDF and the rarer ones as one
+#: OR-query that draws full-text candidates.
+_TERMS = """weights AS MATERIALIZED (
+    SELECT t.q, t.df, n.live,
+           ln(1 + (greatest(n.live, t.df) - t.df + 0.5) / (t.df + 0.5)) AS idf
+    FROM (SELECT l.lexeme, greatest(coalesce(
+                     (SELECT st.df FROM space_terms st
+                      WHERE st.space_id = %(space)s AND st.lexeme = l.lexeme), 0), 0) AS df,
+                 (chr(39) || replace(replace(l.lexeme, chr(92), chr(92) || chr(92)),
+                                     chr(39), chr(39) || chr(39))
+                  || chr(39))::tsquery AS q
+          FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('english', %(text)s))) l) t,
+         (SELECT coalesce((SELECT live_memories FROM space_stats WHERE space_id = %(space)s), 0)
+                 AS live) n),
+totals AS MATERIALIZED (
+    SELECT coalesce(sum(idf), 0) AS idf_total, count(*) AS n_terms,
+           string_agg(q::text, ' | ') FILTER (
+               WHERE df > 0
+                 AND df <= least(%(df_cap)s, greatest(%(df_floor)s, live * %(df_share)s))) AS rare
+    FROM weights)"""
+
+
+def _filters(space_id: UUID, pattern: str | None, category: str | None,
+             params: dict[str, Any]) -> str:
+    filters = [_LIVE]
+    params["space"] = space_id
+    if pattern is not None:
+        filters.append(r"m.content ILIKE %(pattern)s ESCAPE '\'")
+        params["pattern"] = pattern
+    if category is not None:
+        filters.append("m.category = %(category)s")
+        params["category"] = category
+    return " AND ".join(filters)
+
+
+async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, text: str,
+                pattern: str | None, category: str | None, limit: int, candidates: int,
+                lexical_boost: float) -> list[Row]:
+    """Meaning and full text, fused by their strength (not their rank).
+
+    Candidates: the ``candidates`` nearest by cosine, plus the ``candidates`` best full-text
+    matches drawn from the query's rarer stems (``DF_CAP``). Each candidate gets
+
+    * ``semantic``: its exact cosine similarity to the query;
+    * ``lexical``: the share of the query's IDF mass (BM25's IDF, ``N`` from ``space_stats``)
+      that its text contains, 0 when it shares fewer than two stems with a query of two or more
+      (one common word in common is no evidence: it is what put unrelated facts first under
+      reciprocal-rank fusion);
+    * ``score = semantic + lexical_boost * lexical * (1 - semantic)``: the full-text evidence
+      closes part of the gap to 1, so the score stays in [semantic, 1] and reads as one number.
+    """
+    params: dict[str, Any] = {"vec": vector, "text": text, "limit": limit,
+                              "k": max(candidates, limit), **_DF, "boost": lexical_boost}
+    where = _filters(space_id, pattern, category, params)
+    query = f"""WITH sem AS MATERIALIZED (
+            SELECT m.id FROM memories m WHERE {where} AND {form.predicate}
+            ORDER BY {form.distance} LIMIT %(k)s),
+        {_TERMS},
+        lex AS MATERIALIZED (
+            SELECT m.id FROM memories m, totals tt
+            WHERE tt.rare IS NOT NULL AND {where} AND m.content_tsv @@ tt.rare::tsquery
+            ORDER BY (SELECT sum(w.idf) FROM weights w WHERE m.content_tsv @@ w.q) DESC,
+                     ts_rank(m.content_tsv, tt.rare::tsquery, 1) DESC, m.id
+            LIMIT %(k)s),
+        scored AS MATERIALIZED (
+            SELECT m.id, 1 - ({form.distance}) AS semantic,
+                   CASE WHEN hit.matched >= least(2, tt.n_terms) AND tt.idf_total > 0
+                        THEN hit.covered / tt.idf_total ELSE 0 END AS lexical
+            FROM (SELECT id FROM sem UNION SELECT id FROM lex) c
+            JOIN memories m ON m.id = c.id
+            CROSS JOIN totals tt
+            CROSS JOIN LATERAL (SELECT coalesce(sum(w.idf), 0) AS covered, count(*) AS matched
+                                FROM weights w
+                                WHERE w.df > 0 AND m.content_tsv @@ w.q) hit)
+        SELECT {_COLUMNS}, s.semantic, s.lexical,
+               s.semantic + %(boost)s * s.lexical * (1 - s.semantic) AS score
+        FROM scored s JOIN memories m ON m.id = s.id {_JOINS}
+        ORDER BY score DESC, m.id LIMIT %(limit)s"""
+    cur = await conn.execute(query.encode(), params)
+    return await cur.fetchall()
+
+
+async def reciprocal_rank(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, text: str,
+                          pattern: str | None, category: str | None, limit: int,
+                          candidates: int, lexical_weight: float) -> list[Row]:
+    """The ranking before score fusion (reciprocal rank, k = 60), kept for comparison
+    (``MEMORY_MCP_FUSION=rrf``, bench/retrieval_quality.py). Same candidates and signals as
+    ``fused``; only the order differs (``score`` is the RRF value)."""
+    params: dict[str, Any] = {"vec": vector, "text": text, "limit": limit,
+                              "k": max(candidates, limit), **_DF, "wl": lexical_weight}
+    where = _filters(space_id, pattern, category, params)
+    query = f"""WITH sem AS MATERIALIZED (
+            SELECT m.id, {form.distance} AS distance FROM memories m
+            WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(k)s),
+        {_TERMS},
+        lex AS MATERIALIZED (
+            SELECT m.id, (SELECT sum(w.idf * ts_rank(m.content_tsv, w.q, 1)) FROM weights w
+                          WHERE w.df > 0 AND m.content_tsv @@ w.q) AS rank
+            FROM memories m, totals tt
+            WHERE tt.rare IS NOT NULL AND {where} AND m.content_tsv @@ tt.rare::tsquery
+            ORDER BY rank DESC, m.id LIMIT %(k)s),
+        fusion AS (
+            SELECT id, sum(weight / (60.0 + position)) AS relevance FROM (
+                SELECT id, 1.0 AS weight,
+                       row_number() OVER (ORDER BY distance + 0, id) AS position FROM sem
+                UNION ALL
+                SELECT id, %(wl)s, row_number() OVER (ORDER BY rank DESC, id) FROM lex
+            ) ranked GROUP BY id ORDER BY relevance DESC, id LIMIT %(limit)s)
+        SELECT {_COLUMNS}, 1 - ({form.distance}) AS semantic, NULL::float8 AS lexical,
+               f.relevance AS score
+        FROM fusion f JOIN memories m ON m.id = f.id {_JOINS}
+        ORDER BY f.relevance DESC, m.id"""
+    cur = await conn.execute(query.encode(), params)
+    return await cur.fetchall()
+
+
+async def semantic(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str,
+                   pattern: str | None, category: str | None, limit: int) -> list[Row]:
+    """Cosine order only; ``score`` = ``semantic`` = the cosine similarity."""
+    params: dict[str, Any] = {"vec": vector, "limit": limit}
+    where = _filters(space_id, pattern, category, params)
+    query = f"""WITH hits AS MATERIALIZED (
+            SELECT m.id, {form.distance} AS distance FROM memories m
+            WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
+        SELECT {_COLUMNS}, 1 - h.distance AS semantic, NULL::float8 AS lexical,
+               1 - h.distance AS score
+        FROM hits h JOIN memories m ON m.id = h.id {_JOINS}
+        ORDER BY h.distance + 0, m.id"""
+    cur = await conn.execute(query.encode(), params)
+    return await cur.fetchall()
+
+
+async def newest(conn: Conn, space_id: UUID, *, pattern: str | None, category: str | None,
+                 limit: int) -> list[Row]:
+    """No query text: keyword and/or category filters, newest first, no scores."""
+    params: dict[str, Any] = {"limit": limit}
+    where = _filters(space_id, pattern, category, params)
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS}, NULL::float8 AS semantic, NULL::float8 AS lexical,
+                   NULL::float8 AS score
+            FROM memories m {_JOINS} WHERE {where} ORDER BY m.updated_at DESC, m.id
+            LIMIT %(limit)s""".encode(), params)
+    return await cur.fetchall()
+
+
+
+
+async def nearest(conn: Conn, space_id: UUID, form: VectorForm, vector: str, limit: int,
+                  lock: bool = False) -> list[Row]:
+    """The closest current memories with their cosine ``similarity`` (versioning on save)."""
+    lock_clause = "FOR UPDATE OF m" if lock else ""
+    cur = await conn.execute(
+        f"""WITH nearest AS MATERIALIZED (
+                SELECT m.id, {form.distance} AS distance FROM memories m
+                WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
+            SELECT {_COLUMNS}, m.root_id, 1 - n.distance AS similarity
+            FROM nearest n JOIN memories m ON m.id = n.id {_JOINS}
+            WHERE m.is_latest AND NOT m.is_forgotten
+            ORDER BY n.distance + 0, m.id {lock_clause}""".encode(),
+        {"space": space_id, "vec": vector, "limit": limit},
+    )
+    return await cur.fetchall()

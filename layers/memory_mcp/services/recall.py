@@ -1,0 +1,119 @@
+"""search_memory: recall by meaning, keyword and category in one space, with honest scores.
+
+Every hit carries the signals behind its rank (``semantic``: cosine similarity; ``lexical``: the
+share of the query's IDF mass its text contains; ``score``: the two fused) and a ``relevance``
+word from the pinned model's calibrated floor. When even the best hit is weak the answer says so
+(``noGoodMatch``) and still lists the closest few, marked weak: an agent must be able to tell
+"here is the answer" from "here is the least unrelated thing".
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+import psycopg
+
+from memory_mcp.db import memories as db
+from memory_mcp.db import search as search_db
+from memory_mcp.errors import InvalidInputError
+from memory_mcp.models import Principal
+from memory_mcp.services import matching, views
+from memory_mcp.services import profile as profile_service
+from memory_mcp.services import validation as v
+from memory_mcp.services.access import resolve_space
+from memory_mcp.services.runtime import Conn, Runtime
+
+log = logging.getLogger(__name__)
+
+MAX_SEARCH_LIMIT = 50
+DEFAULT_SEARCH_LIMIT = 10
+#: With no good match, at most this many of the closest hits are shown (all marked weak).
+WEAK_SHOWN = 3
+
+
+def thresholds(rt: Runtime) -> matching.Thresholds:
+    """The pinned model's similarity bounds (settings override them)."""
+    s = rt.settings
+    return matching.thresholds_for(rt.embedder.model_id, s.version_threshold,
+                                   s.forget_threshold, s.forget_margin, s.weak_score)
+
+
+async def ranked(rt: Runtime, conn: Conn, space_id: uuid.UUID, *, query: str | None,
+                 vector: str | None, pattern: str | None, category: str | None,
+                 limit: int) -> tuple[list[db.Row], str]:
+    """The rows search_memory shows, best first, and the ranking used (``vector``: the query
+    literal at the index width, ``Runtime.query_vector``)."""
+    s = rt.settings
+    if vector is None or query is None:
+        return await search_db.newest(conn, space_id, pattern=pattern, category=category,
+                                      limit=limit), "newest"
+    await db.enable_filtered_ann(conn, max(s.hnsw_ef_search, limit * 2))
+    form = rt.vector_form
+    if not s.hybrid_search:
+        return await search_db.semantic(conn, space_id, form, vector=vector, pattern=pattern,
+                                        category=category, limit=limit), "semantic"
+    if s.fusion == "rrf":
+        return await search_db.reciprocal_rank(
+            conn, space_id, form, vector=vector, text=query, pattern=pattern, category=category,
+            limit=limit, candidates=s.hybrid_candidates,
+            lexical_weight=s.hybrid_lexical_weight), "hybrid-rrf"
+    return await search_db.fused(
+        conn, space_id, form, vector=vector, text=query, pattern=pattern, category=category,
+        limit=limit, candidates=s.hybrid_candidates, lexical_boost=s.lexical_boost), "hybrid"
+
+
+async def search(
+    rt: Runtime, principal: Principal, *, query: str | None, keyword: str | None,
+    category: str | None, include_profile: bool, container_tag: str | None, limit: int | None,
+) -> dict[str, Any]:
+    """Semantic, keyword and category recall in one space; filters intersect."""
+    q = (query or "").strip() or None
+    kw = (keyword or "").strip() or None
+    tag = v.category(category)
+    if q is None and kw is None and tag is None:
+        raise InvalidInputError("Give at least one of query, keyword or category.")
+    if q is not None:
+        q = v.content(q, rt.settings.max_query_chars, "query")
+    if kw is not None:
+        kw = v.content(kw, rt.settings.max_query_chars, "keyword")
+    limit = DEFAULT_SEARCH_LIMIT if limit is None else limit
+    if not 1 <= limit <= MAX_SEARCH_LIMIT:
+        raise InvalidInputError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}, got {limit}.")
+    async with rt.transaction() as conn:
+        space = await resolve_space(conn, principal, container_tag)
+    vector = await rt.query_vector(q) if q is not None else None
+    async with rt.transaction() as conn:
+        rows, ranking = await ranked(rt, conn, space.space_id, query=q, vector=vector,
+                                     pattern=v.like_pattern(kw) if kw else None, category=tag,
+                                     limit=limit)
+        profile = await profile_service.build(rt, conn, space) if include_profile else None
+    hits = [views.memory(row) for row in rows]
+    result: dict[str, Any] = {"space": space.key, "query": q, "keyword": kw, "category": tag,
+                              "ranking": ranking}
+    if ranking != "newest":
+        t = thresholds(rt)
+        for hit in hits:
+            basis = hit["semantic"] if ranking == "hybrid-rrf" else hit["score"]
+            hit["relevance"] = matching.relevance(float(basis), t)
+        result["noGoodMatch"] = not hits or all(h["relevance"] == "weak" for h in hits)
+        result["weakBelow"] = t.weak
+        if result["noGoodMatch"]:
+            hits = hits[:WEAK_SHOWN]
+    await _record_recalls(rt, space.space_id,
+                          [uuid.UUID(h["id"]) for h in hits if h.get("relevance") != "weak"])
+    result.update(count=len(hits), results=hits)
+    if profile is not None:
+        result["profile"] = profile
+    return result
+
+
+async def _record_recalls(rt: Runtime, space_id: uuid.UUID, ids: list[uuid.UUID]) -> None:
+    """Statistics only: in their own short transaction, and never allowed to fail a search.
+    Weak hits are not counted: they were shown, not recalled."""
+    try:
+        async with rt.transaction() as conn:
+            await db.record_recalls(conn, space_id, ids)
+    except psycopg.Error:
+        log.warning("could not record recall statistics", exc_info=True)

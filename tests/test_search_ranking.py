@@ -1,0 +1,114 @@
+"""search_memory's ranking and honesty: score fusion, signals, weak hits, maintained counts.
+
+Real PostgreSQL + pgvector and the real local model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from memory_mcp.services import memories
+from memory_mcp.services.runtime import Runtime
+
+pytestmark = pytest.mark.anyio
+
+FACTS = [
+    "Production deploys happen every Tuesday at 14:00 UTC.",
+    "The payments team owns the billing service.",
+    "Invoices are sent to clients on the last business day of the month.",
+    "Alice prefers dark mode in her editor.",
+    "The staging database is wiped every night at midnight.",
+]
+
+
+async def _space_with(runtime: Runtime, world: Any, facts: list[str]) -> tuple[str, Any]:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    for fact in facts:
+        assert (await memories.save(runtime, m.principal, fact, None, space))["action"] == "saved"
+    return space, m
+
+
+async def _search(runtime: Runtime, m: Any, space: str, query: str, **kw: Any) -> dict[str, Any]:
+    return await memories.search(runtime, m.principal, query=query, keyword=None, category=None,
+                                 include_profile=False, container_tag=space, limit=5, **kw)
+
+
+async def test_one_shared_word_does_not_outrank_the_meaning(runtime: Runtime, world: Any) -> None:
+    """"invoicing" is the only stem the question shares with any fact, and that fact is wrong:
+    rank fusion put that fact first; score fusion keeps the fact the question means."""
+    space, m = await _space_with(runtime, world, FACTS)
+    query = "Who is responsible for invoicing software?"
+    found = await _search(runtime, m, space, query)
+    assert found["ranking"] == "hybrid"
+    assert found["results"][0]["memory"] == FACTS[1]
+    by_text = {h["memory"]: h for h in found["results"]}
+    assert by_text[FACTS[2]]["lexical"] == 0  # one stem in common is no lexical evidence
+    rrf = await _search(replace(runtime, settings=runtime.settings
+                                .model_copy(update={"fusion": "rrf"})),
+                        m, space, query)
+    assert rrf["ranking"] == "hybrid-rrf"
+    assert rrf["results"][0]["memory"] == FACTS[2]  # the failure score fusion fixes
+
+
+async def test_words_in_common_lift_the_right_fact(runtime: Runtime, world: Any) -> None:
+    space, m = await _space_with(runtime, world, FACTS)
+    found = await _search(runtime, m, space, "staging database wiped")
+    top = found["results"][0]
+    assert top["memory"] == FACTS[4]
+    assert top["lexical"] > 0.9 and top["score"] > top["semantic"]
+    assert top["relevance"] == "strong" and found["noGoodMatch"] is False
+    for hit in found["results"]:  # every hit carries its signals
+        assert {"semantic", "lexical", "score", "relevance"} <= hit.keys()
+        assert hit["semantic"] <= hit["score"] <= 1
+
+
+async def test_off_topic_query_says_no_good_match(runtime: Runtime, world: Any) -> None:
+    space, m = await _space_with(runtime, world, FACTS)
+    found = await _search(runtime, m, space, "What is the capital city of Australia?")
+    assert found["noGoodMatch"] is True
+    assert 0 < found["count"] <= 3  # the closest few, still shown
+    assert all(h["relevance"] == "weak" for h in found["results"])
+    assert found["weakBelow"] > max(h["score"] for h in found["results"])
+    from memory_mcp.mcp import formatting
+
+    assert formatting.search(found).startswith("No good match in space")
+
+
+async def test_counts_are_maintained_by_the_database(runtime: Runtime, world: Any) -> None:
+    """space_stats / space_terms (migration 0008) match a recount after saves, a new version, a
+    forget and a deleted space's rows."""
+    space, m = await _space_with(runtime, world, FACTS)
+    await memories.save(runtime, m.principal, "Production deploys happen every Thursday at "
+                        "14:00 UTC.", None, space)  # a new version of FACTS[0]
+    await memories.forget(runtime, m.principal, FACTS[3], None, space)
+    async with runtime.transaction() as conn:
+        cur = await conn.execute(
+            """SELECT st.live_memories, st.all_memories,
+                      (SELECT count(*) FROM memories m WHERE m.space_id = s.id
+                         AND m.is_latest AND NOT m.is_forgotten) AS live,
+                      (SELECT count(*) FROM memories m WHERE m.space_id = s.id) AS total
+               FROM spaces s JOIN space_stats st ON st.space_id = s.id WHERE s.key = %s""",
+            (space,))
+        row = await cur.fetchone()
+        assert row is not None
+        assert (row["live_memories"], row["all_memories"]) == (row["live"], row["total"]) == (4, 6)
+        cur = await conn.execute(
+            """WITH s AS (SELECT id FROM spaces WHERE key = %s),
+                    recount AS (SELECT t.lexeme, count(*) AS df FROM memories m, s,
+                                       unnest(m.content_tsv) t
+                                WHERE m.space_id = s.id AND m.is_latest AND NOT m.is_forgotten
+                                GROUP BY t.lexeme)
+               SELECT count(*) AS wrong FROM space_terms st JOIN s ON st.space_id = s.id
+               FULL JOIN recount r ON r.lexeme = st.lexeme
+               WHERE coalesce(st.df, 0) <> coalesce(r.df, 0)""", (space,))
+        wrong = await cur.fetchone()
+        assert wrong is not None and wrong["wrong"] == 0
+        listed = await conn.execute(
+            "SELECT count(*) AS n FROM space_terms st JOIN spaces s ON s.id = st.space_id "
+            "WHERE s.key = %s AND st.lexeme = 'thursday' AND st.df = 1", (space,))
+        one = await listed.fetchone()
+        assert one is not None and one["n"] == 1
