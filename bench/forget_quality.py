@@ -87,7 +87,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
             tag, space_id, ids = await seed(rt, user_id, key["id"], n, facts, literals)
             rows = await memories.forget_candidates(rt, space_id,
                                                     agreement.strip_preamble(case["request"]))
-            sweep_inputs.append((case, [(r["content"], float(r["score"])) for r in rows],
+            sweep_inputs.append((case, [(r["content"], float(r["semantic"])) for r in rows],
                                  [ids[str(r["id"])] for r in rows]))
             res = await memories.forget(rt, principal, case["request"], None, tag)
             if res["action"] == "forgotten":
