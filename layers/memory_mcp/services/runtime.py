@@ -8,7 +8,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-import anyio.to_thread
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
@@ -17,6 +16,7 @@ from memory_mcp.db.memories import vector_literal
 from memory_mcp.db.search import VectorForm
 from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder
+from memory_mcp.embeddings.batching import EmbeddingBatcher
 from memory_mcp.errors import InvalidInputError, MemoryMcpError, UpstreamError
 
 Conn = AsyncConnection[dict[str, Any]]
@@ -29,6 +29,8 @@ class Runtime:
     embedder: Embedder
     storage: ObjectStorage | None = None  # where uploads live (S3 hosted, data dir locally)
     _literals: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False)
+    #: Merges concurrent embeds into one provider call; None: made on first use (see ``embed``).
+    batcher: EmbeddingBatcher | None = field(default=None, repr=False)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Conn]:
@@ -37,9 +39,17 @@ class Runtime:
             yield cast(Conn, conn)
 
     async def embed(self, texts: list[str]) -> list[str]:
-        """Embed off the event loop; return storage-width halfvec literals."""
+        """Embed off the event loop; return storage-width halfvec literals.
+
+        Concurrent calls share one provider call (embeddings/batching.py), except with Bedrock,
+        whose API embeds one text per call. A replaced ``embedder`` (tests) gets a new batcher.
+        """
+        batcher = self.batcher
+        if batcher is None or batcher.embedder is not self.embedder:
+            batcher = self.batcher = EmbeddingBatcher(
+                self.embedder, enabled=self.settings.embedding_provider != "bedrock")
         try:
-            vectors = await anyio.to_thread.run_sync(self.embedder.embed, texts)
+            vectors = await batcher.embed(texts)
         except MemoryMcpError:
             raise
         except Exception as exc:
