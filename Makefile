@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8787
 
-.PHONY: run test lint bench fmt clean
+.PHONY: run test lint bench fmt clean widgets
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -29,6 +29,9 @@ lint: $(STAMP)  ## ruff + mypy
 
 bench: $(STAMP)  ## search latency and recall (prints numbers, asserts nothing)
 	$(BIN)/python bench/search_latency.py
+
+widgets:  ## rebuild the MCP Apps views (Node 20+, npm): type-check, then one HTML file per view
+	cd widgets && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p . && node build.mjs
 
 fmt: $(STAMP)
 	$(BIN)/ruff check --fix layers tests bench infra functions

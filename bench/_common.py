@@ -203,7 +203,7 @@ async def product_runtime(settings: Settings, url: str) -> AsyncIterator[Runtime
     pool = await open_pool(settings, url)
     try:
         rt = Runtime(settings=settings, pool=pool, embedder=build_embedder(settings))
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             await check_model(conn, rt.embedder)
         yield rt
     finally:

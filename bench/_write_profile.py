@@ -1,30 +1,37 @@
 """Stage timings of ``services.memories.save`` for ``write_throughput.py``.
 
 The save path is split by wrapping, in this process only, the functions ``save`` calls (the
-service module looks them up at call time): time in each, summed per save, per phase. "held" is
-the time from acquiring the per-space advisory lock to the end of that transaction's commit:
-while it runs, every other save of the space waits, so ``1 / held`` bounds a space's saves/s.
+service module looks them up at call time): time in each, summed per save, per phase.
+
+"held" is the part of a save that other saves of the space wait for: from the end of its write
+statement (``db.save_row``; its 0008 trigger took the space's ``space_stats`` row, which every
+memory write of the space needs, and keeps it until commit) to the end of the commit. It does
+not include the trigger itself, which runs at the end of the write statement (about 1 ms: the
+INSERT-cost table, "without the stats triggers"). ``1 / held`` bounds a space's saves/s.
+An exclusive retry (``db.begin_save(exclusive=True)``) holds the space from its lock on:
+such attempts are counted ("excl") and their lock-to-commit time is added to "held".
 """
 
 from __future__ import annotations
 
 import contextvars
+import os
+import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from memory_mcp.db import identity
 from memory_mcp.db import memories as db
-from memory_mcp.db import search as search_db
 from memory_mcp.services import access, matching
 from memory_mcp.services import memories as service
 from memory_mcp.services.runtime import Runtime
 
-STAGES = ("begin", "resolve_space", "find_by_hash", "embed", "lock wait", "set ann", "nearest",
-          "decide", "supersede", "insert", "get", "touch", "commit read", "commit write")
+STAGES = ("begin", "resolve_space", "find_by_hash", "embed", "lock wait", "candidates", "decide",
+          "write", "finish", "commit read", "commit write")
 _LOCKED_AT: contextvars.ContextVar[float | None] = contextvars.ContextVar("locked", default=None)
 
 
@@ -35,13 +42,21 @@ class Phase:
     name: str
     writers: int
     batching: bool
-    stems_cached: bool = False
+    #: what-if: the model's ONNX session without intra-op spinning (``no_spin_embedder``)
+    no_spin: bool = False
     latencies: list[float] = field(default_factory=list)
     acks: list[dict[str, Any]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
     stages: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     held: list[float] = field(default_factory=list)
+    #: attempts that lost a race (predecessor or identical text taken: "lost"; a close memory
+    #: arrived after the decision: "unseen"), exclusive retries, and how many post-write
+    #: checks had to run the nearest-neighbour query ("checked") or not ("skipped")
+    events: Counter[str] = field(default_factory=Counter)
     rates: list[float] = field(default_factory=list)
+    loads: list[float] = field(default_factory=list)  # 1-minute load average after each round
+    #: CPU seconds spent during this phase's rounds (``CpuMeter``), summed over the rounds
+    cpu: dict[str, float] = field(default_factory=lambda: defaultdict(float))
     provider_calls: int = 0
     texts_embedded: int = 0
 
@@ -60,16 +75,13 @@ class Profiler:
         patches: list[tuple[object, str, Any]] = [
             (service, "resolve_space", self._timed(access.resolve_space, "resolve_space")),
             (db, "find_live_by_hash", self._timed(db.find_live_by_hash, "find_by_hash")),
-            (db, "enable_filtered_ann", self._timed(db.enable_filtered_ann, "set ann")),
-            (search_db, "nearest", self._timed(search_db.nearest, "nearest")),
-            (db, "supersede", self._timed(db.supersede, "supersede")),
-            (db, "insert", self._timed(db.insert, "insert")),
-            (db, "get", self._timed(db.get, "get")),
-            (identity, "touch_space", self._timed(identity.touch_space, "touch")),
-            (db, "lock_space_for_save", self._lock(db.lock_space_for_save)),
+            (db, "begin_save", self._begin(db.begin_save)),
+            (db, "version_candidates", self._timed(db.version_candidates, "candidates")),
+            (db, "save_row", self._write(db.save_row)),
+            (db, "finish_save", self._finish(db.finish_save)),
             (matching, "choose_version", decide),
             (rt, "embed_one", self._timed(rt.embed_one, "embed")),
-            (rt, "transaction", lambda: _Txn(self, begin_txn())),
+            (rt, "transaction", lambda **k: _Txn(self, begin_txn(**k))),
         ]
         for target, name, wrapped in patches:
             setattr(target, name, wrapped)
@@ -89,11 +101,38 @@ class Profiler:
                 return await fn(*a, **k)
         return wrapper
 
-    def _lock(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    def count(self, event: str) -> None:
+        if self.phase is not None:
+            self.phase.events[event] += 1
+
+    def _begin(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def wrapper(*a: Any, **k: Any) -> Any:
             with self.stage("lock wait"):
                 await fn(*a, **k)
-            _LOCKED_AT.set(time.perf_counter())
+            if k.get("exclusive"):
+                self.count("excl")
+                _LOCKED_AT.set(time.perf_counter())
+        return wrapper
+
+    def _write(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def wrapper(*a: Any, **k: Any) -> Any:
+            with self.stage("write"):
+                row = await fn(*a, **k)
+            if row is None:
+                self.count("lost")
+            if _LOCKED_AT.get() is None:
+                _LOCKED_AT.set(time.perf_counter())
+            return row
+        return wrapper
+
+    def _finish(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        async def wrapper(*a: Any, **k: Any) -> Any:
+            with self.stage("finish"):
+                unseen = await fn(*a, **k)
+            self.count("skipped" if unseen is None else "checked")
+            if unseen:
+                self.count("unseen")
+            return unseen
         return wrapper
 
 
@@ -115,3 +154,81 @@ class _Txn:
         if locked is not None and self.prof.phase is not None:
             self.prof.phase.held.append(time.perf_counter() - locked)
         return out
+
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat_times(path: Path, children: bool = False) -> float:
+    """utime + stime (and the reaped children's, with ``children``) of /proc/<pid>/stat."""
+    try:
+        fields = path.read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / _TICK
+
+
+class CpuMeter:
+    """Where the machine's CPU goes, from /proc (Linux; zeros elsewhere): this process's
+    event-loop thread (the service code, psycopg, asyncio: "python"), its other threads (the
+    model's tokenizer and ONNX runtime, in anyio's worker threads and ONNX's own pool:
+    "model"), and the PostgreSQL server (the postmaster of ``pgdata`` with its reaped children,
+    plus its live children: "postgres"). ``read()`` gives cumulative CPU seconds by part."""
+
+    def __init__(self, pgdata: Path | None) -> None:
+        self.main_tid = threading.get_native_id()
+        self.postmaster: int | None = None
+        pid_file = pgdata / "postmaster.pid" if pgdata is not None else None
+        if pid_file is not None and pid_file.exists():
+            self.postmaster = int(pid_file.read_text().split()[0])
+
+    def _postgres(self) -> float:
+        if self.postmaster is None:
+            return 0.0
+        total = _stat_times(Path(f"/proc/{self.postmaster}/stat"), children=True)
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == self.postmaster:
+                total += (int(fields[11]) + int(fields[12])) / _TICK
+        return total
+
+    def read(self) -> dict[str, float]:
+        process = time.process_time()
+        loop = _stat_times(Path(f"/proc/self/task/{self.main_tid}/stat"))
+        return {"python": loop, "model": max(0.0, process - loop), "postgres": self._postgres()}
+
+
+def no_spin_embedder() -> Any:
+    """What-if: the local model with ONNX runtime's intra-op threads not spin-waiting between
+    calls (``session.intra_op.allow_spinning = 0``; onnxruntime spins by default, burning CPU
+    that the database and the event loop need on a small machine). Same model and weights;
+    built here by wrapping ``onnxruntime.SessionOptions`` while the session is created, since
+    ``embeddings/local.py`` does not expose the option. None when the local extra is missing."""
+    try:
+        import onnxruntime as ort
+
+        from memory_mcp.embeddings.local import LocalEmbedder
+    except ImportError:
+        return None
+    plain = ort.SessionOptions
+
+    class NoSpin(plain):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            super().__init__()
+            self.add_session_config_entry("session.intra_op.allow_spinning", "0")
+
+    ort.SessionOptions = NoSpin
+    try:
+        embedder = LocalEmbedder()
+        embedder.warm_up()
+    finally:
+        ort.SessionOptions = plain
+    return embedder

@@ -125,7 +125,7 @@ async def seed(rt: Runtime, space_id: uuid.UUID, user_id: uuid.UUID, texts: list
     for i in range(0, len(texts), 64):
         vectors += await rt.embed(texts[i:i + 64])
     seconds = time.perf_counter() - started
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         doc = await documents_db.insert(conn, space_id=space_id, user_id=user_id,
                                         title="abstracts", status="done")
         await processing.insert_memories(
@@ -170,7 +170,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
         rt.storage = LocalStorage(args.objects, b"bench-secret")
         user = await admin.create_user(rt, "bench-docs@example.test", "Bench Docs", "writer")
         key = await admin.create_key(rt, user["id"], "bench")
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             who = await authenticate(conn, key["key"])
         common.log(f"{len(c.markdown.encode()):,}-byte Markdown file of {len(c.texts)} abstracts")
         rows: list[tuple[str, int, float, dict[str, Any]]] = []

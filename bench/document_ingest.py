@@ -44,10 +44,10 @@ async def commit(rt: Runtime, user_id: uuid.UUID, rows: list[tuple[str, bytes, s
                  batched: bool) -> float:
     sp = await admin.create_space(rt, f"ing-{uuid.uuid4().hex[:8]}", "ingest", "")
     space_id = uuid.UUID(sp["id"])
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         doc = await documents_db.insert(conn, space_id=space_id, user_id=user_id, title="d")
     started = time.perf_counter()
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         if batched:
             await processing.insert_memories(conn, space_id=space_id, document_id=doc["id"],
                                              user_id=user_id, memories=rows)

@@ -44,7 +44,7 @@ async def seed(rt: Runtime, user_id: uuid.UUID, key_id: str, n: int, facts: dict
     sp = await admin.create_space(rt, f"fq-{n}-{uuid.uuid4().hex[:6]}", f"forget case {n}", "")
     await admin.set_grant(rt, key_id, sp["key"], "readwrite")
     space_id, ids = uuid.UUID(sp["id"]), {}
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         for fid, text in facts.items():
             mid = uuid.uuid4()
             await db.insert(conn, memory_id=mid, space_id=space_id, content=text,
@@ -64,7 +64,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
     async with common.product_runtime(settings, url) as rt:
         user = await admin.create_user(rt, "bench-forget@example.test", "Bench Forget", "writer")
         key = await admin.create_key(rt, user["id"], "bench")
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             principal: Principal = await authenticate(conn, key["key"])
         user_id = uuid.UUID(user["id"])
         literals = dict(zip(facts, await rt.embed(list(facts.values())), strict=True))

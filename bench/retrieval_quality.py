@@ -173,7 +173,7 @@ async def seed_group(rt: Runtime, user_id: uuid.UUID, key_id: str, space_key: st
     salted = 0
     rows = list(zip(docs, literals, strict=True))
     for start in range(0, len(rows), INSERT_BATCH):
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             for doc, literal in rows[start : start + INSERT_BATCH]:
                 digest = v.content_hash(doc.text)
                 if digest in seen:
@@ -210,7 +210,7 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
         space_key = f"rq-{corpus.name}-{group}".lower().replace("#", "-")[:63]
         seeded[group] = await seed_group(rt, user_id, key_id, space_key, f"{corpus.name} {group}",
                                          docs, timing)
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         await conn.execute("ANALYZE memories")
     rate = timing["embedded"] / timing["embed_s"] if timing["embed_s"] else float("nan")
     log(f"{corpus.name}: embedded {int(timing['embedded'])} texts in {timing['embed_s']:.1f}s "
@@ -472,7 +472,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         facts["model"] = f"{rt.embedder.model_id} ({rt.embedder.dimensions} dims, zero-padded to halfvec)"
         user = await admin.create_user(rt, "bench-quality@example.test", "Bench Quality", "writer")
         key = await admin.create_key(rt, user["id"], "bench")
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             principal = await authenticate(conn, key["key"])
         results = []
         for corpus in corpora:

@@ -86,6 +86,7 @@ from pydantic import SecretStr
 
 from memory_mcp.config import STORAGE_DIMENSIONS, Settings
 from memory_mcp.db import memories as db
+from memory_mcp.db import scope
 from memory_mcp.db import search as search_db
 from memory_mcp.db.migrator import migrate
 from memory_mcp.db.search import VectorForm
@@ -458,7 +459,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
                 pairs.append(Pair(text, i % args.spaces))
             for p in pairs:
                 p.vector = await rt.embed_one(p.text)  # also warms this runtime's cache
-            async with rt.transaction() as conn:
+            async with rt.transaction(system=True) as conn:
                 principal = await authenticate(conn, ds.key)
 
         except BaseException:
@@ -558,6 +559,30 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
             results["sql_query"] = stats(q_samples)
             results["sql_recalls"] = stats(r_samples)
             results["sql_txn"] = stats(samples)
+
+            # The same query under row-level security (migrations/0009): the transaction runs as
+            # memory_mcp_app with the space named in memory_mcp.read_spaces, as the server does;
+            # the two statements that set that up are timed too (they are part of the cost).
+            rls_q: list[float] = []
+
+            async def sql_rls(p: Pair) -> Any:
+                async with conn.transaction():
+                    t0 = time.perf_counter()
+                    await scope.enter(conn, system=False)
+                    await scope.limit(conn, [ds.space_ids[p.space]], [])
+                    rows, _ = await recall.ranked(
+                        rt, conn, ds.space_ids[p.space], query=p.text,
+                        vector=ds.form.query_literal(p.vector), pattern=None, category=None,
+                        limit=LIMIT)
+                    rls_q.append(time.perf_counter() - t0)
+                return [r["id"] for r in rows]
+
+            await timed_loop(pairs[:10], sql_rls, Deadline(60), "sql+rls warm-up")
+            rls_q.clear()
+            _, rls_ids = await timed_loop(pairs, sql_rls, deadline, "sql+rls")
+            results["sql_query_rls"] = stats(rls_q)
+            results["rls_identical"] = (sum(1 for a, b in zip(rls_ids, sql_ids, strict=False)
+                                            if a == b), min(len(rls_ids), len(sql_ids)))
 
             same = sum(1 for a, b in zip(e2e_out, sql_ids, strict=False)
                        if [r["id"] for r in a["results"]] == [str(x) for x in b])
@@ -805,7 +830,11 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
     print(fmt_row("  of which the recalls txn (upsert + COMMIT)", r["sql_recalls"]))
     print(fmt_row("SQL query alone (recall.ranked: what search_memory runs)", r["sql_query"]))
     print(fmt_row("baseline: bare vector-only HNSW query, same settings", r["sql_vector"]))
+    print(fmt_row("SQL query under row-level security (+ SET ROLE, scope)", r["sql_query_rls"]))
     e2e, sq, vo = r["e2e"], r["sql_query"], r["sql_vector"]
+    rls, (rls_same, rls_n) = r["sql_query_rls"], r["rls_identical"]
+    print(f"  ratio with / without row-level security: p50 {rls['p50'] / sq['p50']:.2f}x, "
+          f"p95 {rls['p95'] / sq['p95']:.2f}x; identical results {rls_same}/{rls_n}")
     print(f"  ratio search_memory SQL / vector-only floor: p50 {sq['p50'] / vo['p50']:.2f}x, "
           f"p95 {sq['p95'] / vo['p95']:.2f}x   (target <= 2x)")
     print(f"  ratio end-to-end / SQL query: p50 {e2e['p50'] / sq['p50']:.2f}x, "

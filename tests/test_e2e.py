@@ -37,7 +37,9 @@ pytestmark = pytest.mark.timeout(180)
 KEY_LINE = re.compile(r"^\s*key\s+:\s+(mm_[0-9a-f]{10}_\S+)\s*$")
 
 READ_TOOLS = {"search_memory", "listDocuments", "getDocument", "listMemories", "listSpaces", "whoAmI"}
-ALL_TOOLS = READ_TOOLS | {"add_memory", "select-space", "deleteDocument"}
+WIDGET_TOOLS = {"select-space", "guided-save", "upload-file", "upload-start", "upload-status",
+                "memory-graph"}
+ALL_TOOLS = READ_TOOLS | {"add_memory", "deleteDocument"} | WIDGET_TOOLS
 
 DEPLOYS = "The team deploys to production every Friday afternoon"
 STAGING = "Our staging database runs PostgreSQL 16 in eu-west-1"
@@ -262,7 +264,7 @@ async def test_real_server_end_to_end(server: tuple[ServerProcess, str],
         listed = await client.list_tools()
         tools = {t.name: t for t in listed.tools}
         assert set(tools) == ALL_TOOLS
-        assert len(listed.tools) == 9
+        assert len(listed.tools) == 14
         for name in READ_TOOLS:
             hints = tools[name].annotations
             assert hints is not None and hints.read_only_hint is True, name
@@ -421,9 +423,11 @@ async def test_real_server_end_to_end(server: tuple[ServerProcess, str],
 
         # ---- select-space
         text, selected = await call("select-space", {"containerTag": "demo"})
-        assert selected == {"activeSpace": {"key": "demo", "name": "Demo space",
-                                            "access": "ReadWrite"}, "changed": True}
-        assert text == "Active space is now demo (ReadWrite)."
+        assert selected["mode"] == "switched" and selected["changed"] is True
+        assert selected["activeSpace"] == {"key": "demo", "name": "Demo space",
+                                           "access": "ReadWrite"}
+        assert [s["key"] for s in selected["spaces"] if s["active"]] == ["demo"]
+        assert text == "Active space is now demo (Demo space, ReadWrite)."
         _, who = await call("whoAmI")
         assert who["activeSpace"]["source"] == "selected"
         _, selected = await call("select-space", {"containerTag": "demo"})
@@ -436,7 +440,9 @@ async def test_real_server_end_to_end(server: tuple[ServerProcess, str],
         # ---- resources
         listed_resources = await client.list_resources()
         assert {str(r.uri) for r in listed_resources.resources} == {
-            "memory-mcp://profile", "memory-mcp://spaces", "memory-mcp://memories"}
+            "memory-mcp://profile", "memory-mcp://spaces", "memory-mcp://memories",
+            *(f"ui://memory-mcp/{name}.html" for name in
+              ("select-space", "guided-save", "upload-file", "memory-graph"))}
 
         async def resource(uri: str) -> dict[str, Any]:
             result = await client.read_resource(uri)

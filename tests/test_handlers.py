@@ -107,7 +107,7 @@ async def _seed_member(url: str) -> tuple[str, str, str]:
     pool = await open_pool(settings, url)
     try:
         rt = Runtime(settings=settings, pool=pool, embedder=build_embedder(settings), storage=None)
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             await check_model(conn, rt.embedder)
         tag = uuid.uuid4().hex[:8]
         user = await admin.create_user(rt, f"{tag}@example.test", f"Lambda {tag}", "writer")

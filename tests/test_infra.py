@@ -262,6 +262,9 @@ def test_uploads_queue_dlq_and_alarm(s: Synth) -> None:
         "RestrictPublicBuckets": True}
     cors = bucket["CorsConfiguration"]["CorsRules"]
     assert [rule["AllowedMethods"] for rule in cors] == [["PUT"]]
+    # The upload widget PUTs from a sandboxed frame (opaque origin): any origin, any header;
+    # the presigned signature is the authorisation.
+    assert cors[0]["AllowedOrigins"] == ["*"] and cors[0]["AllowedHeaders"] == ["*"]
     lifecycle = {rule["Id"]: rule for rule in bucket["LifecycleConfiguration"]["Rules"]}
     abort = lifecycle["abort-incomplete-uploads"]["AbortIncompleteMultipartUpload"]
     assert abort == {"DaysAfterInitiation": 1}

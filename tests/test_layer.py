@@ -232,11 +232,12 @@ def test_layer_handlers_migrate_admin_mcp(lambda_python: str, lambda_dirs: tuple
     assert granted["ok"] and granted["result"]["access"] == "readwrite", granted
 
     # mcp_http: one handler instance serves a client session, warm invocation after warm invocation.
-    init, listed, who, spaces, anonymous, get, health = run("mcp_http", [
+    init, listed, who, spaces, view, anonymous, get, health = run("mcp_http", [
         _rpc("initialize", INIT_PARAMS, api_key),
         _rpc("tools/list", {}, api_key),
         _rpc("tools/call", {"name": "whoAmI", "arguments": {}}, api_key),
         _rpc("tools/call", {"name": "listSpaces", "arguments": {}}, api_key),
+        _rpc("resources/read", {"uri": "ui://memory-mcp/memory-graph.html"}, api_key),
         _rpc("tools/list", {}, None),
         http_event("GET", "/mcp", headers={"accept": "text/event-stream",
                                            "authorization": f"Bearer {api_key}"}),
@@ -249,6 +250,9 @@ def test_layer_handlers_migrate_admin_mcp(lambda_python: str, lambda_dirs: tuple
     for call in (who, spaces):
         assert call["statusCode"] == 200 and not _body(call)["result"].get("isError"), call
     assert email in json.dumps(_body(who)["result"])
+    (html,) = _body(view)["result"]["contents"]  # the layer ships the built views
+    assert html["mimeType"] == "text/html;profile=mcp-app" and "<script" in html["text"]
+    assert "has not been built" not in html["text"]
     assert space in json.dumps(_body(spaces)["result"])
     assert anonymous["statusCode"] == 401, anonymous
     assert get["statusCode"] == 405, get

@@ -70,6 +70,55 @@ async def test_near_duplicate_becomes_next_version(runtime: Runtime, world: Any)
     assert [h["id"] for h in found["results"]] == [v2["memory"]["id"]]
 
 
+async def test_a_save_returns_the_row_as_stored(runtime: Runtime, world: Any) -> None:
+    """The saved and the versioned memory come back from the write statement itself (no
+    re-read): exactly what listing the space shows for them, the superseded one included."""
+    space = await world.space()
+    alice = await world.member(grants={space: "readwrite"}, name="Alice")
+    bob = await world.member(grants={space: "readwrite"}, name="Bob")
+    v1 = await memories.save(runtime, alice.principal,
+                             "The on-call handover happens every Monday at 10:00", "process", space)
+    v2 = await memories.save(runtime, bob.principal,
+                             "The on-call handover happens every Tuesday at 10:00", None, space)
+    assert (v1["action"], v2["action"]) == ("saved", "versioned")
+    listed = {r["id"]: r for r in await _rows(runtime, space, alice.principal)}
+    assert v2["memory"] == listed[v2["memory"]["id"]]
+    assert v2["memory"]["createdBy"] == v2["memory"]["updatedBy"] == "Bob"
+    assert v2["memory"]["category"] == "process" and v2["memory"]["isLatest"] is True
+    old = listed[v1["memory"]["id"]]
+    assert {k: v for k, v in old.items() if k not in ("isLatest", "updatedBy", "updatedByUserId",
+                                                     "updatedAt")} == \
+        {k: v for k, v in v1["memory"].items() if k not in ("isLatest", "updatedBy",
+                                                            "updatedByUserId", "updatedAt")}
+    assert old["isLatest"] is False and old["updatedBy"] == "Bob"
+
+
+def test_version_decision_ignores_candidates_below_the_threshold() -> None:
+    """The save hands ``choose_version`` only the candidates at or above the version threshold;
+    the decision (index into the candidates, reason) is the one the full list gives."""
+    from memory_mcp.services import matching
+    from memory_mcp.services.memories import _choose_version
+
+    t = matching.thresholds_for("local:all-MiniLM-L6-v2-int8")
+    text = "Alice deploys the billing service on Fridays"
+    cases = [
+        [("Bob deploys the billing service on Fridays", 0.95),
+         ("Alice deploys the billing service on Thursdays", 0.93),
+         ("The staging database runs PostgreSQL 16", 0.40)],
+        [("Bob deploys the billing service on Fridays", 0.95),
+         ("The staging database runs PostgreSQL 16", 0.40)],
+        [("The staging database runs PostgreSQL 16", 0.40),
+         ("Lunch is served at noon", 0.20)],
+        [],
+    ]
+    for case in cases:
+        near = [{"id": i, "content": c, "similarity": s} for i, (c, s) in enumerate(case)]
+        full = matching.choose_version(text, case, t)
+        chosen, reason = _choose_version(text, near, t)
+        assert (chosen["id"] if chosen else None) == full.index
+        assert reason == full.reason
+
+
 async def test_distinct_facts_are_not_versioned(runtime: Runtime, world: Any) -> None:
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
@@ -248,7 +297,7 @@ async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, 
     texts = [f"{words[i % 12]} {words[(i * 5) % 12]} note {i} {uuid_mod.uuid4().hex[:6]}"
              for i in range(80)]
     vectors = await runtime.embed(texts)
-    async with runtime.transaction() as conn:
+    async with runtime.transaction(system=True) as conn:
         row = await find_space(conn, space)
         assert row is not None
         for text, vector in zip(texts, vectors, strict=True):
@@ -259,7 +308,7 @@ async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, 
     form = runtime.vector_form
     assert form.width == 384  # the local model: its own index over the first 384 dimensions
     query = await runtime.query_vector("a note about rivers and glaciers")
-    async with runtime.transaction() as conn:
+    async with runtime.transaction(system=True) as conn:
         await db.enable_filtered_ann(conn, 40)
         await conn.execute("SET LOCAL enable_seqscan = off")
         await conn.execute("SET LOCAL enable_bitmapscan = off")
@@ -272,12 +321,12 @@ async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, 
                                                          for r in await plan.fetchall())
         hnsw = await search_db.semantic(conn, row["id"], form, vector=query, pattern=None,
                                         category=None, limit=50)
-    async with runtime.transaction() as conn:
+    async with runtime.transaction(system=True) as conn:
         await conn.execute("SET LOCAL enable_indexscan = off")
         exact = await search_db.semantic(conn, row["id"], form, vector=query, pattern=None,
                                          category=None, limit=50)
     full = await runtime.embed_one("a note about rivers and glaciers")
-    async with runtime.transaction() as conn:  # the 384-d expression gives the full cosine
+    async with runtime.transaction(system=True) as conn:  # the 384-d expression gives the full cosine
         same = await conn.execute("SELECT 1 - (m.embedding <=> %s::halfvec) AS s FROM memories m "
                                   "WHERE m.id = %s", (full, exact[0]["id"]))
         got = await same.fetchone()

@@ -85,7 +85,7 @@ async def test_counts_are_maintained_by_the_database(runtime: Runtime, world: An
     await memories.save(runtime, m.principal, "Production deploys happen every Thursday at "
                         "14:00 UTC.", None, space)  # a new version of FACTS[0]
     await memories.forget(runtime, m.principal, FACTS[3], None, space)
-    async with runtime.transaction() as conn:
+    async with runtime.transaction(system=True) as conn:
         cur = await conn.execute(
             """SELECT st.live_memories, st.all_memories,
                       (SELECT count(*) FROM memories m WHERE m.space_id = s.id

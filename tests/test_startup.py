@@ -10,7 +10,7 @@ import pytest
 
 from memory_mcp.db.migrator import load_migrations, migrate
 from memory_mcp.errors import ConfigurationError
-from memory_mcp.mcp import resources, tools
+from memory_mcp.mcp import resources, tools, widgets
 from memory_mcp.mcp.server import build_server
 from memory_mcp.services import memories
 from memory_mcp.services.reembed import reembed_all
@@ -115,16 +115,17 @@ async def test_startup_refuses_a_changed_model_until_reembedded(fresh_database_u
 async def _principal(rt: Any, key: str) -> Any:
     from memory_mcp.services.keys import authenticate
 
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         return await authenticate(conn, key)
 
 
 async def test_registry_lists_every_tool_resource_and_prompt() -> None:
     server = build_server()
     listed = await server.list_tools()
-    assert [t.name for t in listed] == list(tools.TOOLS) == [
-        "search_memory", "add_memory", "listDocuments", "getDocument", "deleteDocument",
-        "listMemories", "listSpaces", "whoAmI", "select-space"]
+    assert [t.name for t in listed] == [*widgets.WIDGET_TOOLS, *tools.TOOLS] == [
+        "select-space", "guided-save", "upload-file", "upload-start", "upload-status",
+        "memory-graph", "search_memory", "add_memory", "listDocuments", "getDocument",
+        "deleteDocument", "listMemories", "listSpaces", "whoAmI"]
     by_name = {t.name: t for t in listed}
     for name in ("search_memory", "listDocuments", "getDocument", "listMemories", "listSpaces",
                  "whoAmI"):
@@ -140,5 +141,6 @@ async def test_registry_lists_every_tool_resource_and_prompt() -> None:
                                  "limit"}
     assert set(by_name["add_memory"].input_schema["properties"]) == {
         "content", "action", "category", "containerTag", "memoryId"}
-    assert sorted(str(r.uri) for r in await server.list_resources()) == sorted(resources.RESOURCES)
+    assert sorted(str(r.uri) for r in await server.list_resources()) == sorted(
+        [*resources.RESOURCES, *(view.uri(name) for name, view in widgets.VIEWS.items())])
     assert [p.name for p in await server.list_prompts()] == ["context"]

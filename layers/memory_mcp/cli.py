@@ -15,7 +15,7 @@ from typing import Any
 
 from memory_mcp.config import Settings, get_settings
 from memory_mcp.errors import MemoryMcpError
-from memory_mcp.services import admin
+from memory_mcp.services import admin, audit
 from memory_mcp.services.runtime import Runtime
 
 Handler = Callable[[Runtime, argparse.Namespace], Awaitable[Any]]
@@ -70,6 +70,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--label", required=True)
     keys.add_parser("list").add_argument("--user", help="only this user's keys")
     keys.add_parser("revoke").add_argument("key_id")
+    c = keys.add_parser("limits", help="set a key's own per-minute rate limits")
+    c.add_argument("key_id")
+    c.add_argument("--requests", help="requests per minute: a number, 0 = unlimited, or default")
+    c.add_argument("--writes", help="writes per minute: a number, 0 = unlimited, or default")
 
     grants = sub.add_parser("grants").add_subparsers(dest="action", required=True,
                                                      parser_class=_Parser)
@@ -80,6 +84,11 @@ def _parser() -> argparse.ArgumentParser:
     c = grants.add_parser("revoke")
     c.add_argument("--key", required=True, help="key id")
     c.add_argument("--space", required=True, help="space key")
+    c = sub.add_parser("audit", help="read the audit trail (newest first)")
+    c.add_argument("--space", help="only events in this space (key)")
+    c.add_argument("--user", help="only events by this user (id or email)")
+    c.add_argument("--since", help="e.g. 7d, 12h, 30m or 2026-11-30")
+    c.add_argument("--limit", type=int, default=200)
     return p
 
 
@@ -94,6 +103,9 @@ HANDLERS: dict[tuple[str, str | None], Handler] = {
     ("keys", "create"): lambda rt, a: admin.create_key(rt, a.user, a.label),
     ("keys", "list"): lambda rt, a: admin.list_keys(rt, a.user),
     ("keys", "revoke"): lambda rt, a: admin.revoke_key(rt, a.key_id),
+    ("keys", "limits"): lambda rt, a: admin.set_key_limits(rt, a.key_id, a.requests, a.writes),
+    ("audit", None): lambda rt, a: audit.read(rt.settings, rt, space=a.space, user=a.user,
+                                              since=a.since, limit=a.limit),
     ("grants", "set"): lambda rt, a: admin.set_grant(rt, a.key, a.space, a.access),
     ("grants", "revoke"): lambda rt, a: admin.revoke_grant(rt, a.key, a.space),
 }

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     data_dir: Path = Path(".memory-mcp")
     migrations_dir: Path = Field(default_factory=_default_migrations_dir)
     auto_migrate: bool = True
+    #: Run every transaction as memory_mcp_app under the row-level security policies (0009).
+    #: Off only to measure what the policies cost (bench/search_latency.py --compare-rls).
+    row_security: bool = True
 
     host: str = "127.0.0.1"
     port: int = 8787
@@ -51,6 +54,17 @@ class Settings(BaseSettings):
 
     pool_min_size: int = 1
     pool_max_size: int = 10
+    #: How long a request waits for a pooled connection (all busy, or the database down)
+    #: before it gets a retryable 503 instead of hanging.
+    pool_wait_seconds: float = 5.0
+    #: Per-key budgets per minute (0: unlimited); a key may have its own (memory-mcp keys
+    #: limits). Writes (saves, forgets, deletes, uploads) have the second, lower budget.
+    rate_limit_requests_per_minute: int = 600
+    rate_limit_writes_per_minute: int = 120
+    #: Audit events older than this are purged by `memory-mcp audit --purge` and at start-up.
+    audit_retention_days: int = 365
+    #: TCP connect timeout for new database connections.
+    db_connect_timeout_seconds: int = 5
 
     embedding_provider: Literal["local", "bedrock", "openai"] = "local"
     embedding_model: str | None = None

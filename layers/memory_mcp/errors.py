@@ -55,3 +55,31 @@ class UpstreamError(MemoryMcpError):
     """An upstream service (embedding provider) failed; details stay in the server log."""
 
     http_status = 502
+
+
+class StoreUnavailableError(MemoryMcpError):
+    """The database cannot be reached, or every connection is busy for longer than the wait
+    bound. Retryable: the edge answers HTTP 503 with ``Retry-After`` (a tool error in MCP)."""
+
+    http_status = 503
+    retry_after_seconds = 5
+
+    def __init__(self, message: str = "The memory store is unavailable right now. Please retry "
+                                      "in a few seconds.") -> None:
+        super().__init__(message)
+
+
+class RateLimitedError(MemoryMcpError):
+    """This key used up its per-minute budget; HTTP 429 with ``Retry-After``."""
+
+    http_status = 429
+
+    def __init__(self, message: str, retry_after_seconds: int) -> None:
+        super().__init__(message)
+        self.retry_after_seconds = max(1, retry_after_seconds)
+
+
+def retry_after(exc: MemoryMcpError) -> dict[str, str] | None:
+    """The ``Retry-After`` header for a retryable error, else None."""
+    seconds = getattr(exc, "retry_after_seconds", None)
+    return {"Retry-After": str(seconds)} if seconds else None

@@ -22,6 +22,9 @@ class Principal:
     display_name: str
     role: Role
     active_space_id: UUID | None
+    #: This key's own rate limits (None: the deployment's setting; 0: unlimited).
+    requests_per_minute: int | None = None
+    writes_per_minute: int | None = None
 
 
 @dataclass(frozen=True)

@@ -5,31 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 from typing import Any
 
 import uvicorn
 
 from memory_mcp.config import Settings
 from memory_mcp.http.app import create_app
+from memory_mcp.http.guards import HideQueryCredentials
 from memory_mcp.services.startup import bootstrap_demo, create_runtime
 
 log = logging.getLogger(__name__)
-
-_SIGNATURE = re.compile(r"([?&]sig=)[^&\s]+")
-
-
-class HideUploadSignatures(logging.Filter):
-    """uvicorn's access log prints each request line whole, and a local upload URL carries its
-    HMAC signature in the query string: single-use and short-lived, but a credential while it
-    is valid, so it never reaches a log."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.args, tuple):
-            record.args = tuple(_SIGNATURE.sub(r"\1[REDACTED]", arg) if isinstance(arg, str) else arg
-                                for arg in record.args)
-        return True
-
 
 def _banner(demo: dict[str, Any], url: str) -> str:
     key = demo["key"]["key"]
@@ -72,5 +57,5 @@ def serve(settings: Settings, host: str | None = None, port: int | None = None) 
     print(f"Memory-MCP listening on {url} (health: http://{host}:{port}/healthz)", flush=True)
     config = uvicorn.Config(create_app(settings), host=host, port=port,
                             log_level=settings.log_level.lower())  # configures uvicorn's loggers
-    logging.getLogger("uvicorn.access").addFilter(HideUploadSignatures())
+    logging.getLogger("uvicorn.access").addFilter(HideQueryCredentials())
     uvicorn.Server(config).run()

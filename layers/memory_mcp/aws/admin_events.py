@@ -30,7 +30,7 @@ from memory_mcp.config import Settings
 
 log = logging.getLogger(__name__)
 
-ALLOWED_COMMANDS = frozenset({"users", "spaces", "keys", "grants", "migrate", "reembed"})
+ALLOWED_COMMANDS = frozenset({"users", "spaces", "keys", "grants", "audit", "migrate", "reembed"})
 _HELP = frozenset({"-h", "--help"})
 USAGE = ('Invoke with {"args": ["<command>", ...]}, e.g. {"args": ["users", "list"]}; commands: '
          + ", ".join(sorted(ALLOWED_COMMANDS)) + '. {"args": ["--help"]} lists them.')

@@ -47,6 +47,16 @@ async def get(conn: Conn, document_id: UUID, space_ids: list[UUID]) -> Row | Non
     return await cur.fetchone()
 
 
+async def status(conn: Conn, document_id: UUID, space_ids: list[UUID]) -> Row | None:
+    """The document without its content (cheap enough to poll), if in a readable space."""
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM documents d {_JOINS}
+            WHERE d.id = %s AND d.space_id = ANY(%s) AND d.deleted_at IS NULL""",
+        (document_id, space_ids),
+    )
+    return await cur.fetchone()
+
+
 async def insert(
     conn: Conn,
     *,

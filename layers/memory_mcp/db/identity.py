@@ -105,7 +105,8 @@ async def insert_key(conn: Conn, user_id: UUID, label: str, prefix: str, key_has
 async def list_keys(conn: Conn, user_id: UUID | None = None) -> list[Row]:
     cur = await conn.execute(
         """SELECT k.id, k.user_id, u.email, k.label, k.prefix, k.created_at, k.last_used_at,
-                  k.revoked_at, s.key AS active_space,
+                  k.revoked_at, s.key AS active_space, k.requests_per_minute,
+                  k.writes_per_minute,
                   coalesce((SELECT json_agg(json_build_object('space', gs.key, 'access', g.access)
                                             ORDER BY gs.key)
                             FROM grants g JOIN spaces gs ON gs.id = g.space_id
@@ -132,7 +133,8 @@ async def principal_by_prefix(conn: Conn, prefix: str) -> Row | None:
     """The live key with this public prefix and its active user; None otherwise."""
     cur = await conn.execute(
         """SELECT k.id AS key_id, k.label AS key_label, k.prefix AS key_prefix, k.key_hash,
-                  k.active_space_id, u.id AS user_id, u.email, u.display_name, u.role
+                  k.active_space_id, k.requests_per_minute, k.writes_per_minute,
+                  u.id AS user_id, u.email, u.display_name, u.role
            FROM api_keys k JOIN users u ON u.id = k.user_id
            WHERE k.prefix = %s AND k.revoked_at IS NULL AND u.active""",
         (prefix,),

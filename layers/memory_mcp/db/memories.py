@@ -11,10 +11,13 @@ slightly out of order, so the candidates are a MATERIALIZED CTE re-sorted outsid
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from psycopg import AsyncConnection, sql
+from psycopg import AsyncConnection
+
+if TYPE_CHECKING:
+    from memory_mcp.db.search import VectorForm
 
 Row = dict[str, Any]
 Conn = AsyncConnection[Row]
@@ -45,12 +48,18 @@ def vector_literal(vector: Sequence[float], width: int | None = None) -> str:
     return "[" + body + ",0" * missing + "]"
 
 
+_ANN = ("set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+        "set_config('hnsw.ef_search', %(ef)s, true)")
+
+
+def _ef(ef_search: int) -> str:
+    return str(max(10, min(ef_search, 1000)))
+
+
 async def enable_filtered_ann(conn: Conn, ef_search: int) -> None:
-    """Per-transaction HNSW settings (``SET LOCAL`` so pooled connections stay clean)."""
-    await conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-    await conn.execute(
-        sql.SQL("SET LOCAL hnsw.ef_search = {}").format(sql.Literal(max(10, min(ef_search, 1000))))
-    )
+    """Per-transaction HNSW settings (``SET LOCAL``, as ``set_config(..., true)``, so pooled
+    connections stay clean), in one statement."""
+    await conn.execute(f"SELECT {_ANN}", {"ef": _ef(ef_search)})
 
 
 async def get(conn: Conn, space_id: UUID, memory_id: UUID) -> Row | None:
@@ -70,10 +79,120 @@ async def latest_of_chain(conn: Conn, space_id: UUID, root_id: UUID) -> Row | No
     return await cur.fetchone()
 
 
-async def lock_space_for_save(conn: Conn, space_id: UUID) -> None:
-    """Serialise saves within one space for the rest of the transaction, so two near-duplicate
-    saves cannot both miss each other and create parallel first versions."""
-    await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s::text, 0))", (space_id,))
+async def begin_save(conn: Conn, space_id: UUID, ef_search: int, *, exclusive: bool) -> None:
+    """A save's HNSW settings, and the space's save lock for the rest of the transaction.
+
+    Saves take it SHARED: they decide their version outside any exclusive section and check
+    that decision after their write (``finish_save``), so they run side by side. A save that
+    lost such a check retries EXCLUSIVE: it waits until every shared holder has committed,
+    new saves of the space queue behind it (PostgreSQL grants in arrival order), and it
+    decides under the lock, so it cannot lose again to another save. Lock order, the same for
+    every writer: this lock, then memory rows, then ``space_stats`` (the 0008 triggers), then
+    ``spaces``."""
+    take = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+    await conn.execute(f"SELECT {_ANN}, {take}(hashtextextended(%(space)s::text, 0))",
+                       {"ef": _ef(ef_search), "space": space_id})
+
+
+async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vector: str,
+                             limit: int) -> tuple[list[Row], int]:
+    """The closest current memories a save may become the next version of (cosine
+    ``similarity``), and the space's write counter (``space_stats.all_memories``: every memory
+    ever inserted there, maintained by the 0008 triggers) read in the same snapshot: if it
+    moved by more than the save's own row when the save has written, something arrived that
+    this decision did not see (``finish_save``)."""
+    cur = await conn.execute(
+        f"""WITH nearest AS MATERIALIZED (
+                SELECT m.id, {form.distance} AS distance FROM memories m
+                WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
+            SELECT w.writes, c.id, c.content, c.content_hash, c.category, c.version, c.root_id,
+                   c.similarity
+            FROM (SELECT coalesce((SELECT s.all_memories FROM space_stats s
+                                   WHERE s.space_id = %(space)s), 0) AS writes) w
+            LEFT JOIN LATERAL (
+                SELECT m.id, m.content, m.content_hash, m.category, m.version, m.root_id,
+                       1 - n.distance AS similarity, n.distance
+                FROM nearest n JOIN memories m ON m.id = n.id
+                WHERE m.is_latest AND NOT m.is_forgotten) c ON true
+            ORDER BY c.distance + 0, c.id""",
+        {"space": space_id, "vec": vector, "limit": limit},
+    )
+    rows = await cur.fetchall()
+    return [r for r in rows if r["id"] is not None], int(rows[0]["writes"])
+
+
+_RETURNED = """id, space_id, content, category, version, parent_id, root_id, is_latest,
+    is_forgotten, forgotten_at, forget_reason, source_document_id, created_by, updated_by,
+    forgotten_by, created_at, updated_at"""
+
+
+async def save_row(
+    conn: Conn, *, memory_id: UUID, space_id: UUID, content: str, content_hash: bytes,
+    category: str | None, vector: str, user_id: UUID, supersedes: Row | None = None,
+) -> Row | None:
+    """Insert a save's row in one statement and return it as ``get`` would; with
+    ``supersedes`` (a ``version_candidates`` row) as that memory's next version, superseding it
+    in the same statement. None, with nothing changed once the transaction rolls back: the
+    predecessor is no longer current (a concurrent save or forget got there first), or an
+    identical live memory won a concurrent race (the unique index; a supersede already made in
+    this statement must then be rolled back, so the caller must raise)."""
+    params = {"id": memory_id, "space": space_id, "content": content, "hash": content_hash,
+              "category": category, "user": user_id, "vec": vector}
+    values = """%(id)s, %(space)s, %(content)s, %(hash)s, %(category)s, %(version)s,
+                %(parent)s, %(root)s, %(user)s, %(user)s, %(vec)s::halfvec"""
+    insert = """INSERT INTO memories (id, space_id, content, content_hash, category, version,
+                                      parent_id, root_id, created_by, updated_by, embedding)"""
+    conflict = "ON CONFLICT (space_id, content_hash) WHERE is_latest AND NOT is_forgotten DO NOTHING"
+    if supersedes is None:
+        params |= {"version": 1, "parent": None, "root": memory_id}
+        query = f"""WITH ins AS ({insert} VALUES ({values}) {conflict} RETURNING {_RETURNED})
+                    SELECT {_COLUMNS} FROM ins m {_JOINS}"""
+    else:
+        params |= {"version": int(supersedes["version"]) + 1, "parent": supersedes["id"],
+                   "root": supersedes["root_id"]}
+        query = f"""WITH sup AS (
+                        UPDATE memories SET is_latest = false, updated_by = %(user)s,
+                               updated_at = now()
+                        WHERE id = %(parent)s AND space_id = %(space)s AND is_latest
+                          AND NOT is_forgotten
+                        RETURNING id),
+                    ins AS ({insert} SELECT {values} WHERE EXISTS (SELECT FROM sup)
+                            {conflict} RETURNING {_RETURNED})
+                    SELECT {_COLUMNS} FROM ins m {_JOINS}"""
+    cur = await conn.execute(query, params)
+    return await cur.fetchone()
+
+
+async def finish_save(conn: Conn, space_id: UUID, memory_id: UUID, *, form: VectorForm,
+                      vector: str, writes_seen: int | None, known: list[UUID], threshold: float,
+                      limit: int) -> list[UUID] | None:
+    """After a save's row is written (its statement holds the space's ``space_stats`` row
+    until commit, so nothing else can arrive in the space now): record the space's activity
+    and return the current memories at least ``threshold`` close to ``vector`` that the
+    save's decision did not see (not in ``known``), so it must be decided again; [] or None:
+    the decision stands.
+
+    The check is a nearest-neighbour query, run only when the write counter moved by more than
+    this save's own row since the decision (``writes_seen``; None: never check) or cannot be
+    read. Otherwise nothing was inserted meanwhile, no check is made, and None is returned."""
+    cur = await conn.execute(
+        f"""WITH touch AS (UPDATE spaces SET last_activity_at = now() WHERE id = %(space)s)
+            SELECT CASE WHEN %(seen)s::bigint IS NOT NULL
+                         AND coalesce(s.writes, -1) <> %(seen)s::bigint + 1
+                THEN (SELECT coalesce(array_agg(r.id), '{{}}') FROM (
+                          SELECT m.id, {form.distance} AS distance FROM memories m
+                          WHERE {_LIVE} AND {form.predicate} AND m.id <> %(me)s
+                          ORDER BY {form.distance} LIMIT %(limit)s) r
+                      WHERE 1 - r.distance >= %(threshold)s
+                        AND NOT (r.id = ANY(%(known)s::uuid[])))
+                END AS unseen
+            FROM (SELECT (SELECT all_memories FROM space_stats
+                          WHERE space_id = %(space)s) AS writes) s""",
+        {"space": space_id, "seen": writes_seen, "me": memory_id, "vec": vector,
+         "threshold": threshold, "known": known, "limit": limit},
+    )
+    row = await cur.fetchone()
+    return None if row is None or row["unseen"] is None else list(row["unseen"])
 
 
 async def find_live_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None:
@@ -120,16 +239,6 @@ async def insert(
             "user": user_id,
             "vec": vector,
         },
-    )
-    return cur.rowcount == 1
-
-
-async def supersede(conn: Conn, memory_id: UUID, user_id: UUID) -> bool:
-    """Mark the current latest version historical; False if someone else already did."""
-    cur = await conn.execute(
-        """UPDATE memories SET is_latest = false, updated_by = %s, updated_at = now()
-           WHERE id = %s AND is_latest AND NOT is_forgotten""",
-        (user_id, memory_id),
     )
     return cur.rowcount == 1
 

@@ -8,6 +8,7 @@ and they pin RDS Proxy connections.
 from __future__ import annotations
 
 from psycopg import AsyncConnection
+from psycopg.conninfo import make_conninfo
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
 
@@ -27,6 +28,20 @@ def resolve_database_url(settings: Settings) -> str:
     return embedded_database_url(settings.data_dir)
 
 
+#: The login the application pool uses on the embedded server: a member of memory_mcp_app that
+#: owns nothing and bypasses nothing (migrations/0009), so row-level security applies to it.
+EMBEDDED_APP_USER = "memory_mcp_server"
+
+
+def application_url(settings: Settings, url: str) -> str:
+    """The URL the server's pool logs in with. On the embedded server that is the unprivileged
+    ``memory_mcp_server`` (migrations run first, as the owner); elsewhere the configured login,
+    which still runs every transaction as ``memory_mcp_app`` (``SET LOCAL ROLE``)."""
+    if settings.database_url is None and not settings.database_secret_arn:
+        return make_conninfo(url, user=EMBEDDED_APP_USER)
+    return url
+
+
 async def _configure(conn: AsyncConnection) -> None:
     await conn.set_autocommit(False)
 
@@ -37,7 +52,9 @@ async def open_pool(settings: Settings, url: str | None = None) -> AsyncConnecti
         url or resolve_database_url(settings),
         min_size=settings.pool_min_size,
         max_size=settings.pool_max_size,
-        kwargs={"prepare_threshold": None, "row_factory": dict_row},
+        kwargs={"prepare_threshold": None, "row_factory": dict_row,
+                "connect_timeout": settings.db_connect_timeout_seconds},
+        timeout=settings.pool_wait_seconds,  # then PoolTimeout: a 503, not a hung request
         configure=_configure,
         # Check a connection before handing it out: RDS Proxy and idle timeouts close them.
         check=AsyncConnectionPool.check_connection,

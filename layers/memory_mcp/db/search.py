@@ -12,6 +12,10 @@ dimensions (the local model) have ``embedding_width = 384`` and their own HNSW i
 ``subvector(embedding, 1, 384)::halfvec(384)`` (migration 0008); queries use the same
 expression, with a 384-wide query literal, so the planner can use that index and every distance
 costs 384 dimensions, not 3,072.
+
+Rows come from ``memories_in_scope`` (migration 0009): the transaction's read scope applied as
+a plain condition, so the full-text and trigram GIN indexes stay usable under row-level
+security (a policy would run before those non-leakproof operators and force a scan).
 """
 
 from __future__ import annotations
@@ -123,11 +127,11 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
                               "k": max(candidates, limit), **_DF, "boost": lexical_boost}
     where = _filters(space_id, pattern, category, params)
     query = f"""WITH sem AS MATERIALIZED (
-            SELECT m.id FROM memories m WHERE {where} AND {form.predicate}
+            SELECT m.id FROM memories_in_scope m WHERE {where} AND {form.predicate}
             ORDER BY {form.distance} LIMIT %(k)s),
         {_TERMS},
         lex AS MATERIALIZED (
-            SELECT m.id FROM memories m, totals tt
+            SELECT m.id FROM memories_in_scope m, totals tt
             WHERE tt.rare IS NOT NULL AND {where} AND m.content_tsv @@ tt.rare::tsquery
             ORDER BY (SELECT sum(w.idf) FROM weights w WHERE m.content_tsv @@ w.q) DESC,
                      ts_rank(m.content_tsv, tt.rare::tsquery, 1) DESC, m.id
@@ -137,14 +141,14 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
                    CASE WHEN hit.matched >= least(2, tt.n_terms) AND tt.idf_total > 0
                         THEN hit.covered / tt.idf_total ELSE 0 END AS lexical
             FROM (SELECT id FROM sem UNION SELECT id FROM lex) c
-            JOIN memories m ON m.id = c.id
+            JOIN memories_in_scope m ON m.id = c.id
             CROSS JOIN totals tt
             CROSS JOIN LATERAL (SELECT coalesce(sum(w.idf), 0) AS covered, count(*) AS matched
                                 FROM weights w
                                 WHERE w.df > 0 AND m.content_tsv @@ w.q) hit)
         SELECT {_COLUMNS}, s.semantic, s.lexical,
                s.semantic + %(boost)s * s.lexical * (1 - s.semantic) AS score
-        FROM scored s JOIN memories m ON m.id = s.id {_JOINS}
+        FROM scored s JOIN memories_in_scope m ON m.id = s.id {_JOINS}
         ORDER BY score DESC, m.id LIMIT %(limit)s"""
     cur = await conn.execute(query.encode(), params)
     return await cur.fetchall()
@@ -160,13 +164,13 @@ async def reciprocal_rank(conn: Conn, space_id: UUID, form: VectorForm, *, vecto
                               "k": max(candidates, limit), **_DF, "wl": lexical_weight}
     where = _filters(space_id, pattern, category, params)
     query = f"""WITH sem AS MATERIALIZED (
-            SELECT m.id, {form.distance} AS distance FROM memories m
+            SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
             WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(k)s),
         {_TERMS},
         lex AS MATERIALIZED (
             SELECT m.id, (SELECT sum(w.idf * ts_rank(m.content_tsv, w.q, 1)) FROM weights w
                           WHERE w.df > 0 AND m.content_tsv @@ w.q) AS rank
-            FROM memories m, totals tt
+            FROM memories_in_scope m, totals tt
             WHERE tt.rare IS NOT NULL AND {where} AND m.content_tsv @@ tt.rare::tsquery
             ORDER BY rank DESC, m.id LIMIT %(k)s),
         fusion AS (
@@ -178,7 +182,7 @@ async def reciprocal_rank(conn: Conn, space_id: UUID, form: VectorForm, *, vecto
             ) ranked GROUP BY id ORDER BY relevance DESC, id LIMIT %(limit)s)
         SELECT {_COLUMNS}, 1 - ({form.distance}) AS semantic, NULL::float8 AS lexical,
                f.relevance AS score
-        FROM fusion f JOIN memories m ON m.id = f.id {_JOINS}
+        FROM fusion f JOIN memories_in_scope m ON m.id = f.id {_JOINS}
         ORDER BY f.relevance DESC, m.id"""
     cur = await conn.execute(query.encode(), params)
     return await cur.fetchall()
@@ -190,11 +194,11 @@ async def semantic(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str,
     params: dict[str, Any] = {"vec": vector, "limit": limit}
     where = _filters(space_id, pattern, category, params)
     query = f"""WITH hits AS MATERIALIZED (
-            SELECT m.id, {form.distance} AS distance FROM memories m
+            SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
             WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
         SELECT {_COLUMNS}, 1 - h.distance AS semantic, NULL::float8 AS lexical,
                1 - h.distance AS score
-        FROM hits h JOIN memories m ON m.id = h.id {_JOINS}
+        FROM hits h JOIN memories_in_scope m ON m.id = h.id {_JOINS}
         ORDER BY h.distance + 0, m.id"""
     cur = await conn.execute(query.encode(), params)
     return await cur.fetchall()
@@ -208,7 +212,7 @@ async def newest(conn: Conn, space_id: UUID, *, pattern: str | None, category: s
     cur = await conn.execute(
         f"""SELECT {_COLUMNS}, NULL::float8 AS semantic, NULL::float8 AS lexical,
                    NULL::float8 AS score
-            FROM memories m {_JOINS} WHERE {where} ORDER BY m.updated_at DESC, m.id
+            FROM memories_in_scope m {_JOINS} WHERE {where} ORDER BY m.updated_at DESC, m.id
             LIMIT %(limit)s""".encode(), params)
     return await cur.fetchall()
 
@@ -221,10 +225,10 @@ async def nearest(conn: Conn, space_id: UUID, form: VectorForm, vector: str, lim
     lock_clause = "FOR UPDATE OF m" if lock else ""
     cur = await conn.execute(
         f"""WITH nearest AS MATERIALIZED (
-                SELECT m.id, {form.distance} AS distance FROM memories m
+                SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
                 WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
             SELECT {_COLUMNS}, m.root_id, 1 - n.distance AS similarity
-            FROM nearest n JOIN memories m ON m.id = n.id {_JOINS}
+            FROM nearest n JOIN memories_in_scope m ON m.id = n.id {_JOINS}
             WHERE m.is_latest AND NOT m.is_forgotten
             ORDER BY n.distance + 0, m.id {lock_clause}""".encode(),
         {"space": space_id, "vec": vector, "limit": limit},

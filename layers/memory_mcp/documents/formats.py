@@ -161,7 +161,8 @@ def check_declared(filename: str, content_type: str) -> Format:
     fmt = ALLOWED.get(normalise_content_type(content_type or ""))
     if fmt is None:
         raise InvalidInputError(
-            f"Unsupported content type {content_type!r}. Allowed types: {allowed_types_text()}."
+            f"Unsupported content type {content_type[:100]!r}. Allowed types: "
+            f"{allowed_types_text()}."
         )
     _check_filename(filename)
     extension = _extension(filename)

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from uuid import UUID
 
 from memory_mcp.db import processing
-from memory_mcp.documents.pipeline import Extractors, RetryLater, process
+from memory_mcp.documents.pipeline import Extractors, LeaseHeld, RetryLater, process
+from memory_mcp.errors import StoreUnavailableError
 from memory_mcp.services.runtime import Runtime
 
 log = logging.getLogger(__name__)
+
+#: Longest pause between checks while the database is unreachable or a lease is held.
+MAX_WAIT_S = 15.0
 
 
 class LocalJobs:
@@ -34,7 +39,11 @@ class LocalJobs:
         task.add_done_callback(self._tasks.discard)
 
     async def _run(self, document_id: UUID) -> None:
-        for attempt in range(1, self.rt.settings.max_processing_attempts + 2):
+        """Run the job; retry transient failures (counted), and wait out an unreachable
+        database or a lease left behind (not counted) until the lease has surely expired."""
+        attempt, pause = 1, self.retry_delay
+        give_up_at = time.monotonic() + self.rt.settings.processing_lease_seconds + 120
+        while True:
             try:
                 async with self._slots:
                     outcome = await asyncio.wait_for(process(self.rt, self.tools, document_id),
@@ -45,15 +54,25 @@ class LocalJobs:
                 # The time budget is checked between pages and phases; a single pathological
                 # step can overrun it. Give up on it so the queue keeps moving.
                 log.warning("document %s: stuck past the watchdog; marked failed", document_id)
-                async with self.rt.transaction() as conn:
+                async with self.rt.transaction(system=True) as conn:
                     await processing.fail_in_progress(
                         conn, document_id,
                         f"Processing took longer than {self.watchdog_seconds:.0f} s and was "
                         "stopped.")
                 return
+            except (StoreUnavailableError, LeaseHeld) as exc:
+                if time.monotonic() > give_up_at:
+                    log.warning("document %s: still blocked (%s); left for the next start",
+                                document_id, exc)
+                    return
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, MAX_WAIT_S)
             except RetryLater as exc:
+                if attempt > self.rt.settings.max_processing_attempts:
+                    return
                 log.info("document %s: retry %s (%s)", document_id, attempt, exc)
                 await asyncio.sleep(self.retry_delay * attempt)
+                attempt += 1
             except Exception:  # never let a worker task die silently
                 log.exception("document %s: worker error", document_id)
                 return

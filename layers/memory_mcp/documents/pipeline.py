@@ -47,6 +47,11 @@ class RetryLater(Exception):
     """A transient failure: the job should be delivered again (SQS) or re-queued (local)."""
 
 
+class LeaseHeld(RetryLater):
+    """Someone holds the document's lease (another worker, or this one's, left behind when
+    the database went away before it could release it): retry once it may have expired."""
+
+
 @dataclass
 class Extractors:
     """The pluggable parts, built once per process from settings."""
@@ -65,7 +70,7 @@ async def process(rt: Runtime, tools: Extractors, document_id: UUID,
     Lambda invocation, so a slow job ends ``failed`` with a reason instead of being killed.
     """
     s = rt.settings
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         doc = await db.claim(conn, document_id, s.processing_lease_seconds)
         if doc is None:
             current = await db.by_id(conn, document_id)
@@ -85,7 +90,7 @@ async def process(rt: Runtime, tools: Extractors, document_id: UUID,
         # nothing.
         extracted, fitted, summary = await anyio.to_thread.run_sync(
             _extract, rt, tools, doc, started, budget, abandon_on_cancel=True)
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             if not await db.advance(conn, document_id, attempt, "embedding",
                                     s.processing_lease_seconds):
                 return "skipped"  # deleted or taken over meanwhile
@@ -101,7 +106,7 @@ async def process(rt: Runtime, tools: Extractors, document_id: UUID,
             await _fail(rt, document_id, attempt,
                         f"Processing failed {attempt} times; last error: {reason}.")
             return "failed"
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             await db.release(conn, document_id, attempt,
                              f"Retrying after a temporary error: {reason}.")
         raise RetryLater(reason) from exc
@@ -112,7 +117,7 @@ async def _not_claimed(current: dict[str, Any] | None) -> Outcome:
         return "skipped"
     if current["status"] in ("done", "failed"):
         return "skipped"  # redelivery of a finished job: nothing to do
-    raise RetryLater("another worker holds the lease")
+    raise LeaseHeld("another worker holds the lease")
 
 
 def _extract(rt: Runtime, tools: Extractors, doc: dict[str, Any], started: float,
@@ -174,7 +179,7 @@ async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Ext
     s = rt.settings
     rows = [(text, validation.content_hash(text), vector)
             for text, vector in zip(fitted.memories, vectors, strict=False)]
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         if await db.lock_for_finish(conn, doc["id"], attempt) is None:
             return "skipped"
         created = await db.insert_memories(conn, space_id=doc["space_id"], document_id=doc["id"],
@@ -195,5 +200,5 @@ async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Ext
 
 
 async def _fail(rt: Runtime, document_id: UUID, attempt: int, reason: str) -> None:
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         await db.fail(conn, document_id, attempt, reason)

@@ -63,7 +63,7 @@ def use_resources(rt: Runtime, tools: Extractors) -> None:
 
 async def handle_key(key: str, deadline: float | None = None) -> str:
     rt, tools = await _resources()
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         doc = await db.by_storage_key(conn, key)
     if doc is None or doc["deleted_at"] is not None:
         # An upload URL still valid after deleteDocument (or a row removed by an operator) would

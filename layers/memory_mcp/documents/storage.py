@@ -146,7 +146,8 @@ class LocalStorage:
     def check_signature(self, document_id: str, size: int, content_type: str, expires: int,
                         sig: str) -> None:
         expected = self.signature(document_id, size, content_type, expires)
-        if not hmac.compare_digest(expected, sig):
+        # bytes, not str: compare_digest refuses non-ASCII text, and a URL can carry anything
+        if not hmac.compare_digest(expected.encode(), sig.encode("utf-8", "replace")):
             raise AccessDeniedError("The upload URL is not valid for this file.")
         if expires < time.time():
             raise AccessDeniedError("The upload URL has expired; request a new one.")

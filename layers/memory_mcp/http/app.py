@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.routing import Route
@@ -20,14 +21,19 @@ from starlette.routing import Route
 from memory_mcp import __version__
 from memory_mcp.config import Settings, get_settings
 from memory_mcp.db import meta
-from memory_mcp.errors import MemoryMcpError
+from memory_mcp.errors import MemoryMcpError, StoreUnavailableError, retry_after
 from memory_mcp.http.auth import AuthenticatedMCP
+from memory_mcp.http.guards import HostGuard, invalid_request
+from memory_mcp.http.uploads import LocalUploadCors
 from memory_mcp.http.uploads import router as uploads_router
 from memory_mcp.mcp.server import build_server
 from memory_mcp.services.runtime import Runtime
 from memory_mcp.services.startup import create_runtime
 
 log = logging.getLogger(__name__)
+
+#: /healthz waits at most this long for a connection: a probe must answer fast either way.
+HEALTH_WAIT_S = 2.0
 
 
 def _transport_security(settings: Settings) -> TransportSecuritySettings:
@@ -54,7 +60,7 @@ async def _start_local_jobs(app: FastAPI) -> Any:
 
     jobs = LocalJobs(rt, build_extractors(rt.settings, rt.storage))
     app.state.jobs = jobs
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         for document_id in await processing.unfinished(conn, expire_leases=True):
             jobs.submit(document_id)  # resume what a previous process left mid-way
     return jobs
@@ -63,7 +69,7 @@ async def _start_local_jobs(app: FastAPI) -> Any:
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> FastAPI:
     """Build the app. Pass ``runtime`` to share one across apps (tests, Lambda warm starts)."""
     settings = settings or get_settings()
-    mcp_server = build_server()
+    mcp_server = build_server(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -96,22 +102,26 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.state.jobs = None
     app.router.routes.append(Route("/mcp", endpoint=AuthenticatedMCP(), methods=["POST"]))
     app.include_router(uploads_router)
+    app.add_middleware(LocalUploadCors)
+    app.add_middleware(HostGuard, allowed=settings.allowed_hosts)
+    app.add_exception_handler(RequestValidationError, invalid_request)
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:
         """Liveness plus a database round trip."""
         try:
-            async with request.app.state.runtime.pool.connection() as conn:
+            async with request.app.state.runtime.pool.connection(timeout=HEALTH_WAIT_S) as conn:
                 ok = await meta.ping(conn)
-        except Exception:
-            log.exception("health check failed")
+        except Exception as exc:  # any failure means "not healthy"; said once, no trace
+            log.warning("health check failed: %s", type(exc).__name__)
             ok = False
         return JSONResponse({"status": "ok" if ok else "unavailable", "database": ok},
-                            status_code=200 if ok else 503)
+                            status_code=200 if ok else 503,
+                            headers=None if ok else retry_after(StoreUnavailableError()))
 
     @app.exception_handler(MemoryMcpError)
     async def _package_error(_: Request, exc: MemoryMcpError) -> JSONResponse:
         return JSONResponse({"error": type(exc).__name__, "message": str(exc)},
-                            status_code=exc.http_status)
+                            status_code=exc.http_status, headers=retry_after(exc))
 
     return app

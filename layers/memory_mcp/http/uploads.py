@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_mcp.errors import AuthenticationError, InvalidInputError
 from memory_mcp.http.auth import WWW_AUTHENTICATE
@@ -19,6 +20,38 @@ from memory_mcp.services.keys import authenticate_header
 from memory_mcp.services.runtime import Runtime
 
 router = APIRouter()
+
+LOCAL_PUT_PREFIX = "/uploads/local/"
+_CORS = [(b"access-control-allow-origin", b"*"), (b"vary", b"origin")]
+_PREFLIGHT = [*_CORS, (b"access-control-allow-methods", b"PUT"),
+              (b"access-control-allow-headers", b"content-type"),
+              (b"access-control-max-age", b"600"), (b"content-length", b"0")]
+
+
+class LocalUploadCors:
+    """CORS for the local PUT route only, so the upload widget (a sandboxed page with an opaque
+    origin) can send the bytes and read the answer. Any origin may: the signed URL is the
+    authorisation, exactly like an S3 presigned PUT, and the route takes no cookies or keys.
+    Every other route stays without CORS."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith(LOCAL_PUT_PREFIX):
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": _PREFLIGHT})
+            await send({"type": "http.response.body", "body": b""})
+            return
+
+        async def with_cors(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *_CORS]}
+            await send(message)
+
+        await self.app(scope, receive, with_cors)
 
 
 class UploadRequest(BaseModel):

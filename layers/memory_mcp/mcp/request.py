@@ -19,6 +19,8 @@ from memory_mcp.services.runtime import Runtime
 class Caller:
     runtime: Runtime
     principal: Principal
+    #: The server's own base URL as the client reached it: the local upload URL points there.
+    base_url: str = ""
 
 
 current_caller: ContextVar[Caller | None] = ContextVar("memory_mcp_caller", default=None)

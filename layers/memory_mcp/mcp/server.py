@@ -7,17 +7,23 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 
 from memory_mcp import __version__
-from memory_mcp.mcp import resources, tools
+from memory_mcp.config import Settings, get_settings
+from memory_mcp.mcp import resources, tools, widgets
 
 INSTRUCTIONS = """Memory-MCP stores what agents learn, in spaces shared by a team.
 Use search_memory before answering from remembered context; add_memory to save a final fact
 (or action=forget to remove an outdated one); listSpaces/whoAmI to see where you can read and
-write. Every tool acts on one space: the containerTag you pass, else the active space."""
+write. Every tool acts on one space: the containerTag you pass, else the active space.
+select-space, guided-save, upload-file and memory-graph open interactive views where the client
+supports them, and always answer in text too."""
 
 
-def build_server() -> MCPServer[Any]:
+def build_server(settings: Settings | None = None) -> MCPServer[Any]:
+    """Tools, resources, the prompt and the MCP Apps views (whose upload CSP needs settings)."""
+    apps = widgets.build_apps(settings or get_settings())
     server: MCPServer[Any] = MCPServer(
         name="memory-mcp", title="Memory-MCP", version=__version__, instructions=INSTRUCTIONS,
+        extensions=[apps],
     )
     tools.register(server)
     resources.register(server)

@@ -1,8 +1,8 @@
 """MCP tools: validate input, call one service, shape text + structured content.
 
 Tool names and inputs follow the product spec exactly (``search_memory``, ``add_memory``,
-``listDocuments``, ``getDocument``, ``listMemories``, ``listSpaces``, ``whoAmI``,
-``select-space``).
+``listDocuments``, ``getDocument``, ``listMemories``, ``listSpaces``, ``whoAmI``); the widget
+tools (``select-space`` and the other views) live in ``widgets``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from memory_mcp.errors import MemoryMcpError
+from memory_mcp.errors import AccessDeniedError, MemoryMcpError
 from memory_mcp.mcp import formatting as fmt
 from memory_mcp.mcp.request import caller
-from memory_mcp.services import documents, memories, spaces
+from memory_mcp.services import audit, documents, memories, ratelimit, spaces
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +34,15 @@ Page = Annotated[int, Field(description="Page number, from 1.")]
 Limit = Annotated[int, Field(description="Items per page, 1-50 (default 10).")]
 
 
-async def _run(call: Callable[[], Awaitable[dict[str, Any]]],
+async def run(call: Callable[[], Awaitable[dict[str, Any]]],
                render: Callable[[dict[str, Any]], str]) -> CallToolResult:
     """Translate package errors into tool errors the model can read; nothing else leaks."""
     try:
         data = await call()
+    except AccessDeniedError as exc:  # a refused write is worth an audit line
+        c = caller()
+        await audit.record_alone(c.runtime, "write.denied", c.principal, reason=str(exc)[:200])
+        raise ToolError(str(exc)) from None
     except MemoryMcpError as exc:
         raise ToolError(str(exc)) from None
     return CallToolResult(content=[TextContent(text=render(data))], structured_content=data)
@@ -64,7 +68,7 @@ async def search_memory(
     included; set includeProfile=false when only the matches are needed.
     """
     c = caller()
-    return await _run(lambda: memories.search(
+    return await run(lambda: memories.search(
         c.runtime, c.principal, query=query, keyword=keyword, category=category,
         include_profile=includeProfile, container_tag=containerTag, limit=limit), fmt.search)
 
@@ -90,12 +94,16 @@ async def add_memory(
     their ids: confirm with the user, then forget by memoryId. Needs ReadWrite access.
     """
     c = caller()
+    try:
+        await ratelimit.take_write(c.runtime, c.principal)  # saves and forgets share one budget
+    except MemoryMcpError as exc:
+        raise ToolError(str(exc)) from None
     if action == "forget":
-        return await _run(lambda: memories.forget(c.runtime, c.principal, content, memoryId,
+        return await run(lambda: memories.forget(c.runtime, c.principal, content, memoryId,
                                                   containerTag), fmt.forgotten)
     if memoryId:
         raise ToolError("memoryId is only used with action='forget'.")
-    return await _run(lambda: memories.save(c.runtime, c.principal, content, category,
+    return await run(lambda: memories.save(c.runtime, c.principal, content, category,
                                             containerTag), fmt.saved)
 
 
@@ -105,7 +113,7 @@ async def listDocuments(
     """Browse the source documents stored in a space: ids, titles, types, status, dates and
     summaries. Use getDocument to read one in full."""
     c = caller()
-    return await _run(lambda: documents.list_page(c.runtime, c.principal, page, limit,
+    return await run(lambda: documents.list_page(c.runtime, c.principal, page, limit,
                                                   containerTag), fmt.documents_page)
 
 
@@ -116,7 +124,7 @@ async def getDocument(
     """Read one source document: metadata, summary, available content and the memories
     extracted from it. When only a summary exists it is labelled as such."""
     c = caller()
-    return await _run(lambda: documents.get(c.runtime, c.principal, documentId, containerTag),
+    return await run(lambda: documents.get(c.runtime, c.principal, documentId, containerTag),
                       fmt.document)
 
 
@@ -128,7 +136,7 @@ async def deleteDocument(
     extracted from it is marked forgotten, and the stored file is removed. Needs ReadWrite
     access in the document's space. To forget a single memory use add_memory action=forget."""
     c = caller()
-    return await _run(lambda: documents.delete(c.runtime, c.principal, documentId, containerTag),
+    return await run(lambda: documents.delete(c.runtime, c.principal, documentId, containerTag),
                       fmt.deleted_document)
 
 
@@ -138,7 +146,7 @@ async def listMemories(
     """Inspect the stored memory entries themselves, newest first and in any state (current,
     superseded, forgotten): ids, text, versions, categories, source document ids, authors."""
     c = caller()
-    return await _run(lambda: memories.list_page(c.runtime, c.principal, page, limit,
+    return await run(lambda: memories.list_page(c.runtime, c.principal, page, limit,
                                                  containerTag), fmt.memories_page)
 
 
@@ -147,25 +155,14 @@ async def listSpaces() -> CallToolResult:
     effective access (Read/ReadWrite), document and memory counts, last activity and which is
     active. Use it to resolve a space's name to its key."""
     c = caller()
-    return await _run(lambda: spaces.list_spaces(c.runtime, c.principal), fmt.spaces)
+    return await run(lambda: spaces.list_spaces(c.runtime, c.principal), fmt.spaces)
 
 
 async def whoAmI() -> CallToolResult:
     """Show the authenticated user (id, email, display name, Writer/Reader role), the key in
     use, every granted space with its effective access, and the active space."""
     c = caller()
-    return await _run(lambda: spaces.who_am_i(c.runtime, c.principal), fmt.who)
-
-
-async def select_space(
-    containerTag: Annotated[str, Field(description="Key of the space to make active.")],
-) -> CallToolResult:
-    """Switch the active space for future requests made with this key (persisted). To use
-    another space for one request only, pass containerTag to that tool instead."""
-    c = caller()
-    return await _run(lambda: spaces.select_space(c.runtime, c.principal, containerTag),
-                      lambda r: f"Active space is now {r['activeSpace']['key']} "
-                                f"({r['activeSpace']['access']}).")
+    return await run(lambda: spaces.who_am_i(c.runtime, c.principal), fmt.who)
 
 
 #: name -> (function, annotations). The one registry of tools; tests list it.
@@ -180,8 +177,6 @@ TOOLS: dict[str, tuple[Callable[..., Awaitable[CallToolResult]], ToolAnnotations
     "listMemories": (listMemories, READ),
     "listSpaces": (listSpaces, READ),
     "whoAmI": (whoAmI, READ),
-    "select-space": (select_space, ToolAnnotations(read_only_hint=False, destructive_hint=False,
-                                                   idempotent_hint=True, open_world_hint=False)),
 }
 
 

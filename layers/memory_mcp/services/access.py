@@ -8,10 +8,26 @@ the same words as a space that does not exist.
 
 from __future__ import annotations
 
-from memory_mcp.db import identity
-from memory_mcp.errors import AccessDeniedError, NotFoundError
+from memory_mcp.db import identity, scope
+from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
 from memory_mcp.models import Principal, SpaceAccess, effective_access
 from memory_mcp.services.runtime import Conn
+from memory_mcp.services.validation import check_text
+
+#: Longest space key (admin.create_space enforces the same 63).
+MAX_TAG_CHARS = 63
+
+
+def checked_tag(container_tag: str) -> str:
+    """The trimmed tag; refused when longer than any space key can be, so a huge tag is never
+    echoed back (a tag that cannot exist gets no lookup either)."""
+    tag = container_tag.strip()
+    if len(tag) <= MAX_TAG_CHARS:
+        check_text(tag, "containerTag")  # a lone surrogate is never echoed back
+    if len(tag) > MAX_TAG_CHARS:
+        raise InvalidInputError(f"containerTag is {len(tag):,} characters; a space key has at "
+                                f"most {MAX_TAG_CHARS}. Call listSpaces to see the keys.")
+    return tag
 
 
 def space_not_found(tag: str) -> NotFoundError:
@@ -21,9 +37,13 @@ def space_not_found(tag: str) -> NotFoundError:
 
 
 async def readable_spaces(conn: Conn, principal: Principal) -> list[SpaceAccess]:
-    """Every space the key holds a grant on, oldest grant first."""
+    """Every space the key holds a grant on, oldest grant first.
+
+    Also tells the row-level security policies which spaces this transaction may read and
+    write (db/scope.py), so a later query that forgets its space filter still sees only these.
+    """
     rows = await identity.grants_for_key(conn, principal.key_id)
-    return [
+    spaces = [
         SpaceAccess(
             space_id=row["space_id"],
             key=row["key"],
@@ -35,6 +55,9 @@ async def readable_spaces(conn: Conn, principal: Principal) -> list[SpaceAccess]
         )
         for row in rows
     ]
+    await scope.limit(conn, [s.space_id for s in spaces],
+                      [s.space_id for s in spaces if s.writable])
+    return spaces
 
 
 def default_space(principal: Principal, spaces: list[SpaceAccess]) -> SpaceAccess | None:
@@ -51,7 +74,7 @@ async def resolve_space(
     """Apply the resolution rule; enforce effective ReadWrite when ``write``."""
     spaces = await readable_spaces(conn, principal)
     if container_tag is not None and container_tag.strip():
-        tag = container_tag.strip()
+        tag = checked_tag(container_tag)
         space = next((s for s in spaces if s.key == tag), None)
         if space is None:
             raise space_not_found(tag)

@@ -9,9 +9,9 @@ from uuid import UUID
 
 from psycopg import errors as pg_errors
 
-from memory_mcp.db import identity
+from memory_mcp.db import identity, limits
 from memory_mcp.errors import ConflictError, InvalidInputError, NotFoundError
-from memory_mcp.services import keys
+from memory_mcp.services import audit, keys
 from memory_mcp.services.runtime import Conn, Runtime
 
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+$")
@@ -59,15 +59,16 @@ async def create_user(rt: Runtime, email: str, name: str, role: str) -> dict[str
     if not name.strip():
         raise InvalidInputError("name must not be empty.")
     try:
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             row = await identity.insert_user(conn, email.strip(), name.strip(), role.lower())
+            await audit.record(conn, "user.created", target_id=row["id"], role=role.lower())
     except pg_errors.UniqueViolation:
         raise ConflictError(f"A user with email {email!r} already exists.") from None
     return _clean(row)
 
 
 async def list_users(rt: Runtime) -> list[dict[str, Any]]:
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         return [_clean(row) for row in await identity.list_users(conn)]
 
 
@@ -76,9 +77,15 @@ async def update_user(rt: Runtime, ident: str, **fields: Any) -> dict[str, Any]:
         fields["role"] = str(fields["role"]).lower()
         if fields["role"] not in ROLES:
             raise InvalidInputError("role must be writer or reader.")
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         user = await _user(conn, ident)
         row = await identity.update_user(conn, user["id"], **fields)
+        if "active" in fields:
+            await audit.record(conn, "user.deactivated" if not fields["active"] else
+                               "user.reactivated", target_id=user["id"])
+        if "role" in fields and fields["role"] != user["role"]:
+            await audit.record(conn, "user.role_changed", target_id=user["id"],
+                               before=user["role"], after=fields["role"])
     assert row is not None
     return _clean(row)
 
@@ -91,7 +98,7 @@ async def create_space(rt: Runtime, key: str, name: str, description: str = "") 
             f"starting with a letter or digit; got {key!r}."
         )
     try:
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             row = await identity.insert_space(conn, key, (name or key).strip(), description.strip())
     except pg_errors.UniqueViolation:
         raise ConflictError(f"A space with key {key!r} already exists.") from None
@@ -99,7 +106,7 @@ async def create_space(rt: Runtime, key: str, name: str, description: str = "") 
 
 
 async def list_spaces(rt: Runtime) -> list[dict[str, Any]]:
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         return [_clean(row) for row in await identity.list_spaces(conn)]
 
 
@@ -108,26 +115,56 @@ async def create_key(rt: Runtime, user: str, label: str) -> dict[str, Any]:
     if not label.strip():
         raise InvalidInputError("label must not be empty (e.g. 'laptop', 'ci').")
     key, prefix, digest = keys.new_key()
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         owner = await _user(conn, user)
         row = await identity.insert_key(conn, owner["id"], label.strip(), prefix, digest)
+        await audit.record(conn, "key.created", target_id=row["id"], user_id=str(owner["id"]),
+                           prefix=prefix)
     return {**_clean(row), "prefix": keys.display_prefix(row["prefix"]), "email": owner["email"],
             "key": key}
 
 
 async def list_keys(rt: Runtime, user: str | None = None) -> list[dict[str, Any]]:
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         user_id = (await _user(conn, user))["id"] if user else None
         rows = await identity.list_keys(conn, user_id)
     return [{**_clean(row), "prefix": keys.display_prefix(row["prefix"])} for row in rows]
 
 
 async def revoke_key(rt: Runtime, key_id: str) -> dict[str, Any]:
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         row = await identity.revoke_key(conn, _key_id(key_id))
+        if row is not None:
+            await audit.record(conn, "key.revoked", target_id=row["id"], prefix=row["prefix"])
     if row is None:
         raise NotFoundError(f"No key with id {key_id!r}.")
     return {**_clean(row), "prefix": keys.display_prefix(row["prefix"])}
+
+
+async def set_key_limits(rt: Runtime, key_id: str, requests: str | None, writes: str | None
+                         ) -> dict[str, Any]:
+    """A key's own per-minute budgets: a number (0 = unlimited) or "default" (the setting)."""
+    def parse(value: str | None, what: str) -> int | None:
+        if value is None or value.strip().lower() == "default":
+            return None
+        if not value.strip().isdigit():
+            raise InvalidInputError(f"--{what} must be a whole number (0 = unlimited) or "
+                                    f"'default'; got {value[:20]!r}.")
+        return int(value)
+
+    req, wr = parse(requests, "requests"), parse(writes, "writes")
+    async with rt.transaction(system=True) as conn:
+        row = await limits.set_key_limits(conn, _key_id(key_id), req, wr)
+        if row is not None:
+            await audit.record(conn, "key.limits_set", target_id=row["id"],
+                               requests_per_minute=req, writes_per_minute=wr)
+    if row is None:
+        raise NotFoundError(f"No key with id {key_id!r}.")
+    return {**_clean(row), "prefix": keys.display_prefix(row["prefix"]),
+            "requests_per_minute": row["requests_per_minute"] if req is not None else
+            f"default ({rt.settings.rate_limit_requests_per_minute})",
+            "writes_per_minute": row["writes_per_minute"] if wr is not None else
+            f"default ({rt.settings.rate_limit_writes_per_minute})"}
 
 
 async def set_grant(rt: Runtime, key_id: str, space: str, access: str) -> dict[str, Any]:
@@ -135,19 +172,23 @@ async def set_grant(rt: Runtime, key_id: str, space: str, access: str) -> dict[s
     if access not in ACCESS:
         raise InvalidInputError("access must be read or readwrite.")
     kid = _key_id(key_id)
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         target = await _space(conn, space)
         if await identity.find_key(conn, kid) is None:
             raise NotFoundError(f"No key with id {key_id!r}.")
         row = await identity.upsert_grant(conn, kid, target["id"], access)
+        await audit.record(conn, "grant.set", space_id=target["id"], target_id=kid,
+                           access=access)
     return {**_clean(row), "space": target["key"]}
 
 
 async def revoke_grant(rt: Runtime, key_id: str, space: str) -> dict[str, Any]:
     kid = _key_id(key_id)
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         target = await _space(conn, space)
         removed = await identity.delete_grant(conn, kid, target["id"])
+        if removed:
+            await audit.record(conn, "grant.revoked", space_id=target["id"], target_id=kid)
     if not removed:
         raise NotFoundError(f"Key {key_id} holds no grant on space {space!r}.")
     return {"key_id": str(kid), "space": target["key"], "revoked": True}

@@ -14,8 +14,8 @@ from memory_mcp.db import memories as memories_db
 from memory_mcp.documents.storage import derived_keys
 from memory_mcp.errors import NotFoundError
 from memory_mcp.models import Principal, SpaceAccess
+from memory_mcp.services import audit, ratelimit, views
 from memory_mcp.services import validation as v
-from memory_mcp.services import views
 from memory_mcp.services.access import readable_spaces, require_write, resolve_space
 from memory_mcp.services.runtime import Conn, Runtime
 
@@ -88,12 +88,15 @@ async def delete(
     The row stays (soft delete) so forgotten memories still name their source.
     """
     doc_id = v.parse_uuid(document_id, "documentId")
+    await ratelimit.take_write(rt, principal)
     async with rt.transaction() as conn:
         row, space = await _find(conn, principal, doc_id, container_tag)
         require_write(principal, space)
         deleted = await processing.soft_delete(conn, doc_id, principal.user_id)
         assert deleted is not None
         forgotten = await processing.forget_document_memories(conn, doc_id, principal.user_id)
+        await audit.record(conn, "document.deleted", principal, space_id=space.space_id,
+                           target_id=doc_id, memoriesForgotten=forgotten)
         await identity.touch_space(conn, space.space_id)
     removed = False
     if deleted["storage_key"] and rt.storage is not None:

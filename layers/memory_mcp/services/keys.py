@@ -16,6 +16,7 @@ import secrets
 from memory_mcp.db import identity
 from memory_mcp.errors import AuthenticationError
 from memory_mcp.models import Principal
+from memory_mcp.services import audit, ratelimit
 from memory_mcp.services.runtime import Conn, Runtime
 
 _KEY = re.compile(r"^mm_([0-9a-f]{10})_([A-Za-z0-9_-]{43})$")
@@ -44,9 +45,23 @@ def parse_bearer(header: str | None) -> str:
 
 async def authenticate_header(rt: Runtime, header: str | None) -> Principal:
     """The principal behind an ``Authorization`` header (any failure: AuthenticationError)."""
-    key = parse_bearer(header)
-    async with rt.transaction() as conn:
-        return await authenticate(conn, key)
+    try:
+        key = parse_bearer(header)
+        async with rt.transaction() as conn:
+            principal = await authenticate(conn, key)
+            await ratelimit.take(conn, rt.settings, principal, "requests")
+            return principal
+    except AuthenticationError:
+        await audit.failed_authentication(rt, _presented(header))
+        raise
+
+
+def _presented(header: str | None) -> str | None:
+    """What the client sent as its key (only its public prefix is ever recorded)."""
+    try:
+        return parse_bearer(header)
+    except AuthenticationError:
+        return None
 
 
 async def authenticate(conn: Conn, key: str) -> Principal:
@@ -65,6 +80,8 @@ async def authenticate(conn: Conn, key: str) -> Principal:
         display_name=row["display_name"],
         role=row["role"],
         active_space_id=row["active_space_id"],
+        requests_per_minute=row["requests_per_minute"],
+        writes_per_minute=row["writes_per_minute"],
     )
 
 

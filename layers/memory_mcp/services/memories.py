@@ -8,10 +8,9 @@ from typing import Any
 
 from memory_mcp.db import identity
 from memory_mcp.db import memories as db
-from memory_mcp.db import search as search_db
 from memory_mcp.errors import ConflictError, NotFoundError
 from memory_mcp.models import Principal
-from memory_mcp.services import agreement, matching, recall, views
+from memory_mcp.services import agreement, audit, matching, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import resolve_space
 from memory_mcp.services.runtime import Conn, Runtime
@@ -30,13 +29,22 @@ VERSION_CANDIDATES = 5
 
 
 class _LostRace(Exception):
-    """A concurrent save changed the row we meant to insert or supersede; retry or report it."""
+    """A concurrent write changed what this save decided on; nothing was written. Retry."""
 
 
 async def save(
     rt: Runtime, principal: Principal, content: str, category: str | None, container_tag: str | None
 ) -> dict[str, Any]:
-    """Store a memory. Identical live content: unchanged. Near-duplicate: its next version."""
+    """Store a memory. Identical live content: unchanged. Near-duplicate: its next version.
+
+    Concurrent saves of one space run side by side; only the end of each is serialised. A save
+    decides which memory (if any) it becomes the next version of from a snapshot, writes its
+    row, and then, holding the space's counter row until commit, checks that no memory it did
+    not see arrived meanwhile close enough to change that decision (``db.finish_save``); else
+    it rolls back and decides again. Identical texts meet at the unique index, two versions of
+    one memory at its row (the supersede is conditional), and the last attempt decides under
+    the space's exclusive save lock (``db.begin_save``), so it cannot lose to another save.
+    Whatever fails, the transaction rolls back: no half-written row."""
     text = v.content(content, rt.settings.max_content_chars)
     tag = v.category(category)
     digest = v.content_hash(text)
@@ -46,21 +54,15 @@ async def save(
     if existing is not None:
         return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
     vector = await rt.embed_one(text)  # outside any transaction: may take a while
-    for _ in range(MAX_SAVE_ATTEMPTS):
+    for attempt in range(1, MAX_SAVE_ATTEMPTS + 1):
         try:
             async with rt.transaction() as conn:
-                await _same_space(conn, principal, container_tag, space.space_id)
-                await db.lock_space_for_save(conn, space.space_id)
-                existing = await db.find_live_by_hash(conn, space.space_id, digest)
-                if existing is not None:
-                    return {"action": "unchanged", "space": space.key,
-                            "memory": views.memory(existing)}
-                result = await _insert_or_version(rt, conn, principal, space.space_id, text,
-                                                  digest, tag, vector)
-                await identity.touch_space(conn, space.space_id)
-                return {"space": space.key, **result}
+                result = await _save_once(rt, conn, principal, container_tag, space.space_id,
+                                          text, digest, tag, vector,
+                                          exclusive=attempt == MAX_SAVE_ATTEMPTS)
+            return {"space": space.key, **result}
         except _LostRace:
-            async with rt.transaction() as conn:
+            async with rt.transaction(read=[space.space_id]) as conn:
                 existing = await db.find_live_by_hash(conn, space.space_id, digest)
             if existing is not None:
                 return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
@@ -77,36 +79,49 @@ async def _same_space(conn: Conn, principal: Principal, container_tag: str | Non
                             "Please retry.")
 
 
-async def _insert_or_version(
-    rt: Runtime, conn: Conn, principal: Principal, space_id: uuid.UUID, text: str,
-    digest: bytes, tag: str | None, vector: str,
-) -> dict[str, Any]:
-    await db.enable_filtered_ann(conn, rt.settings.hnsw_ef_search)
-    form = rt.vector_form
-    near = await search_db.nearest(conn, space_id, form, form.query_literal(vector),
-                                   VERSION_CANDIDATES, lock=True)
+def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
+                    ) -> tuple[db.Row | None, str]:
+    """The candidate to supersede (or None) and, if a close one was kept apart, why.
+
+    ``choose_version`` never looks past a candidate below ``t.version``, so only those at or
+    above it are handed over (in the same order): the same decision, without comparing the
+    agreement rules against memories that cannot matter (most saves have none that close)."""
+    close = [r for r in near if float(r["similarity"]) >= t.version]
     decision = matching.choose_version(
-        text, [(r["content"], float(r["similarity"])) for r in near], recall.thresholds(rt))
-    nearest = near[decision.index] if decision.index is not None else None
-    new_id = uuid.uuid4()
-    if nearest is not None:
-        if not await db.supersede(conn, nearest["id"], principal.user_id):
-            raise _LostRace()
-        inserted = await db.insert(
-            conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
-            category=tag if tag is not None else nearest["category"], vector=vector,
-            user_id=principal.user_id, root_id=nearest["root_id"], parent_id=nearest["id"],
-            version=int(nearest["version"]) + 1,
-        )
-    else:
-        inserted = await db.insert(
-            conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
-            category=tag, vector=vector, user_id=principal.user_id, root_id=new_id,
-        )
-    if not inserted:
+        text, [(r["content"], float(r["similarity"])) for r in close], t)
+    return (close[decision.index] if decision.index is not None else None), decision.reason
+
+
+async def _save_once(
+    rt: Runtime, conn: Conn, principal: Principal, container_tag: str | None,
+    space_id: uuid.UUID, text: str, digest: bytes, tag: str | None, vector: str, *,
+    exclusive: bool,
+) -> dict[str, Any]:
+    """One attempt, in one transaction; raises ``_LostRace`` (rolling it back) when a
+    concurrent write invalidated the decision."""
+    form, t = rt.vector_form, recall.thresholds(rt)
+    query = form.query_literal(vector)
+    await _same_space(conn, principal, container_tag, space_id)
+    await db.begin_save(conn, space_id, rt.settings.hnsw_ef_search, exclusive=exclusive)
+    near, writes = await db.version_candidates(conn, space_id, form, query, VERSION_CANDIDATES)
+    if any(bytes(r["content_hash"]) == digest for r in near):
+        # the identical text arrived since the first look: never supersede it with itself (the
+        # unique index cannot stop that, the superseded row no longer counts); report it
         raise _LostRace()
-    row = await db.get(conn, space_id, new_id)
-    assert row is not None
+    nearest, reason = _choose_version(text, near, t)
+    new_id = uuid.uuid4()
+    row = await db.save_row(
+        conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
+        category=tag if tag is not None or nearest is None else nearest["category"],
+        vector=vector, user_id=principal.user_id, supersedes=nearest)
+    if row is None:  # predecessor taken, or identical text won: undo any supersede, retry
+        raise _LostRace()
+    unseen = await db.finish_save(
+        conn, space_id, new_id, form=form, vector=query,
+        writes_seen=None if exclusive else writes, known=[r["id"] for r in near],
+        threshold=t.version, limit=VERSION_CANDIDATES)
+    if unseen:  # a close memory arrived after the decision: decide again with it
+        raise _LostRace()
     result: dict[str, Any] = {"action": "versioned" if nearest is not None else "saved",
                               "memory": views.memory(row)}
     if nearest is not None:
@@ -116,11 +131,11 @@ async def _insert_or_version(
             "version": nearest["version"],
             "similarity": round(float(nearest["similarity"]), 4),
         }
-    elif decision.reason:  # close to a memory, but about something else: both stay current
+    elif reason:  # close to a memory, but about something else: both stay current
         closest = near[0]
         result["keptSeparateFrom"] = {"id": str(closest["id"]), "memory": closest["content"],
                                       "similarity": round(float(closest["similarity"]), 4),
-                                      "reason": decision.reason}
+                                      "reason": reason}
     return result
 
 
@@ -166,6 +181,8 @@ async def forget(
         if not await db.forget(conn, space.space_id, target["id"], principal.user_id, reason):
             raise ConflictError("That memory changed while this request ran (forgotten or "
                                 "superseded); nothing was forgotten. Please retry.")
+        await audit.record(conn, "memory.forgotten", principal, space_id=space.space_id,
+                           target_id=target["id"], match=how)
         await identity.touch_space(conn, space.space_id)
         row = await db.get(conn, space.space_id, target["id"])
         if row is None:
@@ -183,7 +200,7 @@ async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str) -> lis
     """What search_memory would show for ``query`` (its candidates), closest first by cosine
     (``semantic``): forget compares against exactly what a person would see."""
     vector = await rt.query_vector(query)
-    async with rt.transaction() as conn:
+    async with rt.transaction(read=[space_id]) as conn:  # the caller resolved and checked it
         rows, _ = await recall.ranked(rt, conn, space_id, query=query, vector=vector,
                                       pattern=None, category=None, limit=FORGET_CANDIDATES)
     return sorted(rows, key=lambda r: (-float(r["semantic"]), str(r["id"])))

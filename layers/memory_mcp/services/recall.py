@@ -84,7 +84,7 @@ async def search(
     async with rt.transaction() as conn:
         space = await resolve_space(conn, principal, container_tag)
     vector = await rt.query_vector(q) if q is not None else None
-    async with rt.transaction() as conn:
+    async with rt.transaction(read=[space.space_id]) as conn:
         rows, ranking = await ranked(rt, conn, space.space_id, query=q, vector=vector,
                                      pattern=v.like_pattern(kw) if kw else None, category=tag,
                                      limit=limit)
@@ -113,7 +113,7 @@ async def _record_recalls(rt: Runtime, space_id: uuid.UUID, ids: list[uuid.UUID]
     """Statistics only: in their own short transaction, and never allowed to fail a search.
     Weak hits are not counted: they were shown, not recalled."""
     try:
-        async with rt.transaction() as conn:
+        async with rt.transaction(read=[space_id]) as conn:  # counting a read is part of it
             await db.record_recalls(conn, space_id, ids)
     except psycopg.Error:
         log.warning("could not record recall statistics", exc_info=True)

@@ -19,17 +19,17 @@ async def reembed_all(rt: Runtime) -> dict[str, Any]:
     done = 0
     after = None
     while True:
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             rows = await meta.memory_batch(conn, after, BATCH)
         if not rows:
             break
         vectors = await rt.embed([row["content"] for row in rows])
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             for row, vector in zip(rows, vectors, strict=True):
                 await meta.set_embedding(conn, row["id"], vector)
         done += len(rows)
         after = rows[-1]["id"]
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         await meta.repin_model(conn, rt.embedder.model_id, rt.embedder.dimensions)
     return {"reembedded": done, "model": rt.embedder.model_id,
             "dimensions": rt.embedder.dimensions}

@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
+from uuid import UUID
 
+import psycopg
 from psycopg import AsyncConnection
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from memory_mcp.config import STORAGE_DIMENSIONS, Settings
+from memory_mcp.db import scope
 from memory_mcp.db.memories import vector_literal
 from memory_mcp.db.search import VectorForm
 from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder
 from memory_mcp.embeddings.batching import EmbeddingBatcher
-from memory_mcp.errors import InvalidInputError, MemoryMcpError, UpstreamError
+from memory_mcp.errors import (
+    InvalidInputError,
+    MemoryMcpError,
+    StoreUnavailableError,
+    UpstreamError,
+)
 
 Conn = AsyncConnection[dict[str, Any]]
 
@@ -33,10 +41,27 @@ class Runtime:
     batcher: EmbeddingBatcher | None = field(default=None, repr=False)
 
     @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Conn]:
-        """A pooled connection inside one transaction: commit on success, roll back on error."""
-        async with self.pool.connection() as conn, conn.transaction():
-            yield cast(Conn, conn)
+    async def transaction(self, *, system: bool = False, read: Sequence[UUID] = (),
+                          write: Sequence[UUID] = ()) -> AsyncIterator[Conn]:
+        """A pooled connection inside one transaction: commit on success, roll back on error.
+
+        The transaction runs as the application role under row-level security and sees no
+        space until ``access.readable_spaces`` names the caller's (``db/scope.py``).
+        ``read``/``write`` open it on spaces this request resolved (and checked) in an earlier
+        transaction. ``system=True`` is the explicit every-space scope of the paths that serve no
+        single caller (extraction worker, admin CLI, re-embedding); request paths never pass it.
+        """
+        try:
+            async with self.pool.connection() as conn, conn.transaction():
+                if self.settings.row_security:
+                    await scope.enter(cast(Conn, conn), system=system)
+                    if read or write:
+                        await scope.limit(cast(Conn, conn), read, write)
+                yield cast(Conn, conn)
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            # The database went away (or every connection stayed busy): the transaction did
+            # not commit, so nothing was written; the caller may simply retry.
+            raise StoreUnavailableError() from exc
 
     async def embed(self, texts: list[str]) -> list[str]:
         """Embed off the event loop; return storage-width halfvec literals.

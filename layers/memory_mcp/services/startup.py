@@ -55,13 +55,13 @@ async def bootstrap_demo(rt: Runtime) -> dict[str, Any] | None:
 
 async def create_runtime(settings: Settings, *, check: bool = True) -> Runtime:
     """Database URL (embedded if none), migrations, pool, embedder and the model check."""
-    from memory_mcp.db.pool import open_pool, resolve_database_url
+    from memory_mcp.db.pool import application_url, open_pool, resolve_database_url
     from memory_mcp.embeddings import build_embedder
 
     url = await anyio.to_thread.run_sync(resolve_database_url, settings)
     if settings.auto_migrate:
         await apply_migrations(settings, url)
-    pool = await open_pool(settings, url)
+    pool = await open_pool(settings, application_url(settings, url))
     try:
         runtime = Runtime(settings=settings, pool=pool, embedder=build_embedder(settings),
                           storage=build_storage(settings))

@@ -16,7 +16,7 @@ import anyio.to_thread
 
 from memory_mcp.db import documents as documents_db
 from memory_mcp.db import processing
-from memory_mcp.documents.formats import check_declared, safe_filename
+from memory_mcp.documents.formats import Format, check_declared, safe_filename
 from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.errors import (
     AccessDeniedError,
@@ -25,8 +25,13 @@ from memory_mcp.errors import (
     NotFoundError,
 )
 from memory_mcp.models import Principal
+from memory_mcp.services import audit, ratelimit
+from memory_mcp.services import validation as v
 from memory_mcp.services.access import resolve_space
-from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.runtime import Conn, Runtime
+
+#: Longest declared content type (``POST /uploads`` validates the same bound).
+MAX_CONTENT_TYPE_CHARS = 255
 
 
 def _storage(rt: Runtime) -> Any:
@@ -39,6 +44,11 @@ async def create_upload(
     rt: Runtime, principal: Principal, *, filename: str, content_type: str, size: int,
     container_tag: str | None, base_url: str,
 ) -> dict[str, Any]:
+    v.check_text(filename, "filename")
+    v.check_text(content_type, "contentType")
+    if len(content_type) > MAX_CONTENT_TYPE_CHARS:  # the HTTP route's bound, for the tool too
+        raise InvalidInputError(f"contentType is {len(content_type):,} characters; at most "
+                                f"{MAX_CONTENT_TYPE_CHARS}.")
     fmt = check_declared(filename, content_type)
     limit = rt.settings.max_upload_bytes
     if not isinstance(size, int) or size < 1:
@@ -46,17 +56,33 @@ async def create_upload(
     if size > limit:
         raise InvalidInputError(f"The file is {size:,} bytes; the limit is {limit:,} bytes.")
     storage = _storage(rt)
+    await ratelimit.take_write(rt, principal)
+    try:
+        async with rt.transaction() as conn:
+            return await _create(rt, conn, principal, storage, fmt, filename, size,
+                                 container_tag, base_url)
+    except AccessDeniedError as exc:
+        await audit.record_alone(rt, "write.denied", principal, action="upload",
+                                 reason=str(exc)[:200])
+        raise
+
+
+async def _create(rt: Runtime, conn: Conn, principal: Principal, storage: Any, fmt: Format,
+                  filename: str, size: int, container_tag: str | None, base_url: str
+                  ) -> dict[str, Any]:
+    """The document row, last, after every check (so a refusal writes nothing), and its
+    audit event in the same transaction."""
     document_id = uuid.uuid4()
-    async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag, write=True)
-        key = f"uploads/{space.key}/{document_id}/{safe_filename(filename)}"
-        target = storage.upload_target(key, fmt.content_type, size,
-                                       rt.settings.upload_url_ttl_seconds, base_url,
-                                       str(document_id))
-        await documents_db.insert(
-            conn, space_id=space.space_id, document_id=document_id, storage_key=key,
-            user_id=principal.user_id, title=filename, filename=filename,
-            content_type=fmt.content_type, size_bytes=size, status="queued")
+    space = await resolve_space(conn, principal, container_tag, write=True)
+    key = f"uploads/{space.key}/{document_id}/{safe_filename(filename)}"
+    target = storage.upload_target(key, fmt.content_type, size,
+                                   rt.settings.upload_url_ttl_seconds, base_url, str(document_id))
+    await documents_db.insert(
+        conn, space_id=space.space_id, document_id=document_id, storage_key=key,
+        user_id=principal.user_id, title=filename, filename=filename,
+        content_type=fmt.content_type, size_bytes=size, status="queued")
+    await audit.record(conn, "upload.accepted", principal, space_id=space.space_id,
+                       target_id=document_id, contentType=fmt.content_type, size=size)
     return {
         "documentId": str(document_id),
         "space": space.key,
@@ -80,7 +106,7 @@ async def accept_local_upload(
         doc_id = UUID(document_id)
     except ValueError:
         raise invalid from None
-    async with rt.transaction() as conn:
+    async with rt.transaction(system=True) as conn:
         doc = await processing.by_id(conn, doc_id)
     if doc is None or doc["deleted_at"] is not None:
         raise invalid  # same answer as a bad signature: the URL says nothing about what exists
@@ -90,13 +116,13 @@ async def accept_local_upload(
     if len(body) != doc["size_bytes"]:
         raise InvalidInputError(
             f"The body has {len(body):,} bytes but {doc['size_bytes']:,} were declared.")
-    async with rt.transaction() as conn:  # one winner among concurrent PUTs of the same URL
+    async with rt.transaction(system=True) as conn:  # one winner among concurrent PUTs of the same URL
         if not await processing.claim_upload(conn, doc_id):
             raise InvalidInputError("This document was already uploaded; start a new upload.")
     try:
         await anyio.to_thread.run_sync(storage.write, doc["storage_key"], body)
     except BaseException:
-        async with rt.transaction() as conn:
+        async with rt.transaction(system=True) as conn:
             await processing.unclaim_upload(conn, doc_id)
         raise
     return doc_id

@@ -20,7 +20,21 @@ def parse_uuid(value: str, what: str) -> UUID:
     try:
         return UUID(str(value).strip())
     except ValueError:
-        raise InvalidInputError(f"{what} must be an id like 3f2b…-…, got {value!r}.") from None
+        raise InvalidInputError(
+            f"{what} must be an id like 3f2b…-…, got {str(value)[:60]!r}.") from None
+
+
+def check_text(value: str, what: str) -> str:
+    """Refuse what PostgreSQL cannot store in ``text`` (NUL) and what is not Unicode at all
+    (an unpaired UTF-16 surrogate, e.g. a JSON string escape of U+D800), with a message saying which, so the
+    caller can fix it; otherwise the failure would surface as an opaque database error."""
+    if "\x00" in value:
+        raise InvalidInputError(f"{what} contains a NUL character (U+0000), which cannot be "
+                                "stored; remove it.")
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise InvalidInputError(f"{what} contains an unpaired surrogate (U+D800-U+DFFF), which "
+                                "is not valid Unicode text; send UTF-8 text.")
+    return value
 
 
 def content(text: str | None, max_chars: int, what: str = "content") -> str:
@@ -28,11 +42,11 @@ def content(text: str | None, max_chars: int, what: str = "content") -> str:
     cleaned = (text or "").strip()
     if not cleaned:
         raise InvalidInputError(f"{what} must not be empty.")
+    check_text(cleaned, what)
     if len(cleaned) > max_chars:
+        hint = " Split it into smaller memories." if what == "content" else ""
         raise InvalidInputError(
-            f"{what} is {len(cleaned):,} characters; the limit is {max_chars:,}. "
-            "Split it into smaller memories."
-        )
+            f"{what} is {len(cleaned):,} characters; the limit is {max_chars:,}.{hint}")
     return cleaned
 
 

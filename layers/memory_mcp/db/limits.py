@@ -1,0 +1,41 @@
+"""SQL for per-key rate limits (migrations/0010): one upsert per request and budget."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from psycopg import AsyncConnection
+
+Row = dict[str, Any]
+Conn = AsyncConnection[Row]
+
+
+async def take(conn: Conn, key_id: UUID, budget: str) -> Row:
+    """Count one use in the key's current one-minute window; return ``used`` (after this one)
+    and ``seconds_left`` in the window."""
+    cur = await conn.execute(
+        """INSERT INTO rate_windows AS r (key_id, budget, window_start, used)
+           VALUES (%s, %s, date_trunc('minute', now()), 1)
+           ON CONFLICT (key_id, budget) DO UPDATE
+               SET used = CASE WHEN r.window_start = EXCLUDED.window_start THEN r.used + 1
+                               ELSE 1 END,
+                   window_start = EXCLUDED.window_start
+           RETURNING used,
+                     ceil(extract(epoch FROM window_start + interval '1 minute' - now()))::int
+                       AS seconds_left""",
+        (key_id, budget),
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return row
+
+
+async def set_key_limits(conn: Conn, key_id: UUID, requests: int | None, writes: int | None
+                         ) -> Row | None:
+    cur = await conn.execute(
+        """UPDATE api_keys SET requests_per_minute = %s, writes_per_minute = %s WHERE id = %s
+           RETURNING id, label, prefix, requests_per_minute, writes_per_minute""",
+        (requests, writes, key_id),
+    )
+    return await cur.fetchone()

@@ -1,0 +1,146 @@
+"""Known hostile inputs answered with readable errors, never a 5xx or an echo of the input:
+lone surrogates and NUL characters, oversized space tags, foreign Host headers on every route,
+and credentials in query strings kept out of the access log."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+
+from memory_mcp.http.app import create_app
+from memory_mcp.http.guards import HideQueryCredentials, hide_query_credentials, host_allowed
+
+from conftest import free_port, settings_for
+from mcp_client import call
+
+pytestmark = pytest.mark.anyio
+
+UPLOAD = '{"filename": "notes.md", "contentType": "text/markdown", "size": 10}'
+
+
+@pytest.mark.parametrize("body", [
+    UPLOAD.replace("notes.md", "\\ud800.md"),
+    UPLOAD.replace("text/markdown", "text/\\udfff"),
+    UPLOAD.replace('"size": 10', '"size": 10, "containerTag": "\\ud800"'),
+    UPLOAD.replace('"size": 10', '"size": 10, "extra": "\\ud800"'),
+    UPLOAD.replace('"size": 10', '"size": "\\ud800"'),
+    '{"filename": "\\ud800"',  # broken JSON too
+])
+@pytest.mark.parametrize("authorised", [False, True])
+async def test_lone_surrogates_in_uploads_get_a_readable_400_and_write_nothing(
+    live_server: str, world: Any, body: str, authorised: bool
+) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    headers = {"Content-Type": "application/json"}
+    if authorised:
+        headers["Authorization"] = f"Bearer {m.key}"
+    base = live_server.removesuffix("/mcp")
+    response = httpx.post(f"{base}/uploads", content=body.encode(), headers=headers)
+    assert response.status_code in (400, 401), response.text
+    if response.status_code == 400:
+        message = response.json()["message"]
+        assert message and "Traceback" not in message and "\\ud800" not in message
+    listed = await call(live_server, m.key, "listDocuments", {"containerTag": space})
+    assert listed.structured_content["total"] == 0
+
+
+@pytest.mark.parametrize(("tool", "args", "field"), [
+    ("add_memory", {"content": "deploys\x00 on Friday"}, "content"),
+    ("add_memory", {"content": "deploys\x00", "action": "forget"}, "content"),
+    ("search_memory", {"query": "when\x00 deploys"}, "query"),
+    ("search_memory", {"keyword": "dep\x00"}, "keyword"),
+    ("guided-save", {"content": "a\x00b"}, "content"),
+])
+async def test_nul_characters_are_refused_with_the_reason(
+    live_server: str, world: Any, tool: str, args: dict[str, Any], field: str
+) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    result = await call(live_server, m.key, tool, {**args, "containerTag": space})
+    assert result.is_error
+    assert f"{field} contains a NUL character" in result.content[0].text
+    listed = await call(live_server, m.key, "listMemories", {"containerTag": space})
+    assert listed.structured_content["total"] == 0
+
+
+@pytest.mark.parametrize("tool", ["search_memory", "add_memory", "listMemories", "select-space",
+                                  "memory-graph", "guided-save", "upload-file"])
+async def test_a_huge_container_tag_is_refused_without_being_echoed(
+    live_server: str, world: Any, tool: str
+) -> None:
+    m = await world.member(grants={await world.space(): "readwrite"})
+    args = {"query": "x", "content": "x"} if tool in ("search_memory", "add_memory") else {}
+    result = await call(live_server, m.key, tool, {**args, "containerTag": "t" * 1_000_000})
+    assert result.is_error
+    text = result.content[0].text
+    assert "at most 63" in text and len(text) < 300
+
+
+@pytest.fixture(scope="module")
+def guarded_server(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app with MEMORY_MCP_ALLOWED_HOSTS set, on a free port; yields its base URL."""
+    port = free_port()
+    settings = settings_for(database_url, allowed_hosts=[f"127.0.0.1:{port}"], port=port,
+                            data_dir=tmp_path_factory.mktemp("guarded"))
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.mark.parametrize(("method", "path"), [
+    ("GET", "/healthz"), ("POST", "/uploads"), ("PUT", "/uploads/local/x?expires=1&sig=s"),
+    ("OPTIONS", "/uploads/local/x"), ("POST", "/mcp"),
+])
+def test_every_route_checks_the_host_when_an_allow_list_is_set(
+    guarded_server: str, method: str, path: str
+) -> None:
+    foreign = httpx.request(method, guarded_server + path, headers={"Host": "evil.example"},
+                            content=b"{}")
+    assert foreign.status_code == 421, (path, foreign.text)
+    assert "evil.example" not in foreign.text
+    if path == "/healthz":
+        assert httpx.get(guarded_server + path).status_code == 200
+
+
+def test_host_rule_matches_the_sdk() -> None:
+    assert host_allowed("a.example:443", ["a.example:*"])
+    assert host_allowed("a.example", ["a.example"])
+    assert not host_allowed("b.example:443", ["a.example:*"])
+    assert not host_allowed("a.example.evil:80", ["a.example:*"])
+    assert host_allowed("anything", ["*"])
+
+
+@pytest.mark.parametrize("line", [
+    "/mcp?api_key=mm_0123456789_secret", "/mcp?token=abc&x=1", "/mcp?x=1&Authorization=Bearer",
+    "/uploads/local/d?expires=1&sig=deadbeef", "/x?apiKey=1", "/x?access_token=t",
+    "/x?X-Amz-Signature=s&X-Amz-Credential=c", "/x?password=p", "/x?key=k",
+])
+def test_credentials_in_query_strings_never_reach_the_access_log(line: str) -> None:
+    hidden = hide_query_credentials(line)
+    assert "[REDACTED]" in hidden
+    for secret in ("mm_0123456789_secret", "abc", "deadbeef", "=1&", "=t", "=s", "=c", "=p",
+                   "=k"):
+        if secret in line and secret not in ("=1&",):
+            assert secret not in hidden, (line, hidden)
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
+                               '%s - "%s %s HTTP/%s" %d', ("127.0.0.1", "GET", line, "1.1", 401),
+                               None)
+    assert HideQueryCredentials().filter(record)
+    assert record.getMessage().count("[REDACTED]") == hidden.count("[REDACTED]")
+    assert hide_query_credentials("/mcp?page=2&monkey=3") == "/mcp?page=2&monkey=3"

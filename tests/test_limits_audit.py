@@ -1,0 +1,171 @@
+"""Per-key rate limits (shared through the database) and the audit trail."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+import uvicorn
+
+from memory_mcp import cli
+from memory_mcp.db.pool import open_pool
+from memory_mcp.errors import RateLimitedError
+from memory_mcp.http.app import create_app
+from memory_mcp.services import admin, audit, memories, ratelimit
+from memory_mcp.services.keys import authenticate_header
+from memory_mcp.services.runtime import Runtime
+
+from conftest import free_port, settings_for
+
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json",
+           "MCP-Protocol-Version": "2025-11-25"}
+
+
+def _rpc(name: str, args: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": name, "arguments": args}}
+
+
+@pytest.fixture
+async def limited(database_url: str, embedder: Any) -> Any:
+    """A runtime with small budgets: 5 requests and 2 writes a minute per key."""
+    settings = settings_for(database_url, rate_limit_requests_per_minute=5,
+                            rate_limit_writes_per_minute=2)
+    pool = await open_pool(settings, database_url)
+    try:
+        yield Runtime(settings=settings, pool=pool, embedder=embedder)
+    finally:
+        await pool.close()
+
+
+@pytest.mark.anyio
+async def test_request_budget_per_key_with_override(limited: Runtime, world: Any) -> None:
+    m = await world.member(grants={await world.space(): "readwrite"})
+    other = await world.member(grants={await world.space(): "readwrite"})
+    header = f"Bearer {m.key}"
+    for _ in range(5):
+        await authenticate_header(limited, header)
+    with pytest.raises(RateLimitedError, match="more than 5 requests") as refused:
+        await authenticate_header(limited, header)
+    assert 1 <= refused.value.retry_after_seconds <= 60
+    await authenticate_header(limited, f"Bearer {other.key}")  # budgets are per key
+    await admin.set_key_limits(limited, m.key_id, "0", None)  # this key: unlimited
+    for _ in range(10):
+        await authenticate_header(limited, header)
+    await admin.set_key_limits(limited, m.key_id, "default", None)
+    with pytest.raises(RateLimitedError):
+        await authenticate_header(limited, header)
+
+
+@pytest.mark.anyio
+async def test_write_budget_is_separate_and_lower(limited: Runtime, world: Any) -> None:
+    m = await world.member(grants={await world.space(): "readwrite"})
+    await ratelimit.take_write(limited, m.principal)
+    await ratelimit.take_write(limited, m.principal)
+    with pytest.raises(RateLimitedError, match="more than 2 writes"):
+        await ratelimit.take_write(limited, m.principal)
+    await authenticate_header(limited, f"Bearer {m.key}")  # reads still go through
+
+
+@pytest.fixture(scope="module")
+def limited_server(database_url: str) -> Iterator[str]:
+    port = free_port()
+    settings = settings_for(database_url, rate_limit_requests_per_minute=4,
+                            rate_limit_writes_per_minute=1)
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.mark.anyio
+async def test_over_http_429_with_retry_after_and_a_tool_error_for_writes(
+    limited_server: str, world: Any
+) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    auth = {**HEADERS, "Authorization": f"Bearer {m.key}"}
+    async with httpx.AsyncClient(base_url=limited_server) as http:
+        first = await http.post("/mcp", headers=auth,
+                                json=_rpc("add_memory", {"content": "One write allowed"}))
+        assert first.json()["result"]["isError"] is False
+        second = await http.post("/mcp", headers=auth,
+                                 json=_rpc("add_memory", {"content": "A second write"}))
+        result = second.json()["result"]
+        assert second.status_code == 200 and result["isError"] is True
+        assert "more than 1 writes" in result["content"][0]["text"]
+        third = await http.post("/uploads", headers={"Authorization": f"Bearer {m.key}"},
+                                json={"filename": "a.md", "contentType": "text/markdown",
+                                      "size": 3})
+        assert third.status_code == 429 and "writes" in third.json()["message"]
+        fourth = await http.post("/mcp", headers=auth, json=_rpc("whoAmI", {}))
+        assert fourth.status_code == 200
+        over = await http.post("/mcp", headers=auth, json=_rpc("whoAmI", {}))
+        assert over.status_code == 429
+        assert 1 <= int(over.headers["retry-after"]) <= 60
+        assert "more than 4 requests" in over.json()["message"]
+
+
+@pytest.mark.anyio
+async def test_security_events_are_audited_without_secrets(runtime: Runtime, world: Any,
+                                                           database_url: str) -> None:
+    space = await world.space("audit")
+    m = await world.member(grants={space: "readwrite"})
+    reader = await world.member("reader", {space: "read"})
+    await admin.set_grant(runtime, m.key_id, space, "read")
+    await admin.set_grant(runtime, m.key_id, space, "readwrite")
+    await admin.update_user(runtime, reader.user["email"], role="writer")
+    await admin.update_user(runtime, reader.user["email"], active=False)
+    saved = await memories.save(runtime, m.principal, "Audited fact", None, space)
+    await memories.forget(runtime, m.principal, None, saved["memory"]["id"], space)
+    await admin.revoke_key(runtime, m.key_id)
+    with pytest.raises(Exception):  # noqa: B017 - any refusal
+        await authenticate_header(runtime, f"Bearer {m.key}")
+
+    events = await audit.read(runtime.settings, runtime, space=None, user=None, since="10m",
+                              limit=500)
+    kinds = [(e["kind"], str(e["target_id"])) for e in events]
+    assert ("key.created", m.key_id) in kinds and ("key.revoked", m.key_id) in kinds
+    assert ("grant.set", m.key_id) in kinds
+    assert ("user.role_changed", reader.user["id"]) in kinds
+    assert ("user.deactivated", reader.user["id"]) in kinds
+    prefix = m.key[3:13]
+    assert any(e["kind"] == "auth.failed" and e["detail"].get("prefix") == prefix for e in events)
+    assert m.key not in json.dumps(events, default=str)  # never the secret
+    in_space = await audit.read(runtime.settings, runtime, space=space, user=None, since=None,
+                                limit=50)
+    assert {e["kind"] for e in in_space} == {"grant.set", "memory.forgotten"}
+    forgot = next(e for e in in_space if e["kind"] == "memory.forgotten")
+    assert str(forgot["target_id"]) == saved["memory"]["id"] and forgot["actor_email"]
+    assert "Audited fact" not in json.dumps(events, default=str)  # never content
+
+    # The application may append but never read, change or delete the trail.
+    async with runtime.transaction() as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            await conn.execute("SELECT count(*) FROM audit_events")
+    async with runtime.transaction() as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            await conn.execute("DELETE FROM audit_events")
+
+
+def test_audit_cli_reads_and_checks_its_arguments(database_url: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    settings = settings_for(database_url)
+    assert cli.run(["audit", "--since", "1h", "--json"], settings) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert isinstance(rows, list) and all({"kind", "at"} <= set(r) for r in rows)
+    assert cli.run(["audit", "--since", "yesterday-ish"], settings) == 1
+    assert "--since must be like" in capsys.readouterr().err

@@ -1,0 +1,35 @@
+// The `guided-save` tool's structuredContent and `add_memory`'s answer (widgets/README.md).
+export interface Space {
+  key: string;
+  name: string;
+  access?: "Read" | "ReadWrite";
+}
+
+export interface Draft {
+  content?: string | null;
+  category?: string | null;
+  containerTag?: string | null;
+}
+
+export interface GuidedSave {
+  draft?: Draft;
+  writableSpaces?: Space[];
+  canSave?: boolean;
+  message?: string | null;
+  maxChars?: number;
+}
+
+export interface MemoryView {
+  id: string;
+  memory: string;
+  version?: number;
+  category?: string | null;
+}
+
+export interface SaveResult {
+  action: "saved" | "versioned" | "unchanged";
+  space: string;
+  memory: MemoryView;
+  supersedes?: { id: string; memory: string; version?: number };
+  keptSeparateFrom?: { id: string; memory: string; reason?: string };
+}
