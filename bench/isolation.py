@@ -1,5 +1,5 @@
 """Space isolation at full scale: the machinery of tests/test_isolation_property.py (the model
-and checks in tests/isolation_model.py) driven by a seeded random walk instead of hypothesis.
+and checks in tests/isolation_*.py) driven by a seeded random walk instead of hypothesis.
 
 Run: ``.venv/bin/python bench/isolation.py [--calls 10000] [--budget 1800] [--seed 1]
 [--steps 300] [--data-dir DIR]``.
@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the shared machinery lives with the test suite
 
 import _common as common  # noqa: E402
-import isolation_model as iso  # noqa: E402
+import isolation_server as server  # noqa: E402
+import isolation_world as iso  # noqa: E402
 from _common import log  # noqa: E402
 
 MAX_SHOWN = 20
@@ -90,8 +91,8 @@ async def run(url: str, args: argparse.Namespace) -> None:
     load_start = common.load1()
     data_dir = Path(tempfile.mkdtemp(prefix="memory-mcp-isolation-bench-"))
     try:
-        settings = iso.isolation_settings(url, data_dir)
-        with iso.quiet_logs(), iso.serving(settings) as (base, app):
+        settings = server.isolation_settings(url, data_dir)
+        with server.quiet_logs(), server.serving(settings) as (base, app):
             world = iso.IsolationWorld(base, app, settings, url, strict=False)
             try:
                 log(f"server at {base}; walking until {args.calls:,} calls or {args.budget:.0f} s")

@@ -2,7 +2,7 @@
 users (Writer/Reader), spaces, keys, grants (Read/ReadWrite), grant and key revocations, role
 changes and user deactivations, which drive every tool, every resource, the ``context`` prompt,
 ``POST /uploads`` and the local PUT through real HTTP with real keys; after every request the
-model in tests/isolation_model.py checks:
+model in tests/isolation_*.py checks:
 
 (a) no answer contains another space's marker, key or ids unless the key may read there now;
 (b) no write lands outside effective ReadWrite (per-space fingerprints read through a system
@@ -29,18 +29,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from isolation_model import (
-    RESOURCE_URIS,
-    IsolationFailure,
-    IsolationWorld,
-    RandomChooser,
-    Reply,
-    isolation_settings,
-    normalise,
-    quiet_logs,
-    serving,
-    sweep,
-)
+from isolation_model import RESOURCE_URIS, IsolationFailure, RandomChooser, Reply, normalise
+from isolation_server import isolation_settings, quiet_logs, serving
+from isolation_world import IsolationWorld, sweep
 
 pytestmark = pytest.mark.timeout(240)
 

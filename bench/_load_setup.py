@@ -1,0 +1,182 @@
+"""The set-up of ``bench/load.py``: constants, CPU by process (from ``/proc``), the spaces, keys
+and seed memories, and the server process."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import _common as common
+import httpx
+from _common import log
+from _load_traffic import KeyPlan
+from pydantic import SecretStr
+
+from memory_mcp.config import Settings
+from memory_mcp.services import admin, memories
+from memory_mcp.services.keys import authenticate
+
+ROOT = Path(__file__).resolve().parents[1]
+TOKEN = re.compile(r"\(ref (lt\d{3}q\d{6}z)\)")
+#: During an outage nothing may take longer than this (the pool wait is 5 s).
+OUTAGE_BOUND_S = 8.0
+SEED_PER_SPACE = 12
+#: How long uploads still processing when the traffic stops are followed before verifying.
+UPLOAD_WAIT_S = 120.0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# --------------------------------------------------------------------------------------------
+# CPU by process, from /proc (zeros elsewhere)
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat(pid: int, children: bool) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])
+    if children:
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks / _TICK
+
+
+def postgres_cpu(pgdata: Path) -> float:
+    """The postmaster (with its reaped children) plus its live children."""
+    try:
+        postmaster = int((pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    total = _stat(postmaster, children=True)
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == postmaster:
+            total += (int(fields[11]) + int(fields[12])) / _TICK
+    return total
+
+
+@dataclass
+class Cpu:
+    server_pid: int
+    pgdata: Path
+    marks: dict[str, float] = field(default_factory=dict)
+    pg_spent: float = 0.0  # postgres CPU of clusters already stopped (outage)
+    _pg_from: float = 0.0
+
+    def start(self) -> None:
+        self.marks = {"bench": time.process_time(), "server": _stat(self.server_pid, True)}
+        self._pg_from = postgres_cpu(self.pgdata)
+
+    def pg_stopping(self) -> None:
+        self.pg_spent += postgres_cpu(self.pgdata) - self._pg_from
+
+    def pg_started(self) -> None:
+        self._pg_from = postgres_cpu(self.pgdata)
+
+    def read(self) -> dict[str, float]:
+        return {"server": _stat(self.server_pid, True) - self.marks["server"],
+                "clients (bench process)": time.process_time() - self.marks["bench"],
+                "postgres": self.pg_spent + postgres_cpu(self.pgdata) - self._pg_from}
+
+
+# --------------------------------------------------------------------------------------------
+# set-up: spaces, keys, seed memories; the server process
+
+
+async def setup(url: str, args: argparse.Namespace) -> list[KeyPlan]:
+    settings = Settings(database_url=SecretStr(url), rate_limit_requests_per_minute=0,
+                        rate_limit_writes_per_minute=0, migrations_dir=ROOT / "migrations")
+    tag = uuid.uuid4().hex[:6]
+    spaces = [f"load-{tag}-{i}" for i in range(args.spaces)]
+    plans: list[KeyPlan] = []
+    async with common.product_runtime(settings, url) as rt:
+        for space in spaces:
+            await admin.create_space(rt, space, f"Load space {space}", "bench/load.py")
+        for k in range(args.keys):
+            read_only = k >= args.keys - args.read_only_keys
+            user = await admin.create_user(rt, f"agent{k}-{tag}@load.test", f"Agent key {k}",
+                                           "reader" if read_only else "writer")
+            created = await admin.create_key(rt, user["id"], f"load {k}")
+            own, other = spaces[k % len(spaces)], spaces[(k + 1) % len(spaces)]
+            await admin.set_grant(rt, created["id"], own, "read" if read_only else "readwrite")
+            if other != own:
+                await admin.set_grant(rt, created["id"], other, "read")
+            plans.append(KeyPlan(k, created["key"], created["id"],
+                                 None if read_only else own, list(dict.fromkeys([own, other])),
+                                 own if read_only else other))
+        log(f"seeding {SEED_PER_SPACE} memories into each of {len(spaces)} spaces")
+        writers = {p.write_space: p for p in plans if p.write_space}
+        for space, plan in writers.items():
+            async with rt.transaction(system=True) as conn:
+                principal = await authenticate(conn, plan.key)
+            for i in range(SEED_PER_SPACE):
+                subject = ["the billing service", "the CI pipeline", "the data team",
+                           "the API gateway", "the mobile app", "the docs site"][i % 6]
+                await memories.save(rt, principal, f"Seed fact {i} of {space}: {subject} "
+                                    f"reviews its runbook every {i + 2} weeks.", None, space)
+    return plans
+
+
+@contextmanager
+def server_process(url: str, data_dir: Path, args: argparse.Namespace
+                   ) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
+    """``memory-mcp serve`` in its own process; yields (process, base URL, log file)."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": url, "MEMORY_MCP_DATA_DIR": str(data_dir),
+           "MEMORY_MCP_RATE_LIMIT_REQUESTS_PER_MINUTE": "0",
+           "MEMORY_MCP_RATE_LIMIT_WRITES_PER_MINUTE": "0", "MEMORY_MCP_LOG_LEVEL": "WARNING",
+           "MEMORY_MCP_MIGRATIONS_DIR": str(ROOT / "migrations")}
+    if args.pool_max_size:
+        env["MEMORY_MCP_POOL_MAX_SIZE"] = str(args.pool_max_size)
+    log_path = data_dir / "server.log"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with log_path.open("wb") as out:
+        proc = subprocess.Popen(  # noqa: S603 - fixed argv, our own interpreter
+            [sys.executable, "-c", "from memory_mcp.cli import main; main()", "serve",
+             "--host", "127.0.0.1", "--port", str(port)],
+            env=env, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2, trust_env=False).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start within 120 s")
+            time.sleep(0.2)
+        yield proc, base, log_path
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
