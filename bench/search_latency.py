@@ -526,6 +526,9 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
 
             async def sql_txn(p: Pair) -> Any:
                 async with conn.transaction():  # the search: a read transaction
+                    # the request's space, as access.readable_spaces names it (the search reads
+                    # through memories_in_scope); no SET ROLE: the policies do not apply here
+                    await scope.limit(conn, [ds.space_ids[p.space]], [])
                     t0 = time.perf_counter()
                     rows, _ = await recall.ranked(  # exactly what search_memory runs
                         rt, conn, ds.space_ids[p.space], query=p.text,
@@ -542,6 +545,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
             async def vector_only(p: Pair) -> Any:
                 """The floor: the bare vector-only query at the same HNSW settings."""
                 async with conn.transaction():
+                    await scope.limit(conn, [ds.space_ids[p.space]], [])
                     await db.enable_filtered_ann(conn, ef_product)
                     return await search_db.semantic(
                         conn, ds.space_ids[p.space], ds.form,
@@ -642,6 +646,7 @@ def inner_plan(plan: str) -> list[str]:
 async def explain_fused(conn: Any, rt: Any, ds: Dataset, p: Pair) -> str:
     """EXPLAIN (ANALYZE, BUFFERS) of the whole fused query search_memory sends."""
     async with conn.transaction():
+        await scope.limit(conn, [ds.space_ids[p.space]], [])
         target = _Capture(conn)
         await recall.ranked(rt, target,  # type: ignore[arg-type]  # _Capture: duck-typed
                             ds.space_ids[p.space], query=p.text,
@@ -664,6 +669,7 @@ async def product_search(conn: Any, ds: Dataset, space_id: uuid.UUID, literal: s
     scans and sorts off; a diagnostic) or EXPLAINed. Returns (ids, seconds for the search call,
     plan text, scores)."""
     async with conn.transaction():
+        await scope.limit(conn, [space_id], [])  # the request's space (memories_in_scope)
         await db.enable_filtered_ann(conn, ef)
         if iterative == "off":
             await conn.execute("SET LOCAL hnsw.iterative_scan = off")

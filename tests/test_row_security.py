@@ -18,10 +18,12 @@ from memory_mcp.config import Settings
 from memory_mcp.db import documents as documents_db
 from memory_mcp.db import memories as memories_db
 from memory_mcp.db import scope
-from memory_mcp.db.pool import EMBEDDED_APP_USER, application_url
+from memory_mcp.db.pool import EMBEDDED_APP_USER, application_url, open_pool
 from memory_mcp.services import memories
 from memory_mcp.services.access import readable_spaces
 from memory_mcp.services.runtime import Runtime
+
+from conftest import settings_for
 
 pytestmark = pytest.mark.anyio
 
@@ -190,3 +192,26 @@ async def test_a_service_whose_query_lost_its_filter_still_serves_one_space(
     monkeypatch.setattr(memories_db, "page", unfiltered)
     listed = await memories.list_page(runtime, member.principal, 1, 50, None)
     assert [m["memory"] for m in listed["memories"]] == ["Space A deploys on Tuesdays"]
+
+
+async def test_with_row_security_off_search_still_sees_the_request_space(
+    database_url: str, embedder: Any, world: Any
+) -> None:
+    """MEMORY_MCP_ROW_SECURITY=false (for measuring) skips the role, not the scope: search
+    reads through memories_in_scope, which must still show the request's space."""
+    space = await world.space("off")
+    m = await world.member(grants={space: "readwrite"})
+    settings = settings_for(database_url, row_security=False)
+    pool = await open_pool(settings, database_url)
+    try:
+        rt = Runtime(settings=settings, pool=pool, embedder=embedder)
+        await memories.save(rt, m.principal, "The release train leaves on Thursdays", None, space)
+        found = await memories.search(rt, m.principal, query="when does the release train go",
+                                      keyword=None, category=None, include_profile=False,
+                                      container_tag=space, limit=3)
+        assert found["results"][0]["memory"] == "The release train leaves on Thursdays"
+        async with rt.transaction() as conn:
+            cur = await conn.execute("SELECT current_user AS u")
+            assert (await cur.fetchone() or {})["u"] != scope.APP_ROLE
+    finally:
+        await pool.close()

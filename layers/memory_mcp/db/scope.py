@@ -21,11 +21,15 @@ APP_ROLE = "memory_mcp_app"
 EVERY_SPACE = "*"
 
 
-async def enter(conn: Conn, *, system: bool) -> None:
+async def enter(conn: Conn, *, system: bool, as_app: bool = True) -> None:
+    """Start the transaction's scope: every space (``system``) or none yet, and, unless
+    ``as_app`` is off (``MEMORY_MCP_ROW_SECURITY=false``, for measuring), the application role.
+    The scope is set either way: search reads through ``memories_in_scope``, which applies it."""
     spaces = EVERY_SPACE if system else ""
     await conn.execute(
         "SELECT set_config('role', %s, true), set_config('memory_mcp.read_spaces', %s, true),"
-        " set_config('memory_mcp.write_spaces', %s, true)", (APP_ROLE, spaces, spaces))
+        " set_config('memory_mcp.write_spaces', %s, true)",
+        (APP_ROLE if as_app else "none", spaces, spaces))
 
 
 async def limit(conn: Conn, read: Iterable[UUID], write: Iterable[UUID]) -> None:

@@ -53,10 +53,10 @@ class Runtime:
         """
         try:
             async with self.pool.connection() as conn, conn.transaction():
-                if self.settings.row_security:
-                    await scope.enter(cast(Conn, conn), system=system)
-                    if read or write:
-                        await scope.limit(cast(Conn, conn), read, write)
+                await scope.enter(cast(Conn, conn), system=system,
+                                  as_app=self.settings.row_security)
+                if read or write:
+                    await scope.limit(cast(Conn, conn), read, write)
                 yield cast(Conn, conn)
         except (psycopg.OperationalError, PoolTimeout) as exc:
             # The database went away (or every connection stayed busy): the transaction did
