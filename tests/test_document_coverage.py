@@ -91,9 +91,14 @@ async def test_a_document_past_the_old_200_memory_cap_is_searchable_to_its_end(
     assert coverage["complete"] and coverage["cutBy"] is None
     assert coverage["indexedChars"] == coverage["extractedChars"] == coverage["sourceChars"]
     assert coverage["note"].startswith(f"Fully indexed: all {coverage['sourceChars']:,} characters")
-    # getDocument lists the first 200 in document order and says that search finds the rest.
-    assert f"{name(1)} " in doc["memories"][0]["memory"] and doc["memoriesShown"] == 200
-    assert "the first 200 of 600 are listed" in formatting.document(doc)
+    # getDocument's first page lists the first 20 in document order and says that search finds
+    # the rest; its content is paged (the whole ~60,000-character file does not come at once).
+    assert f"{name(1)} " in doc["memories"][0]["memory"] and doc["memoriesShown"] == 20
+    assert "the first 20 of 600 are listed" in formatting.document(doc)
+    page = doc["page"]
+    assert page["offset"] == 0 and page["hasMore"] and page["end"] == page["nextOffset"] <= 20_000
+    assert page["totalChars"] == len(abstracts(300).strip()) == coverage["extractedChars"]
+    assert f"offset={page['nextOffset']}" in formatting.document(doc)
 
 
 async def test_the_character_limit_cut_is_reported_in_both_tools(

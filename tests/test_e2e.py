@@ -378,15 +378,18 @@ async def test_real_server_end_to_end(server: tuple[ServerProcess, str],
 
         text, doc = await call("getDocument", {"documentId": full_id})
         assert doc["document"]["contentKind"] == "content"
-        assert doc["document"]["content"].startswith("Step 1: tag the release.")
+        assert "content" not in doc["document"]  # the page is in the text, not twice
+        assert doc["page"] == {"offset": 0, "end": 50, "chars": 50, "totalChars": 50,
+                               "limit": 20_000, "hasMore": False, "nextOffset": None}
         assert [m["id"] for m in doc["memories"]] == [deploys["id"]]
-        assert "Content:" in text and "SUMMARY" not in text
-        assert "Memories extracted (1)" in text
+        assert "Content (all 50 characters):\nStep 1: tag the release." in text
+        assert "SUMMARY" not in text and "Memories extracted (1)" in text
 
         text, doc = await call("getDocument", {"documentId": summary_id, "containerTag": "demo"})
         assert doc["document"]["contentKind"] == "summary"
-        assert doc["document"]["content"] == "Revenue grew 12 percent in Q3."
-        assert "Content not available; showing the SUMMARY instead:" in text
+        assert doc["page"]["totalChars"] == len("Revenue grew 12 percent in Q3.")
+        assert ("Content not available; showing the SUMMARY instead (all 30 characters):\n"
+                "Revenue grew 12 percent in Q3.") in text
         assert doc["memories"] == []
 
         text, _ = await call("getDocument", {"documentId": str(uuid.uuid4())}, error=True)

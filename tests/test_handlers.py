@@ -29,7 +29,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from memory_mcp.config import get_settings
 
-from conftest import ROOT, empty_database, settings_for
+from conftest import ROOT, empty_database, package_logging_restored, settings_for
 from lambda_context import FakeContext
 
 FUNCTIONS = ROOT / "functions"
@@ -85,14 +85,8 @@ def load_handler(name: str) -> ModuleType:
 def _restore_logging() -> Iterator[None]:
     """The handlers route package loggers through Powertools; give other test modules theirs
     back afterwards (propagation to the root logger is what pytest's caplog relies on)."""
-    names = ["memory_mcp", "mcp", "mangum", "psycopg", "httpx", "uvicorn", "fastapi"]
-    saved = {n: (logging.getLogger(n).handlers[:], logging.getLogger(n).propagate,
-                 logging.getLogger(n).level) for n in names}
-    yield
-    for name, (handlers, propagate, level) in saved.items():
-        logger = logging.getLogger(name)
-        logger.handlers, logger.propagate = handlers, propagate
-        logger.setLevel(level)
+    with package_logging_restored():
+        yield
 
 
 async def _seed_member(url: str) -> tuple[str, str, str]:

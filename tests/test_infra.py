@@ -93,12 +93,13 @@ def _ref(logical_id: str) -> dict[str, str]:
 
 
 @cache
-def synth(env: str) -> Synth:
+def synth(env: str, sam_local: bool = False) -> Synth:
     """One synthesis per environment for the whole module (each takes ~10-20 s of jsii)."""
     from infra.app import build_app
 
     outdir = Path(tempfile.mkdtemp(prefix=f"memory-mcp-cdk-{env}-"))
-    context = {**CDK_JSON["context"], "env": env, "memory-mcp:bundle": "false"}
+    context = {**CDK_JSON["context"], "env": env, "memory-mcp:bundle": "false",
+               "memory-mcp:samLocal": str(sam_local).lower()}
     app, stack = build_app(context, outdir=str(outdir))
     try:
         assembly = app.synth()  # raises ValidationFailed on any unacknowledged cdk-nag finding
@@ -162,6 +163,9 @@ def test_cdk_nag_passes_and_every_acknowledgement_is_justified(s: Synth) -> None
                        if rule.startswith("AwsSolutions-IAM5"))
     assert wildcards == [
         "AwsSolutions-IAM5[Resource::*]",
+        "AwsSolutions-IAM5[Resource::<X.Arn>/*]",  # the exports bucket (admin), nothing else
+        "AwsSolutions-IAM5[Resource::<X.Arn>/doctor/*]",
+        "AwsSolutions-IAM5[Resource::<X.Arn>/imports/*]",
         "AwsSolutions-IAM5[Resource::<X.Arn>/transcripts/*]",
         "AwsSolutions-IAM5[Resource::<X.Arn>/uploads/*]",
         "AwsSolutions-IAM5[Resource::<X.Arn>:*]",
@@ -176,7 +180,7 @@ def test_encryption_at_rest_and_in_transit(s: Synth) -> None:
     _, params = s.one("AWS::RDS::DBParameterGroup")
     assert params["Properties"]["Parameters"] == {"rds.force_ssl": "1"}
     buckets = s.of_type("AWS::S3::Bucket")
-    assert len(buckets) == 2
+    assert len(buckets) == 3  # access logs, uploads, exports
     for bucket in buckets.values():
         rules = bucket["Properties"]["BucketEncryption"]["ServerSideEncryptionConfiguration"]
         assert rules[0]["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "AES256"
@@ -191,9 +195,11 @@ def test_encryption_at_rest_and_in_transit(s: Synth) -> None:
     assert "KmsMasterKeyId" in topic["Properties"]
     _, key = s.one("AWS::KMS::Key")
     assert key["Properties"]["EnableKeyRotation"] is True
-    _, secret = s.one("AWS::SecretsManager::Secret")
-    template = json.loads(secret["Properties"]["GenerateSecretString"]["SecretStringTemplate"])
-    assert template == {"username": "memory_mcp", "dbname": "memory_mcp"}
+    templates = sorted((json.loads(secret["Properties"]["GenerateSecretString"]["SecretStringTemplate"])
+                        for secret in s.of_type("AWS::SecretsManager::Secret").values()),
+                       key=json.dumps)
+    assert templates == [{"username": "memory_mcp", "dbname": "memory_mcp"},  # the owner
+                         {"username": "memory_mcp_server", "dbname": "memory_mcp"}]  # the app
     for proxy in s.of_type("AWS::RDS::DBProxy").values():
         assert proxy["Properties"]["RequireTLS"] is True
 
@@ -359,7 +365,7 @@ def test_least_privilege(s: Synth) -> None:
                                                          "s3:DeleteObject"}
     assert resources("McpHttp", "s3:PutObject") == [under("uploads/")]
     assert sorted(map(json.dumps, resources("McpHttp", "s3:DeleteObject"))) == sorted(
-        map(json.dumps, [under("uploads/"), under("transcripts/")]))
+        map(json.dumps, [under("uploads/"), under("imports/"), under("transcripts/")]))
 
     assert s.actions("Extract") == XRAY | SECRET_READ | {
         "bedrock:InvokeModel", "s3:GetObject", "s3:PutObject", "s3:DeleteObject",
@@ -372,7 +378,13 @@ def test_least_privilege(s: Synth) -> None:
     assert resources("Extract", "s3:DeleteObject") == [under("uploads/")]
 
     assert s.actions("Migrate") == XRAY | SECRET_READ
-    assert s.actions("Admin") == XRAY | SECRET_READ | {"bedrock:InvokeModel"}
+    assert s.actions("Admin") == XRAY | SECRET_READ | {"bedrock:InvokeModel", "s3:GetObject",
+                                                       "s3:PutObject", "s3:DeleteObject"}
+    # Each function reads only the secret of the login it uses (migrate also the app secret,
+    # to set the application login's password).
+    owner, app = _secret_attachments(s)
+    assert {name: sorted(secrets_read(s, name)) for name in OUR_FUNCTIONS} == {
+        "McpHttp": [app], "Extract": [app], "Migrate": sorted([owner, app]), "Admin": [owner]}
 
     for name in OUR_FUNCTIONS:
         for statement in s.statements(name):
@@ -391,6 +403,217 @@ def test_least_privilege(s: Synth) -> None:
     _, integration = s.one("AWS::ApiGatewayV2::Integration")
     assert integration["Properties"]["IntegrationUri"] == target
     assert s.of_type("AWS::Lambda::Url") == {}
+
+
+def _bucket(s: Synth, name: str) -> str:
+    """The logical id of one of our buckets by construct id (``Uploads``, ``Exports``)."""
+    found = [k for k in s.of_type("AWS::S3::Bucket") if re.fullmatch(rf"{name}[0-9A-F]{{8}}", k)]
+    assert len(found) == 1, (name, found)
+    return found[0]
+
+
+def s3_grants(statements: list[dict[str, Any]]) -> set[tuple[str, str]]:
+    """(action, resource) pairs of every statement that names an S3 action, resources as JSON:
+    independent of how CDK merges statements. A wildcard action stays as written (``s3:*``)."""
+    pairs: set[tuple[str, str]] = set()
+    for st in statements:
+        assert "NotAction" not in st and "NotResource" not in st, st
+        actions = [a for a in _list(st["Action"]) if a == "*" or a.lower().startswith("s3:")]
+        assert st["Effect"] == "Allow" or not actions, st
+        pairs |= {(a, json.dumps(r, sort_keys=True)) for a in actions for r in _list(st["Resource"])}
+    return pairs
+
+
+def admin_s3_expected(s: Synth) -> set[tuple[str, str]]:
+    """What the admin commands need, exactly: export/import on the exports bucket's objects;
+    import's originals under imports/; doctor's probe under doctor/; export --with-files reads
+    the originals (uploads/ and imports/). Nothing on a bucket itself, no s3:* or s3:Get*."""
+    uploads, exports = _bucket(s, "Uploads"), _bucket(s, "Exports")
+
+    def objects(bucket: str, prefix: str = "") -> str:
+        return json.dumps({"Fn::Join": ["", [{"Fn::GetAtt": [bucket, "Arn"]}, f"/{prefix}*"]]},
+                          sort_keys=True)
+
+    return {
+        ("s3:GetObject", objects(exports)), ("s3:PutObject", objects(exports)),
+        ("s3:PutObject", objects(uploads, "imports/")),
+        ("s3:PutObject", objects(uploads, "doctor/")), ("s3:DeleteObject", objects(uploads, "doctor/")),
+        ("s3:GetObject", objects(uploads, "uploads/")), ("s3:GetObject", objects(uploads, "imports/")),
+    }
+
+
+def admin_s3_problems(s: Synth, statements: list[dict[str, Any]]) -> list[str]:
+    """Why these statements are not the admin function's intended S3 access (empty: they are)."""
+    grants = s3_grants(statements)
+    uploads, exports = ({"Fn::GetAtt": [_bucket(s, name), "Arn"]} for name in ("Uploads", "Exports"))
+    # Bucket-level resources, every object of the uploads bucket, anything at all. (Every object
+    # of the exports bucket is intended: it holds nothing but exports.)
+    whole = {json.dumps(r, sort_keys=True)
+             for r in (uploads, exports, {"Fn::Join": ["", [uploads, "/*"]]}, "*")}
+    problems = [f"wildcard action {a}" for a, _ in grants if "*" in a]
+    problems += [f"whole bucket: {a} on {r}" for a, r in grants if r in whole]
+    expected = admin_s3_expected(s)
+    problems += [f"unexpected {a} on {r}" for a, r in sorted(grants - expected)]
+    problems += [f"missing {a} on {r}" for a, r in sorted(expected - grants)]
+    return problems
+
+
+def test_admin_function_runs_export_import_and_doctor(s: Synth) -> None:
+    _, admin = s.function("Admin")
+    props = admin["Properties"]
+    assert props["EphemeralStorage"] == {"Size": 4096}, "export/import stage the whole file in /tmp"
+    assert props["Timeout"] == 900 == s.config.admin.timeout_seconds, "15 minutes, Lambda's maximum"
+    env = s.env_of("Admin")
+    assert env["MEMORY_MCP_UPLOADS_BUCKET"] == _ref(_bucket(s, "Uploads")), "import and doctor"
+    assert admin_s3_problems(s, s.statements("Admin")) == []
+
+    # The check itself catches the grants least privilege rules out.
+    uploads_arn = {"Fn::GetAtt": [_bucket(s, "Uploads"), "Arn"]}
+    uploads_all = {"Fn::Join": ["", [uploads_arn, "/*"]]}
+    for extra in ({"Effect": "Allow", "Action": "s3:*", "Resource": uploads_all},
+                  {"Effect": "Allow", "Action": "s3:PutObject", "Resource": uploads_all},
+                  {"Effect": "Allow", "Action": ["s3:GetObject*", "s3:List*"],
+                   "Resource": [uploads_arn, uploads_all]},
+                  {"Effect": "Allow", "Action": "s3:DeleteObject",
+                   "Resource": {"Fn::Join": ["", [{"Fn::GetAtt": [_bucket(s, "Exports"), "Arn"]}, "/*"]]}},
+                  {"Effect": "Allow", "Action": "*", "Resource": "*"}):
+        assert admin_s3_problems(s, [*s.statements("Admin"), extra]), extra
+    assert admin_s3_problems(s, [st for st in s.statements("Admin")
+                                 if "s3:DeleteObject" not in _list(st["Action"])]), "doctor needs it"
+
+    # No other function may touch the exports bucket.
+    exports = _bucket(s, "Exports")
+    for name in OUR_FUNCTIONS:
+        if name != "Admin":
+            assert exports not in json.dumps(s.statements(name)), name
+
+
+def test_exports_bucket_is_private_encrypted_logged_and_expiring(s: Synth) -> None:
+    exports_id, uploads_id = _bucket(s, "Exports"), _bucket(s, "Uploads")
+    exports, uploads = s.resources[exports_id], s.resources[uploads_id]
+    props = exports["Properties"]
+    assert props["PublicAccessBlockConfiguration"] == uploads["Properties"]["PublicAccessBlockConfiguration"]
+    assert props["BucketEncryption"] == uploads["Properties"]["BucketEncryption"]
+    assert props["OwnershipControls"] == {"Rules": [{"ObjectOwnership": "BucketOwnerEnforced"}]}
+    assert "CorsConfiguration" not in props, "nothing outside the admin function writes exports"
+    assert exports["DeletionPolicy"] == "Retain"
+    logging = props["LoggingConfiguration"]
+    assert logging["DestinationBucketName"] == uploads["Properties"]["LoggingConfiguration"][
+        "DestinationBucketName"]
+    assert logging["LogFilePrefix"] == "exports/"
+    lifecycle = {rule["Id"]: rule for rule in props["LifecycleConfiguration"]["Rules"]}
+    assert lifecycle["abort-incomplete-uploads"]["AbortIncompleteMultipartUpload"] == {
+        "DaysAfterInitiation": 1}
+    assert lifecycle["expire-exports"]["ExpirationInDays"] == 30
+    policy = next(p["Properties"]["PolicyDocument"]["Statement"]
+                  for p in s.of_type("AWS::S3::BucketPolicy").values()
+                  if p["Properties"]["Bucket"] == _ref(exports_id))
+    assert any(st["Effect"] == "Deny" and st["Condition"].get("Bool", {}).get("aws:SecureTransport")
+               == "false" for st in policy), "TLS-only"
+    assert any(st["Effect"] == "Deny" and "s3:TlsVersion" in json.dumps(st.get("Condition"))
+               for st in policy), "TLS 1.2 at least"
+    assert all(st["Effect"] == "Deny" for st in policy), "the bucket policy grants nothing"
+    # S3 never notifies anything about the exports bucket: only uploads/ of the uploads bucket.
+    notifications = s.of_type("Custom::S3BucketNotifications").values()
+    assert [n["Properties"]["BucketName"] for n in notifications] == [_ref(uploads_id)]
+
+
+def test_only_uploads_prefix_triggers_extraction(s: Synth) -> None:
+    """import's originals (imports/), doctor's probe (doctor/) and Transcribe's results
+    (transcripts/) are written to the uploads bucket too: none of them may start an extraction."""
+    _, notifications = s.one("Custom::S3BucketNotifications")
+    config = notifications["Properties"]["NotificationConfiguration"]
+    assert set(config) == {"QueueConfigurations"}, "no Lambda, SNS or EventBridge target"
+    [queue] = config["QueueConfigurations"]
+    assert queue["Filter"] == {"Key": {"FilterRules": [{"Name": "prefix", "Value": "uploads/"}]}}
+    for key in ("imports/eng/1/a.pdf", "doctor/probe-1", "transcripts/job.json", "exports/x.jsonl"):
+        assert not key.startswith(queue["Filter"]["Key"]["FilterRules"][0]["Value"]), key
+
+
+def _secret_attachments(s: Synth) -> tuple[str, str]:
+    """Logical ids of the owner's and the application login's secrets (as attached to the
+    instance: host, port and engine added), in that order."""
+    by_user: dict[str, str] = {}
+    for attachment_id, attachment in s.of_type("AWS::SecretsManager::SecretTargetAttachment").items():
+        secret = s.resources[attachment["Properties"]["SecretId"]["Ref"]]
+        user = json.loads(secret["Properties"]["GenerateSecretString"]["SecretStringTemplate"])
+        by_user[user["username"]] = attachment_id
+    assert set(by_user) == {"memory_mcp", "memory_mcp_server"}
+    return by_user["memory_mcp"], by_user["memory_mcp_server"]
+
+
+def secrets_read(s: Synth, name: str) -> set[str]:
+    """The secrets (attachment logical ids) a function's role may read."""
+    return {resource["Ref"] for st in s.statements(name)
+            if set(_list(st["Action"])) & SECRET_READ for resource in _list(st["Resource"])}
+
+
+def test_two_logins_each_with_its_secret_and_the_app_one_rotates(s: Synth) -> None:
+    """The request paths log in as memory_mcp_server from its own secret; the operator paths as
+    the owner. The proxy knows both; Secrets Manager rotates the app login (single user)."""
+    owner, app = _secret_attachments(s)
+    for name in ("McpHttp", "Extract"):
+        env = s.env_of(name)
+        assert env["MEMORY_MCP_DATABASE_APP_SECRET_ARN"] == _ref(app), name
+        assert "MEMORY_MCP_DATABASE_SECRET_ARN" not in env, name
+    for name in ("Migrate", "Admin"):
+        env = s.env_of(name)
+        assert env["MEMORY_MCP_DATABASE_SECRET_ARN"] == _ref(owner), name
+        assert "MEMORY_MCP_DATABASE_APP_SECRET_ARN" not in env, name
+    for proxy in s.of_type("AWS::RDS::DBProxy").values():
+        auth = proxy["Properties"]["Auth"]
+        assert sorted(a["SecretArn"]["Ref"] for a in auth) == sorted([owner, app])
+        assert all(a["AuthScheme"] == "SECRETS" and a["IAMAuth"] == "DISABLED" for a in auth)
+
+    cr_id, cr = s.one("Custom::MemoryMcpMigrations")
+    assert cr["Properties"]["AppSecretArn"] == _ref(app), "the owner sets the app login's password"
+
+    _, schedule = s.one("AWS::SecretsManager::RotationSchedule")
+    assert schedule["Properties"]["SecretId"] == _ref(app), "only the app secret rotates"
+    assert schedule["Properties"]["RotationRules"] == {"ScheduleExpression": "rate(30 days)"}
+    rotation_id, rotation = s.one("AWS::Serverless::Application")
+    assert schedule["Properties"]["RotationLambdaARN"] == {
+        "Fn::GetAtt": [rotation_id, "Outputs.RotationLambdaARN"]}
+    mapping = rotation["Properties"]["Location"]["ApplicationId"]["Fn::FindInMap"][0]
+    assert s.template["Mappings"][mapping]["aws"]["applicationId"].endswith(
+        ":applications/SecretsManagerRDSPostgreSQLRotationSingleUser")
+    assert cr_id in rotation["DependsOn"], "first rotation only once the role has its password"
+    # The rotation function runs in the isolated subnets and reaches only the database (its
+    # group is admitted there) and the Secrets Manager endpoint.
+    params = rotation["Properties"]["Parameters"]
+    subnets = sorted(k for k in s.of_type("AWS::EC2::Subnet"))
+    assert sorted(part["Ref"] for part in params["vpcSubnetIds"]["Fn::Join"][1]
+                  if isinstance(part, dict)) == subnets
+    rotation_sg = params["vpcSecurityGroupIds"]["Fn::GetAtt"][0]
+    egress = s.resources[rotation_sg]["Properties"]["SecurityGroupEgress"]
+    assert [(e["FromPort"], e["ToPort"]) for e in egress] == [(443, 443)]
+    ingress = {(rule["Properties"]["GroupId"]["Fn::GetAtt"][0], json.dumps(rule["Properties"]["FromPort"]))
+               for rule in s.of_type("AWS::EC2::SecurityGroupIngress").values()
+               if rule["Properties"].get("SourceSecurityGroupId") == {"Fn::GetAtt": [rotation_sg, "GroupId"]}}
+    db_sg = next(k for k in s.of_type("AWS::EC2::SecurityGroup") if k.startswith("DatabaseSg"))
+    endpoint_sg = next(k for k in s.of_type("AWS::EC2::SecurityGroup") if k.startswith("EndpointsSg"))
+    assert {port for sg, port in ingress if sg == db_sg} == {json.dumps(
+        {"Fn::GetAtt": [s.one("AWS::RDS::DBInstance")[0], "Endpoint.Port"]})}
+    assert (endpoint_sg, "443") in ingress
+    assert {sg for sg, _ in ingress} == {db_sg, endpoint_sg}
+
+    # SMG4 (no rotation) is acknowledged on the owner secret only.
+    smg4 = {logical_id for logical_id, resource in s.resources.items()
+            for rule in resource.get("Metadata", {}).get("cdk_nag", {}).get("rules_to_suppress", [])
+            if rule["id"] == "AwsSolutions-SMG4"}
+    owner_secret = s.resources[owner]["Properties"]["SecretId"]["Ref"]
+    assert smg4 and smg4 <= {owner, owner_secret}
+
+
+def test_the_sam_local_template_has_no_rotation() -> None:
+    """``sam local`` runs against docker-compose's database: no rotation application there (and
+    so no SAM transform), its SMG4 acknowledged; the functions still declare DATABASE_URL."""
+    local = synth("dev", sam_local=True)
+    assert local.of_type("AWS::Serverless::Application") == {}
+    assert local.of_type("AWS::SecretsManager::RotationSchedule") == {}
+    assert "Transform" not in local.template
+    assert all("DATABASE_URL" in local.env_of(name) for name in OUR_FUNCTIONS)
+    assert "Transform" in synth("dev").template, "the deployable template has the rotation"
 
 
 def mcp_target(s: Synth) -> dict[str, Any]:
@@ -476,14 +699,18 @@ def test_layer_and_functions(s: Synth) -> None:
 
 def test_outputs(s: Synth) -> None:
     outputs = s.template["Outputs"]
-    expected = {"McpUrl", "HealthUrl", "AdminFunctionName", "UploadsBucketName", "ExtractDlqUrl",
-                "ExtractDlqArn",
-                "DatabaseEndpoint", "DatabaseSecretArn", "AlarmTopicArn"}
+    expected = {"McpUrl", "HealthUrl", "AdminFunctionName", "UploadsBucketName", "ExportsBucketName",
+                "ExtractDlqUrl", "ExtractDlqArn",
+                "DatabaseEndpoint", "DatabaseSecretArn", "DatabaseAppSecretArn", "AlarmTopicArn"}
     if s.env == "prod":
         expected.add("DatabaseProxyEndpoint")
     assert set(outputs) == expected
     assert outputs["McpUrl"]["Value"]["Fn::Join"][1][-1] == "/mcp"
     assert outputs["AdminFunctionName"]["Value"] == _ref(s.function("Admin")[0])
+    assert outputs["ExportsBucketName"]["Value"] == _ref(_bucket(s, "Exports"))
+    assert outputs["UploadsBucketName"]["Value"] == _ref(_bucket(s, "Uploads"))
+    assert [outputs[k]["Value"] for k in ("DatabaseSecretArn", "DatabaseAppSecretArn")] == [
+        _ref(attachment) for attachment in _secret_attachments(s)]
 
 
 # -- cfn-lint: the template against CloudFormation's own resource schemas ------------------------

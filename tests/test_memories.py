@@ -335,3 +335,39 @@ async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, 
     assert len(scores) == 50 and scores == sorted(scores, reverse=True)
     overlap = {r["id"] for r in hnsw} & {r["id"] for r in exact}
     assert len(overlap) >= 45  # approximate search, but close to exact
+
+
+async def test_search_depth_scales_with_the_space(runtime: Runtime, world: Any) -> None:
+    """ef_search follows the space's live size (space_stats): the floor for a small space, the
+    size / EF_PER_MEMORIES in between, never above the cap."""
+    from memory_mcp.db import memories as db
+    from memory_mcp.db.identity import find_space
+
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The staging cluster restarts at 03:00.", None,
+                        space)
+
+    class Rollback(Exception):
+        """Raised to roll the transaction (and its space_stats edits) back."""
+
+    seen: list[int] = []
+    with pytest.raises(Rollback):
+        async with runtime.transaction(system=True) as conn:
+            row = await find_space(conn, space)
+            assert row is not None
+            for live, floor, cap in ((None, 100, 1000), (20_000, 100, 1000),
+                                     (1_000_000, 100, 1000), (1_000_000, 100, 300),
+                                     (0, 500, 200)):
+                if live is not None:
+                    await conn.execute("UPDATE space_stats SET live_memories = %s "
+                                       "WHERE space_id = %s", (live, row["id"]))
+                await db.enable_search_ann(conn, row["id"], floor=floor, cap=cap)
+                cur = await conn.execute("SELECT current_setting('hnsw.ef_search') AS ef, "
+                                         "current_setting('hnsw.iterative_scan') AS it")
+                got = await cur.fetchone()
+                assert got is not None and got["it"] == "relaxed_order"
+                seen.append(int(got["ef"]))
+            raise Rollback
+    # one memory: the floor; 20k: size / 40; huge: the cap; a lower cap wins; floor <= cap
+    assert seen == [100, 20_000 // db.EF_PER_MEMORIES, 1000, 300, 200]

@@ -323,3 +323,16 @@ async def test_draft_validation_uses_the_save_rules(rt: Runtime, world: Any) -> 
         await widget_service.draft(rt, m.principal, "x", None, "no-such-space")
     with pytest.raises(InvalidInputError, match="documentId must be an id"):
         await widget_service.upload_status(rt, m.principal, "not-a-uuid", None)
+
+
+def test_graph_document_nodes_clip_long_titles_and_reasons() -> None:
+    """A document's title (an uploader's or a filename) and its status reason have no length
+    bound of their own; the graph clips both so its payload stays within its stated bound."""
+    row = {"id": "d1", "title": "T" * 5000, "filename": "x.md", "status": "failed",
+           "status_reason": "R" * 5000, "content_type": "text/markdown", "created_at": None,
+           "updated_at": None, "created_by": None}
+    node = graph._document_node(row)
+    assert len(node["text"]) == graph.MAX_TITLE_CHARS and node["text"].endswith("…")
+    assert len(node["statusReason"]) == graph.MAX_REASON_CHARS
+    short = graph._document_node({**row, "title": "Runbook", "status_reason": None})
+    assert short["text"] == "Runbook" and short["statusReason"] is None

@@ -1,4 +1,4 @@
-"""``memory-mcp``: serve, migrate and administer users, spaces, keys and grants.
+"""``memory-mcp``: serve, migrate, check, move spaces, and administer users, spaces, keys, grants.
 
 Works against ``DATABASE_URL`` or, without it, the embedded PostgreSQL in the data directory.
 Every command takes ``--json`` for scripts. Exit codes: 0 ok, 1 error (message on stderr).
@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from memory_mcp.cli_common import print_result, with_runtime
+from memory_mcp.cli_transfer import TRANSFER_COMMANDS, add_transfer_commands
 from memory_mcp.config import Settings, get_settings
 from memory_mcp.errors import MemoryMcpError
 from memory_mcp.services import admin, audit
@@ -41,6 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("migrate", help="apply pending database migrations")
     reembed = sub.add_parser("reembed", help="re-embed all memories with the configured model")
     reembed.add_argument("--yes", action="store_true", help="confirm")
+    add_transfer_commands(sub)
 
     users = sub.add_parser("users").add_subparsers(dest="action", required=True,
                                                    parser_class=_Parser)
@@ -111,30 +113,6 @@ HANDLERS: dict[tuple[str, str | None], Handler] = {
 }
 
 
-def _print(result: Any, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(result, indent=2, default=str))
-        return
-    rows = result if isinstance(result, list) else [result]
-    if not rows:
-        print("(none)")
-    for row in rows:
-        secret = row.get("key") if str(row.get("key", "")).startswith("mm_") else None
-        print("  ".join(f"{k}={v}" for k, v in row.items() if secret is None or k != "key"))
-        if secret is not None:
-            print(f"\nAPI key (shown once, store it now):\n  {secret}")
-
-
-async def _with_runtime(settings: Settings, fn: Callable[[Runtime], Awaitable[Any]]) -> Any:
-    from memory_mcp.services.startup import create_runtime
-
-    rt = await create_runtime(settings)
-    try:
-        return await fn(rt)
-    finally:
-        await rt.pool.close()
-
-
 def run(argv: Sequence[str] | None = None, settings: Settings | None = None) -> int:
     args = _parser().parse_args(argv)
     args.json = getattr(args, "json", False)
@@ -150,14 +128,16 @@ def run(argv: Sequence[str] | None = None, settings: Settings | None = None) -> 
             from memory_mcp.db.pool import resolve_database_url
 
             applied = migrate(resolve_database_url(settings), settings.migrations_dir)
-            _print({"applied": applied} if args.json else {"applied": ", ".join(applied) or
+            print_result({"applied": applied} if args.json else {"applied": ", ".join(applied) or
                                                           "nothing (up to date)"}, args.json)
             return 0
         if args.command == "reembed":
             return _reembed(settings, args)
+        if args.command in TRANSFER_COMMANDS:
+            return TRANSFER_COMMANDS[args.command](settings, args)
         handler = HANDLERS[(args.command, getattr(args, "action", None))]
-        result = asyncio.run(_with_runtime(settings, lambda rt: handler(rt, args)))
-        _print(result, args.json)
+        result = asyncio.run(with_runtime(settings, lambda rt: handler(rt, args)))
+        print_result(result, args.json)
         return 0
     except MemoryMcpError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -169,17 +149,24 @@ def _reembed(settings: Settings, args: argparse.Namespace) -> int:
         print("error: re-embedding rewrites every stored vector; pass --yes to confirm.",
               file=sys.stderr)
         return 1
+    from memory_mcp.cli_progress import for_args
     from memory_mcp.services.reembed import reembed_all
     from memory_mcp.services.startup import create_runtime_unchecked
+
+    progress = for_args(args.json)
 
     async def go() -> Any:
         rt = await create_runtime_unchecked(settings)
         try:
-            return await reembed_all(rt)
+            return await reembed_all(rt, progress=progress)
         finally:
             await rt.pool.close()
 
-    _print(asyncio.run(go()), args.json)
+    try:
+        result = asyncio.run(go())
+    finally:
+        progress.close()
+    print_result(result, args.json)
     return 0
 
 

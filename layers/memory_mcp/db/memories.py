@@ -16,6 +16,12 @@ from uuid import UUID
 
 from psycopg import AsyncConnection
 
+# The per-transaction HNSW settings live in db/ann.py; re-exported here, where callers look.
+from memory_mcp.db.ann import _ANN, _ef
+from memory_mcp.db.ann import EF_PER_MEMORIES as EF_PER_MEMORIES
+from memory_mcp.db.ann import enable_filtered_ann as enable_filtered_ann
+from memory_mcp.db.ann import enable_search_ann as enable_search_ann
+
 if TYPE_CHECKING:
     from memory_mcp.db.search import VectorForm
 
@@ -46,20 +52,6 @@ def vector_literal(vector: Sequence[float], width: int | None = None) -> str:
     if missing < 0:
         raise ValueError(f"vector of {len(vector)} dims exceeds width {width}")
     return "[" + body + ",0" * missing + "]"
-
-
-_ANN = ("set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-        "set_config('hnsw.ef_search', %(ef)s, true)")
-
-
-def _ef(ef_search: int) -> str:
-    return str(max(10, min(ef_search, 1000)))
-
-
-async def enable_filtered_ann(conn: Conn, ef_search: int) -> None:
-    """Per-transaction HNSW settings (``SET LOCAL``, as ``set_config(..., true)``, so pooled
-    connections stay clean), in one statement."""
-    await conn.execute(f"SELECT {_ANN}", {"ef": _ef(ef_search)})
 
 
 async def get(conn: Conn, space_id: UUID, memory_id: UUID) -> Row | None:

@@ -1,13 +1,24 @@
-"""Connection pool, created once per process.
+"""Connection pool, created once per process, and which login it uses.
 
 ``prepare_threshold=None`` disables psycopg's automatic server-side prepared statements: their
 generic plans stop using the HNSW index for space-filtered vector queries (measured ~10x slower)
 and they pin RDS Proxy connections.
+
+Hosted, the login comes from a Secrets Manager secret that is rotated while execution
+environments live on. The URL is read once per process; when the server refuses it (the
+password was rotated since), the pool re-reads the secret once and retries with the new one, so
+a rotation costs the next new connection one extra secret read instead of failing until every
+environment is recycled.
 """
 
 from __future__ import annotations
 
-from psycopg import AsyncConnection
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any, Self
+
+from psycopg import AsyncConnection, OperationalError
 from psycopg.conninfo import make_conninfo
 from psycopg.rows import dict_row
 from psycopg_pool import AsyncConnectionPool
@@ -15,31 +26,111 @@ from psycopg_pool import AsyncConnectionPool
 from memory_mcp.config import Settings
 from memory_mcp.db.embedded import embedded_database_url
 
+log = logging.getLogger(__name__)
+
+#: The application login, in every mode: a member of memory_mcp_app that owns nothing and
+#: bypasses nothing (migrations/0009), so row-level security applies to it. Embedded it logs in
+#: without a password over the Unix socket; hosted with the password of its own secret.
+APP_LOGIN = "memory_mcp_server"
+EMBEDDED_APP_USER = APP_LOGIN
+
+
+def _secret_url(settings: Settings, arn: str) -> str:
+    from memory_mcp.aws.secrets import database_url_from_secret
+
+    return database_url_from_secret(arn, settings.database_host, settings.database_sslmode)
+
 
 def resolve_database_url(settings: Settings) -> str:
-    """``DATABASE_URL``; else the Secrets Manager secret (hosted); else the embedded server."""
+    """``DATABASE_URL``; else the owner secret (hosted migrations and admin); else the
+    application secret (a request-path function holds only that one); else the embedded
+    server. Blocking (a Secrets Manager call): call it from a thread in async code."""
     if settings.database_url is not None:
         return settings.database_url.get_secret_value()
-    if settings.database_secret_arn:
-        from memory_mcp.aws.secrets import database_url_from_secret
-
-        return database_url_from_secret(settings.database_secret_arn, settings.database_host,
-                                        settings.database_sslmode)
+    arn = settings.database_secret_arn or settings.database_app_secret_arn
+    if arn:
+        return _secret_url(settings, arn)
     return embedded_database_url(settings.data_dir)
 
 
-#: The login the application pool uses on the embedded server: a member of memory_mcp_app that
-#: owns nothing and bypasses nothing (migrations/0009), so row-level security applies to it.
-EMBEDDED_APP_USER = "memory_mcp_server"
+def login_secret_arn(settings: Settings) -> str | None:
+    """The secret the server's pool logs in with, if it logs in from a secret at all."""
+    if settings.database_url is not None:
+        return None
+    return settings.database_app_secret_arn or settings.database_secret_arn
 
 
 def application_url(settings: Settings, url: str) -> str:
-    """The URL the server's pool logs in with. On the embedded server that is the unprivileged
-    ``memory_mcp_server`` (migrations run first, as the owner); elsewhere the configured login,
-    which still runs every transaction as ``memory_mcp_app`` (``SET LOCAL ROLE``)."""
-    if settings.database_url is None and not settings.database_secret_arn:
+    """The URL the server's pool logs in with, given ``url`` from ``resolve_database_url``.
+
+    Embedded: the unprivileged ``memory_mcp_server`` (migrations ran first, as the owner).
+    Hosted with an application secret: that login (read here only when ``url`` came from the
+    owner secret, i.e. a process that holds both). Otherwise the configured login, which still
+    runs every transaction as ``memory_mcp_app`` (``SET LOCAL ROLE``)."""
+    if settings.database_url is not None:
+        return url
+    if settings.database_app_secret_arn:
+        if settings.database_secret_arn:
+            return _secret_url(settings, settings.database_app_secret_arn)
+        return url
+    if not settings.database_secret_arn:
         return make_conninfo(url, user=EMBEDDED_APP_USER)
     return url
+
+
+#: How PostgreSQL (and RDS Proxy) word a refused login; connection errors carry no SQLSTATE.
+_REFUSED = ("password authentication failed", "authentication failed")
+
+
+def is_refused_login(exc: OperationalError) -> bool:
+    """True for a connection refused for its credentials, not for a server that is down."""
+    message = str(exc).lower()
+    return any(marker in message for marker in _REFUSED)
+
+
+class SecretLogin:
+    """The pool's current login, re-read from its secret when the server refuses it."""
+
+    def __init__(self, url: str, reread: Callable[[], str]) -> None:
+        self._url = url
+        self._reread = reread
+        self._lock = asyncio.Lock()
+        #: How often the secret was read again (tests and logs; never the URL itself).
+        self.rereads = 0
+
+    async def conninfo(self) -> str:
+        """The pool's ``conninfo`` callable: the login as last read."""
+        return self._url
+
+    async def refresh(self, refused: str) -> bool:
+        """After ``refused`` was refused: read the secret once (concurrent failures share one
+        read) and say whether there is a different login to try."""
+        async with self._lock:
+            if self._url != refused:  # another attempt already read the new one
+                return True
+            fresh = await asyncio.to_thread(self._reread)
+            self.rereads += 1
+            if fresh == refused:
+                return False
+            self._url = fresh
+        log.warning("database login refused; re-read it from its secret (rotated?) and retrying")
+        return True
+
+    def connection_class(self) -> type[AsyncConnection[Any]]:
+        """An ``AsyncConnection`` whose ``connect`` retries once with the re-read login."""
+        login = self
+
+        class SecretLoginConnection(AsyncConnection[Any]):
+            @classmethod
+            async def connect(cls, conninfo: str = "", **kwargs: Any) -> Self:
+                try:
+                    return await super().connect(conninfo, **kwargs)
+                except OperationalError as exc:
+                    if not is_refused_login(exc) or not await login.refresh(conninfo):
+                        raise
+                return await super().connect(await login.conninfo(), **kwargs)
+
+        return SecretLoginConnection
 
 
 async def _configure(conn: AsyncConnection) -> None:
@@ -47,9 +138,21 @@ async def _configure(conn: AsyncConnection) -> None:
 
 
 async def open_pool(settings: Settings, url: str | None = None) -> AsyncConnectionPool:
-    """Open an async pool whose connections return rows as dicts."""
-    pool = AsyncConnectionPool(
-        url or resolve_database_url(settings),
+    """Open an async pool whose connections return rows as dicts. When the login comes from a
+    secret (``login_secret_arn``), a refused login is re-read from it once per failure."""
+    conninfo: str = url if url else await asyncio.to_thread(resolve_database_url, settings)
+    arn = login_secret_arn(settings)
+    login = None
+    if arn is not None:
+        secret_arn = arn
+
+        def reread() -> str:
+            return _secret_url(settings, secret_arn)
+
+        login = SecretLogin(conninfo, reread)
+    pool: AsyncConnectionPool = AsyncConnectionPool(
+        login.conninfo if login else conninfo,
+        connection_class=login.connection_class() if login else AsyncConnection,
         min_size=settings.pool_min_size,
         max_size=settings.pool_max_size,
         kwargs={"prepare_threshold": None, "row_factory": dict_row,

@@ -21,7 +21,7 @@ from typing import Any
 from memory_mcp.documents.formats import Extracted, ExtractionError, Format, Limits
 from memory_mcp.documents.ocr import Ocr
 from memory_mcp.documents.sniff import zip_expanded_size
-from memory_mcp.documents.transcribe import Transcriber, media_text
+from memory_mcp.documents.transcribe import AnyTranscriber, media_text
 
 __all__ = ["Extracted", "ExtractionError", "Limits", "extract_text", "markdown_title"]
 
@@ -71,11 +71,12 @@ class _Text:
 
 def extract_text(
     fmt: Format, data: bytes, filename: str, limits: Limits, *, ocr: Ocr | None = None,
-    transcriber: Transcriber | None = None, source: tuple[str, str] | None = None,
+    transcriber: AnyTranscriber | None = None, source: tuple[str, str] | None = None,
 ) -> Extracted:
     """The text of ``data`` (already checked by ``sniff.verify``) as the format ``fmt``.
 
-    ``source`` is the object's (bucket, key): Amazon Transcribe reads media from S3 itself.
+    ``source`` is the object's (bucket, key): Amazon Transcribe reads media from S3 itself (an
+    OpenAI-compatible transcriber is sent ``data`` instead).
     """
     limits.check()
     if fmt.family == "text":
@@ -93,8 +94,8 @@ def extract_text(
             raise ExtractionError(OCR_MISSING)
         result = _bounded(ocr.image_text(data, fmt.kind, limits.deadline), filename, limits)
     else:
-        result = _bounded(media_text(fmt, data, transcriber, source, limits.deadline),
-                          filename, limits)
+        result = _bounded(media_text(fmt, data, filename, transcriber, source,
+                                     limits.deadline), filename, limits)
     if not result.text.strip():
         raise ExtractionError(_empty_message(fmt, filename))
     result.title = " ".join(result.title.split())[:MAX_TITLE_CHARS] or filename

@@ -30,7 +30,7 @@ from memory_mcp.documents.llm import FactExtractor
 from memory_mcp.documents.ocr import Ocr
 from memory_mcp.documents.sniff import verify
 from memory_mcp.documents.storage import ObjectStorage
-from memory_mcp.documents.transcribe import Transcriber
+from memory_mcp.documents.transcribe import AnyTranscriber
 from memory_mcp.errors import MemoryMcpError
 from memory_mcp.services import validation
 from memory_mcp.services.runtime import Runtime
@@ -59,7 +59,7 @@ class Extractors:
     storage: ObjectStorage
     facts: FactExtractor
     ocr: Ocr | None = None
-    transcriber: Transcriber | None = None
+    transcriber: AnyTranscriber | None = None
 
 
 async def process(rt: Runtime, tools: Extractors, document_id: UUID,

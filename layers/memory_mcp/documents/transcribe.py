@@ -1,4 +1,5 @@
-"""Speech in audio and video, through Amazon Transcribe (hosted only).
+"""Speech in audio and video: through Amazon Transcribe (hosted), or through an OpenAI-compatible
+endpoint (``transcribe_openai``, anywhere) when one is configured.
 
 Transcribe reads the media straight from the uploads bucket and writes its JSON result back
 into it (``transcripts/<job>.json``): the worker's VPC has no NAT, so the presigned
@@ -17,7 +18,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -34,8 +35,9 @@ log = logging.getLogger(__name__)
 #: A transcript larger than this is not read (hours of speech are a few MB of JSON).
 MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 _RETRY = "Amazon Transcribe is unavailable right now; the document will be retried."
-MISSING = ("Audio and video need Amazon Transcribe (hosted deployment); no local transcriber "
-           "is configured.")
+MISSING = ("Audio and video need Amazon Transcribe (hosted deployment) or an OpenAI-compatible "
+           "transcription endpoint such as a local Whisper server "
+           "(MEMORY_MCP_TRANSCRIPTION_BASE_URL); neither is configured.")
 
 
 class Transcriber(Protocol):
@@ -45,11 +47,26 @@ class Transcriber(Protocol):
                    deadline: float) -> str: ...
 
 
-def media_text(fmt: Format, data: bytes, transcriber: Transcriber | None,
+@runtime_checkable
+class UploadTranscriber(Protocol):
+    """Transcribes the uploaded bytes themselves (an HTTP endpoint: no S3 needed)."""
+
+    def transcribe_upload(self, *, data: bytes, filename: str, content_type: str,
+                          deadline: float) -> str: ...
+
+
+AnyTranscriber = Transcriber | UploadTranscriber
+
+
+def media_text(fmt: Format, data: bytes, filename: str, transcriber: AnyTranscriber | None,
                source: tuple[str, str] | None, deadline: float) -> str:
-    """The audio/video path of ``extract_text``: transcribe the stored object in place."""
+    """The audio/video path of ``extract_text``: send the bytes to an endpoint, or have Amazon
+    Transcribe read the stored object in place."""
     if transcriber is None:
         raise ExtractionError(MISSING)
+    if isinstance(transcriber, UploadTranscriber):
+        return transcriber.transcribe_upload(data=data, filename=filename,
+                                             content_type=fmt.content_type, deadline=deadline)
     if source is None:
         raise ExtractionError("Transcription reads the file from S3, which only the hosted "
                               "deployment has; audio and video cannot be processed here.")
@@ -165,8 +182,14 @@ class AwsTranscriber:
         return self._s3
 
 
-def build_transcriber(settings: Settings) -> Transcriber | None:
-    """Amazon Transcribe when hosted (an uploads bucket is configured); otherwise ``None``."""
+def build_transcriber(settings: Settings) -> AnyTranscriber | None:
+    """The configured OpenAI-compatible endpoint if any (it is the operator's explicit choice),
+    else Amazon Transcribe when hosted (an uploads bucket is configured), else ``None``."""
+    from memory_mcp.documents.transcribe_openai import build_openai_transcriber
+
+    endpoint = build_openai_transcriber(settings)
+    if endpoint is not None:
+        return endpoint
     if not settings.uploads_bucket:
         return None
     return AwsTranscriber(language=settings.transcribe_language,

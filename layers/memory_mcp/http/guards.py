@@ -1,21 +1,26 @@
-"""Edge guards every route shares: the Host allow-list, input errors that never echo the input,
-and credentials in query strings kept out of the access log.
+"""Edge guards every route shares: the Host/Origin check against DNS rebinding (the allow-list,
+or loopback names when reached on loopback), input errors that never echo the input, and
+credentials in query strings kept out of the access log.
 
 The MCP SDK checks Host only for ``/mcp``; ``/uploads`` builds its upload URL from the Host it
-is sent, so with ``MEMORY_MCP_ALLOWED_HOSTS`` set every route must check it.
+is sent, so every route must be checked, before the SDK sees anything.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from memory_mcp.http.uploads import LOCAL_PUT_PREFIX
 
 #: Query parameters whose value is a credential (matched case-insensitively, as a whole name).
 _QUERY_CREDENTIAL = re.compile(
@@ -42,31 +47,98 @@ class HideQueryCredentials(logging.Filter):
 
 
 def host_allowed(host: str, allowed: list[str]) -> bool:
-    """The SDK's rule: an exact ``host[:port]`` or ``host:*`` for any port."""
+    """The SDK's rule: an exact ``host[:port]`` or ``host:*`` for any port (``[v6]:port`` too)."""
     if allowed == ["*"]:
         return True
-    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    if host.startswith("[") and "]:" in host:
+        name = host[:host.index("]") + 1]
+    else:
+        name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
     return any(host == a or (a.endswith(":*") and name == a[:-2]) for a in allowed)
 
 
+#: The names a loopback-bound server answers to when no allow-list is set (any port).
+LOOPBACK_HOSTS = ["localhost:*", "127.0.0.1:*", "[::1]:*", "localhost", "127.0.0.1", "[::1]"]
+
+
+def is_loopback_address(address: str) -> bool:
+    """Whether the socket a request arrived on is a loopback one (``127.0.0.0/8``, ``::1``,
+    or IPv4-mapped loopback). A name (Mangum puts the Host there) is never loopback."""
+    try:
+        ip = ipaddress.ip_address(address.strip("[]"))
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
+def origin_host(origin: str) -> str | None:
+    """``host[:port]`` of an ``http(s)`` Origin; None for ``null`` or anything else."""
+    parts = urlsplit(origin)
+    if parts.scheme not in ("http", "https") or not parts.netloc or "@" in parts.netloc:
+        return None
+    return parts.netloc.lower()
+
+
+def _refusal(status: int, error: str, message: str) -> tuple[int, bytes]:
+    return status, json.dumps({"error": error, "message": message}).encode()
+
+
 class HostGuard:
-    """421 for any route reached under a Host not in the allow-list (when one is set)."""
+    """DNS-rebinding guard on every route, before anything else runs.
+
+    With ``MEMORY_MCP_ALLOWED_HOSTS`` set (hosted), Host must be on that list (421). Left at its
+    default ``["*"]``, a request that arrived on a *loopback* socket must name a loopback host
+    (``localhost``, ``127.0.0.1``, ``[::1]``, any port): a page on ``evil.example`` whose DNS
+    now points at 127.0.0.1 reaches the socket but not the server. Either way a present
+    ``Origin`` must name an allowed host too (403) — except on the local upload PUT, which the
+    widget sends from an opaque sandbox origin and whose signed URL is the authorisation. The
+    refusal never echoes what was sent. The socket decides, not the bind setting, because that
+    is what a rebinding attack reaches: a server bound to 0.0.0.0 but reached over loopback is
+    guarded as well, while one reached on a public address (API Gateway, a LAN) is not.
+    """
 
     def __init__(self, app: ASGIApp, allowed: list[str]) -> None:
         self.app = app
         self.allowed = allowed
 
+    def _effective(self, scope: Scope) -> list[str]:
+        if self.allowed != ["*"]:
+            return self.allowed
+        server = scope.get("server")
+        if server and is_loopback_address(str(server[0])):
+            return LOOPBACK_HOSTS
+        return ["*"]
+
+    def _check(self, scope: Scope) -> tuple[int, bytes] | None:
+        allowed = self._effective(scope)
+        if allowed == ["*"]:
+            return None
+        headers = dict(scope.get("headers") or [])
+        host = headers.get(b"host", b"").decode("latin-1")
+        if not host_allowed(host.lower(), allowed):
+            return _refusal(421, "misdirected_request",
+                            "This server does not answer for that host. A server reached on a "
+                            "loopback address answers only to localhost, 127.0.0.1 and [::1]; "
+                            "set MEMORY_MCP_ALLOWED_HOSTS to serve other names.")
+        origin = headers.get(b"origin")
+        if origin is not None and not scope["path"].startswith(LOCAL_PUT_PREFIX):
+            named = origin_host(origin.decode("latin-1"))
+            if named is None or not host_allowed(named, allowed):
+                return _refusal(403, "forbidden_origin",
+                                "Requests from that web origin are not accepted.")
+        return None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self.allowed != ["*"]:
-            headers = dict(scope.get("headers") or [])
-            host = headers.get(b"host", b"").decode("latin-1")
-            if not host_allowed(host, self.allowed):
-                body = json.dumps({"error": "misdirected_request",
-                                   "message": "This server does not answer for that host."})
-                await send({"type": "http.response.start", "status": 421, "headers": [
+        if scope["type"] == "http":
+            refusal = self._check(scope)
+            if refusal is not None:
+                status, body = refusal
+                await send({"type": "http.response.start", "status": status, "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode())]})
-                await send({"type": "http.response.body", "body": body.encode()})
+                await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
 

@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
-_MAX_SNIPPET = 500
+#: Longest memory snippet in text results; ``snippets`` lowers it while one result renders, so a
+#: long list still fits its budget (mcp/budget.py) without every renderer taking a parameter.
+SNIPPET_CHARS = 500
+_snippet: ContextVar[int] = ContextVar("snippet", default=SNIPPET_CHARS)
+
+
+@contextmanager
+def snippets(chars: int) -> Iterator[None]:
+    token = _snippet.set(chars)
+    try:
+        yield
+    finally:
+        _snippet.reset(token)
 
 
 def _snip(text: str) -> str:
+    limit = _snippet.get()
     text = " ".join(text.split())
-    return text if len(text) <= _MAX_SNIPPET else text[: _MAX_SNIPPET - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def memory_line(m: dict[str, Any], *, score: bool = False) -> str:
@@ -128,20 +144,31 @@ def documents_page(r: dict[str, Any]) -> str:
 
 
 def document(r: dict[str, Any]) -> str:
-    d = r["document"]
+    d, p = r["document"], r["page"]
     lines = [f"Document {d['id']} in space {r['space']}", document_line(d)]
-    if d["contentKind"] == "summary":
-        lines += ["Content not available; showing the SUMMARY instead:", d["content"]]
-    elif d["contentKind"] == "content":
-        lines += ["Content:", d["content"]]
-    else:
+    if d["contentKind"] == "none":
         lines.append("No content or summary is available yet.")
+    else:
+        what = "Content" if d["contentKind"] == "content" else (
+            "Content not available; showing the SUMMARY instead")
+        whole = p["offset"] == 0 and not p["hasMore"]
+        lines.append(f"{what} (all {p['totalChars']:,} characters):" if whole else
+                     f"{what}, characters {p['offset']:,}-{p['end']:,} of {p['totalChars']:,}:")
+        lines += [d["content"], ""]
+        if p["hasMore"]:
+            lines.append(f"[{p['totalChars'] - p['end']:,} more characters. To read on, call "
+                         f"getDocument with documentId={d['id']} offset={p['nextOffset']}.]")
+        elif not whole:
+            lines.append("[End of the document.]")
     if r["memories"]:
         shown = len(r["memories"])
         lines.append(f"Memories extracted (the first {shown} of {d['memoryCount']} are listed; "
                      "search_memory finds them all):" if d["memoryCount"] > shown
                      else f"Memories extracted ({shown}):")
         lines += [memory_line(m) for m in r["memories"]]
+    elif p["offset"] and d["memoryCount"]:
+        lines.append(f"({d['memoryCount']} memories were extracted; the first page lists the "
+                     "first of them, search_memory finds them all.)")
     return "\n".join(lines)
 
 
@@ -154,7 +181,10 @@ def deleted_document(r: dict[str, Any]) -> str:
 def spaces(r: dict[str, Any]) -> str:
     if not r["spaces"]:
         return "This key has no spaces yet."
-    lines = [f"{r['count']} space(s) (* = active):"]
+    shown = len(r["spaces"])
+    lines = [f"{r['count']} space(s) (* = active):" if shown == r["count"] else
+             f"{r['count']} spaces (* = active); page {r.get('page', 1)}, {shown} shown"
+             + (" (more on the next page):" if r.get("hasMore") else ":")]
     for s in r["spaces"]:
         lines.append(f"{'*' if s['active'] else '-'} {s['key']} — {s['name']} [{s['access']}; "
                      f"{s['memoryCount']} memories, {s['documentCount']} documents; last activity "
@@ -169,6 +199,9 @@ def who(r: dict[str, Any]) -> str:
              "Active space: " + (f"{a['key']} ({a['access']}, {a['source']})" if a else "none"),
              "Scope:"]
     lines += [f"- {s['space']}: {s['access']}" for s in r["scope"]] or ["- (no spaces granted)"]
+    hidden = r.get("scopeTotal", len(r["scope"])) - len(r["scope"])
+    if hidden > 0:
+        lines.append(f"- … and {hidden:,} more (listSpaces pages through them all)")
     return "\n".join(lines)
 
 

@@ -1,4 +1,11 @@
-"""``build_server()``: the MCP server with every tool, resource and prompt registered."""
+"""``build_server()``: the MCP server with every tool, resource and prompt registered.
+
+It advertises only what it can deliver. Tool, resource and prompt lists never change while it
+runs, and it keeps no connection open (stateless, one JSON body per POST; on Lambda a buffered
+response), so it offers no ``subscriptions/listen`` stream: the 2026-07-28 capabilities then
+carry ``listChanged: false`` and ``subscribe: false``, as the 2025-11-25 ones always did (no
+``resources/subscribe`` handler). The ``logging`` capability is real: see ``client_log``.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +15,7 @@ from mcp.server.mcpserver import MCPServer
 
 from memory_mcp import __version__
 from memory_mcp.config import Settings, get_settings
-from memory_mcp.mcp import resources, tools, widgets
+from memory_mcp.mcp import client_log, resources, tools, widgets
 
 INSTRUCTIONS = """Memory-MCP stores what agents learn, in spaces shared by a team.
 Use search_memory before answering from remembered context; add_memory to save a final fact
@@ -23,8 +30,9 @@ def build_server(settings: Settings | None = None) -> MCPServer[Any]:
     apps = widgets.build_apps(settings or get_settings())
     server: MCPServer[Any] = MCPServer(
         name="memory-mcp", title="Memory-MCP", version=__version__, instructions=INSTRUCTIONS,
-        extensions=[apps],
+        extensions=[apps], subscriptions=False,
     )
+    client_log.install(server)
     tools.register(server)
     resources.register(server)
     return server

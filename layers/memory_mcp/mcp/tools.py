@@ -16,8 +16,18 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field
 
-from memory_mcp.errors import AccessDeniedError, MemoryMcpError
+from memory_mcp.errors import AccessDeniedError, InvalidInputError, MemoryMcpError
 from memory_mcp.mcp import formatting as fmt
+from memory_mcp.mcp.budget import (
+    BUDGETS,
+    MAX_PAGE_CHARS,
+    PAGE_CHARS,
+    SPACES_PAGE,
+    Budget,
+    fit_structured,
+    fit_text,
+    page_items,
+)
 from memory_mcp.mcp.request import caller
 from memory_mcp.services import audit, documents, memories, ratelimit, spaces
 
@@ -35,8 +45,14 @@ Limit = Annotated[int, Field(description="Items per page, 1-50 (default 10).")]
 
 
 async def run(call: Callable[[], Awaitable[dict[str, Any]]],
-               render: Callable[[dict[str, Any]], str]) -> CallToolResult:
-    """Translate package errors into tool errors the model can read; nothing else leaks."""
+              render: Callable[[dict[str, Any]], str], *, budget: Budget | None = None,
+              compact: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+              ) -> CallToolResult:
+    """Translate package errors into tool errors the model can read; nothing else leaks.
+
+    With a ``budget`` (mcp/budget.py) the text and structuredContent are fitted to it;
+    ``compact`` first drops from structuredContent what the text already carries.
+    """
     try:
         data = await call()
     except AccessDeniedError as exc:  # a refused write is worth an audit line
@@ -45,7 +61,17 @@ async def run(call: Callable[[], Awaitable[dict[str, Any]]],
         raise ToolError(str(exc)) from None
     except MemoryMcpError as exc:
         raise ToolError(str(exc)) from None
-    return CallToolResult(content=[TextContent(text=render(data))], structured_content=data)
+    if budget is None:
+        return CallToolResult(content=[TextContent(text=render(data))], structured_content=data)
+    structured = fit_structured(compact(data) if compact else data, budget.structured)
+    note = ""
+    if "omittedForBudget" in structured:
+        note = (f"\n[structuredContent leaves the last {sum(structured['omittedForBudget'].values())}"
+                " item(s) out to stay within this result's budget; ask for a smaller limit to get "
+                "them all.]")
+    text = fit_text(render, fit_structured(data, max(budget.text, budget.structured), trim=False),
+                    budget.text - len(note)) + note
+    return CallToolResult(content=[TextContent(text=text)], structured_content=structured)
 
 
 async def search_memory(
@@ -70,7 +96,8 @@ async def search_memory(
     c = caller()
     return await run(lambda: memories.search(
         c.runtime, c.principal, query=query, keyword=keyword, category=category,
-        include_profile=includeProfile, container_tag=containerTag, limit=limit), fmt.search)
+        include_profile=includeProfile, container_tag=containerTag, limit=limit), fmt.search,
+        budget=BUDGETS["search_memory"])
 
 
 async def add_memory(
@@ -100,32 +127,49 @@ async def add_memory(
         raise ToolError(str(exc)) from None
     if action == "forget":
         return await run(lambda: memories.forget(c.runtime, c.principal, content, memoryId,
-                                                  containerTag), fmt.forgotten)
+                                                  containerTag), fmt.forgotten,
+                         budget=BUDGETS["add_memory"])
     if memoryId:
         raise ToolError("memoryId is only used with action='forget'.")
     return await run(lambda: memories.save(c.runtime, c.principal, content, category,
-                                            containerTag), fmt.saved)
+                                            containerTag), fmt.saved, budget=BUDGETS["add_memory"])
 
 
 async def listDocuments(
     page: Page = 1, limit: Limit = 10, containerTag: ContainerTag = None
 ) -> CallToolResult:
     """Browse the source documents stored in a space: ids, titles, types, status, dates and
-    summaries. Use getDocument to read one in full."""
+    summaries. Use getDocument to read one, page by page."""
     c = caller()
     return await run(lambda: documents.list_page(c.runtime, c.principal, page, limit,
-                                                  containerTag), fmt.documents_page)
+                                                  containerTag), fmt.documents_page,
+                     budget=BUDGETS["listDocuments"])
 
 
 async def getDocument(
     documentId: Annotated[str, Field(description="Id of the document (from listDocuments).")],
     containerTag: ContainerTag = None,
+    offset: Annotated[int, Field(description="Character position to read from (0 = the "
+                                             "start; use the nextOffset of the previous page).")]
+    = 0,
+    limit: Annotated[int, Field(description=f"Characters to read, 1-{MAX_PAGE_CHARS:,} "
+                                            f"(default {PAGE_CHARS:,}).")] = PAGE_CHARS,
 ) -> CallToolResult:
-    """Read one source document: metadata, summary, available content and the memories
-    extracted from it. When only a summary exists it is labelled as such."""
+    """Read one source document, a page at a time: metadata, summary, coverage, `limit`
+    characters of its content from `offset` (pages end at a paragraph where possible) and, with
+    the first page, the first memories extracted from it. The result says how many characters
+    there are in all and, when more follow, the nextOffset to pass to read on. When only a
+    summary exists it is labelled as such."""
     c = caller()
-    return await run(lambda: documents.get(c.runtime, c.principal, documentId, containerTag),
-                      fmt.document)
+    return await run(lambda: documents.get(c.runtime, c.principal, documentId, containerTag,
+                                           offset, limit),
+                     fmt.document, budget=BUDGETS["getDocument"], compact=_without_page_text)
+
+
+def _without_page_text(data: dict[str, Any]) -> dict[str, Any]:
+    """structuredContent of getDocument: the page's text is in the text block only (``page``
+    says where it lies), so the result does not carry it twice."""
+    return {**data, "document": {k: v for k, v in data["document"].items() if k != "content"}}
 
 
 async def deleteDocument(
@@ -137,7 +181,7 @@ async def deleteDocument(
     access in the document's space. To forget a single memory use add_memory action=forget."""
     c = caller()
     return await run(lambda: documents.delete(c.runtime, c.principal, documentId, containerTag),
-                      fmt.deleted_document)
+                     fmt.deleted_document, budget=BUDGETS["deleteDocument"])
 
 
 async def listMemories(
@@ -147,22 +191,43 @@ async def listMemories(
     superseded, forgotten): ids, text, versions, categories, source document ids, authors."""
     c = caller()
     return await run(lambda: memories.list_page(c.runtime, c.principal, page, limit,
-                                                 containerTag), fmt.memories_page)
+                                                 containerTag), fmt.memories_page,
+                     budget=BUDGETS["listMemories"])
 
 
-async def listSpaces() -> CallToolResult:
+async def listSpaces(
+    page: Annotated[int, Field(description=f"Page number, from 1 ({SPACES_PAGE} spaces a "
+                                           "page).")] = 1,
+) -> CallToolResult:
     """List the spaces this key can use, with each one's key (use it as containerTag), name,
     effective access (Read/ReadWrite), document and memory counts, last activity and which is
     active. Use it to resolve a space's name to its key."""
     c = caller()
-    return await run(lambda: spaces.list_spaces(c.runtime, c.principal), fmt.spaces)
+
+    async def paged() -> dict[str, Any]:
+        if isinstance(page, bool) or not isinstance(page, int) or page < 1:
+            raise InvalidInputError(f"page must be a whole number from 1, got {page!r}.")
+        data = await spaces.list_spaces(c.runtime, c.principal)
+        shown, more = page_items(data["spaces"], page, SPACES_PAGE)
+        if page > 1 and not shown:
+            last = max(1, -(-data["count"] // SPACES_PAGE))
+            raise InvalidInputError(f"page {page} is past the end: there are {data['count']} "
+                                    f"spaces, {last} page(s) of {SPACES_PAGE}.")
+        return {**data, "spaces": shown, "page": page, "hasMore": more}
+
+    return await run(paged, fmt.spaces, budget=BUDGETS["listSpaces"])
 
 
 async def whoAmI() -> CallToolResult:
     """Show the authenticated user (id, email, display name, Writer/Reader role), the key in
     use, every granted space with its effective access, and the active space."""
     c = caller()
-    return await run(lambda: spaces.who_am_i(c.runtime, c.principal), fmt.who)
+
+    async def bounded() -> dict[str, Any]:
+        data = await spaces.who_am_i(c.runtime, c.principal)
+        return {**data, "scope": data["scope"][:SPACES_PAGE], "scopeTotal": len(data["scope"])}
+
+    return await run(bounded, fmt.who, budget=BUDGETS["whoAmI"])
 
 
 #: name -> (function, annotations). The one registry of tools; tests list it.

@@ -15,14 +15,14 @@ to Thursday") is exactly what a new version records.
 
 from __future__ import annotations
 
+import bisect
+import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import snowballstemmer
+from typing import Any
 
 _TOKEN = re.compile(r"[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
-_STEMMER = snowballstemmer.stemmer("english")
 
 STOP_WORDS = frozenset("""
 a about above after again all also am an and any are as at be because been before being below
@@ -110,7 +110,16 @@ def strip_preamble(text: str) -> str:
 def stem(word: str) -> str:
     """Snowball stem, cached: the pure-Python stemmer costs ~0.1 ms a word and the rules compare
     the same words many times (without the cache it was ~90 ms of every save, in the lock)."""
-    return str(_STEMMER.stemWord(word.lower().replace("\u2019", "'").removesuffix("'s")))
+    return str(_stemmer().stemWord(word.lower().replace("\u2019", "'").removesuffix("'s")))
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    """Loaded on first use: ``snowballstemmer`` imports every language's stemmer, which a Lambda
+    cold start would otherwise pay before its first request (most of which never stem)."""
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
 
 
 @lru_cache(maxsize=4096)
@@ -215,10 +224,44 @@ def _same_word(a: str, b: str, ratio: float) -> bool:
     return len(short) >= 3 and long_.startswith(short) and len(short) >= ratio * len(long_)
 
 
+_SCAN = 64
+
+
+@dataclass(frozen=True)
+class _Pool:
+    """The words of the other text, indexed so that "does ``x`` match any of them"
+    (``_same_word``) costs a few set lookups and one sorted-range scan instead of a comparison
+    with every word: comparing two long texts word by word was quadratic (46 s for two 10,000-
+    character texts), and any writer could make a save pay that."""
+
+    words: frozenset[str]
+    stems: frozenset[str]
+    ordered: tuple[str, ...]
+
+    def has(self, x: str, ratio: float) -> bool:
+        if x in self.words or stem(x) in self.stems:
+            return True
+        # x the shorter one: words starting with x, x making up at least `ratio` of them
+        if len(x) >= 3:  # at most _SCAN of them: past that, "no match" (the side that refuses)
+            i = bisect.bisect_right(self.ordered, x)
+            for w in self.ordered[i : i + _SCAN]:
+                if not w.startswith(x):
+                    break
+                if len(x) >= ratio * len(w):
+                    return True
+        # x the longer one: a prefix of x (3+ characters, at least `ratio` of x) is a word
+        return any(x[:k] in self.words for k in range(max(3, math.ceil(ratio * len(x))), len(x)))
+
+
+@lru_cache(maxsize=1024)
+def _pool(words: frozenset[str]) -> _Pool:
+    return _Pool(words, frozenset(stem(w) for w in words), tuple(sorted(words)))
+
+
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
     """Names of one text found nowhere in the other (as a name or as an ordinary word)."""
-    pool = other.names | set(other.tokens)
-    return sorted(n for n in mine.names if not any(_same_word(n, w, 0.75) for w in pool))
+    pool = _pool(frozenset(other.names | set(other.tokens)))
+    return sorted(n for n in mine.names if not pool.has(n, 0.75))
 
 
 def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -228,6 +271,8 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     warehouse" / "analytics warehouse") is not a swap."""
     def heads(f: Facets, other: Facets) -> dict[str, str]:
         out: dict[str, str] = {}
+        whole = _pool(frozenset(other.tokens))
+        parts = _pool(frozenset(p for t in other.tokens for p in (t, *re.split(r"[\-/]", t))))
         for x, h in zip(f.tokens, f.tokens[1:], strict=False):
             head = re.split(r"[\-/]", h)[0]
             if not (_content(head) and stem(head) in other.stems):
@@ -236,9 +281,7 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
             last = re.split(r"[\-/]", x)[-1]
             if not _content(last) or _singular(last) in WEEKDAYS or last in MONTHS:
                 continue  # a changed day or month is a value, compared on its own
-            pool = other.tokens if compound else \
-                [p for t in other.tokens for p in (t, *re.split(r"[\-/]", t))]
-            if not any(_same_word(x, w, 0.0) for w in pool):
+            if not (whole if compound else parts).has(x, 0.0):
                 out[stem(head)] = x
         return out
 

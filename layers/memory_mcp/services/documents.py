@@ -12,7 +12,7 @@ from memory_mcp.db import documents as db
 from memory_mcp.db import identity, processing
 from memory_mcp.db import memories as memories_db
 from memory_mcp.documents.storage import derived_keys
-from memory_mcp.errors import NotFoundError
+from memory_mcp.errors import InvalidInputError, NotFoundError
 from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import audit, ratelimit, views
 from memory_mcp.services import validation as v
@@ -21,8 +21,18 @@ from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
 
-#: Memories getDocument lists (in document order); the rest are found by search_memory.
-MAX_DOCUMENT_MEMORIES = 200
+#: getDocument pages a document's content: ``limit`` characters from ``offset`` (default 20,000,
+#: at most 30,000: a page and its header stay well inside the mcp/budget.py text budget, i.e. a
+#: few thousand tokens of an agent's context rather than the whole 500,000-character document).
+PAGE_CHARS = 20_000
+MAX_PAGE_CHARS = 30_000
+#: Pages break at a paragraph, else a line, a sentence or a word, if one lies in the page's
+#: last half; only a page that is one unbroken run of characters is cut mid-word.
+_BREAKS = ("\n\n", "\n", ". ", " ")
+#: Offsets past this are refused before they reach SQL (``substr`` takes a 32-bit integer).
+_MAX_OFFSET = 2**31 - 1 - MAX_PAGE_CHARS
+#: Memories getDocument lists with the first page (in document order); search_memory finds all.
+MAX_DOCUMENT_MEMORIES = 20
 
 
 async def list_page(
@@ -41,41 +51,100 @@ async def list_page(
     }
 
 
-async def _find(conn: Conn, principal: Principal, doc_id: UUID, container_tag: str | None
-                ) -> tuple[dict[str, Any], SpaceAccess]:
-    """The document and its space: the named space, or else whichever readable space holds it.
-    A document anywhere else is reported exactly like one that does not exist."""
+async def _spaces(conn: Conn, principal: Principal, container_tag: str | None
+                  ) -> list[SpaceAccess]:
+    """Where to look: the named space, or else every readable one."""
     if container_tag:
-        spaces = [await resolve_space(conn, principal, container_tag)]
-    else:
-        spaces = await readable_spaces(conn, principal)
-    row = await db.get(conn, doc_id, [s.space_id for s in spaces])
+        return [await resolve_space(conn, principal, container_tag)]
+    return await readable_spaces(conn, principal)
+
+
+def _located(row: dict[str, Any] | None, doc_id: UUID, spaces: list[SpaceAccess]
+             ) -> tuple[dict[str, Any], SpaceAccess]:
+    """A document anywhere else is reported exactly like one that does not exist."""
     if row is None:
         raise NotFoundError(f"Document {doc_id} was not found.")
     return row, next(s for s in spaces if s.space_id == row["space_id"])
 
 
+async def _find(conn: Conn, principal: Principal, doc_id: UUID, container_tag: str | None
+                ) -> tuple[dict[str, Any], SpaceAccess]:
+    """The document (without its content) and its space."""
+    spaces = await _spaces(conn, principal, container_tag)
+    return _located(await db.status(conn, doc_id, [s.space_id for s in spaces]), doc_id, spaces)
+
+
+def _page_bounds(offset: int | None, limit: int | None) -> tuple[int, int]:
+    """Validated ``(offset, limit)`` of a content page, in characters."""
+    offset = 0 if offset is None else offset
+    limit = PAGE_CHARS if limit is None else limit
+    for name, value in (("offset", offset), ("limit", limit)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidInputError(f"{name} must be a whole number of characters.")
+    if not 0 <= offset <= _MAX_OFFSET:
+        raise InvalidInputError(f"offset must be 0 or more (a character position in the "
+                                f"document), got {offset:,}.")
+    if not 1 <= limit <= MAX_PAGE_CHARS:
+        raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE_CHARS:,} characters, "
+                                f"got {limit:,}.")
+    return offset, limit
+
+
+def _page_end(text: str, complete: bool) -> int:
+    """Where this page stops: after the last paragraph (line, sentence, word) break in its
+    second half, so the next page starts on a fresh one; the whole text if it is the last."""
+    if complete:
+        return len(text)
+    for sep in _BREAKS:
+        at = text.rfind(sep, len(text) // 2)
+        if at > 0:
+            return at + len(sep)
+    return len(text)
+
+
+def _page(view: dict[str, Any], row: dict[str, Any], offset: int, limit: int) -> dict[str, Any]:
+    """Cut the page out of the content (or the summary, when only that exists) and say where it
+    lies: ``totalChars``, this page's ``offset``..``end`` and the ``nextOffset`` to read on."""
+    if row["content_chars"]:
+        kind, total, text = "content", int(row["content_chars"]), row["content"] or ""
+    elif view["summary"]:
+        kind, total = "summary", len(view["summary"])  # the full text is not available: say so
+        text = view["summary"][offset:offset + limit]
+    else:
+        kind, total, text = "none", 0, ""
+    if offset and offset >= total:
+        raise InvalidInputError(
+            f"offset {offset:,} is past the end of the document's {kind} ({total:,} characters)"
+            + ("." if total == 0 else f"; use an offset below {total:,} (0 reads from the start)."))
+    end = offset + _page_end(text, offset + len(text) >= total)
+    view["content"] = text[:end - offset] if kind != "none" else None
+    view["contentKind"] = kind
+    more = end < total
+    return {"offset": offset, "end": end, "chars": end - offset, "totalChars": total,
+            "limit": limit, "hasMore": more, "nextOffset": end if more else None}
+
+
 async def get(
-    rt: Runtime, principal: Principal, document_id: str, container_tag: str | None = None
+    rt: Runtime, principal: Principal, document_id: str, container_tag: str | None = None,
+    offset: int | None = None, limit: int | None = None,
 ) -> dict[str, Any]:
-    """One document from a space the key can read (the named one, if ``containerTag`` is given).
+    """One page of a document from a space the key can read (the named one, if
+    ``containerTag`` is given): ``limit`` characters of content from ``offset``, the page's
+    place in the whole, and (with the first page) the first memories extracted from it.
 
     A document elsewhere is reported exactly like one that does not exist.
     """
     doc_id = v.parse_uuid(document_id, "documentId")
+    start, size = _page_bounds(offset, limit)
     async with rt.transaction() as conn:
-        row, space = await _find(conn, principal, doc_id, container_tag)
-        memories = await memories_db.for_document(conn, row["space_id"], doc_id,
-                                                  MAX_DOCUMENT_MEMORIES)
-    view = views.document(row, with_content=True)
-    if view["content"]:
-        view["contentKind"] = "content"
-    elif view["summary"]:
-        view["content"] = view["summary"]
-        view["contentKind"] = "summary"  # the full text is not available: say so
-    else:
-        view["contentKind"] = "none"
-    return {"space": space.key, "document": view,
+        spaces = await _spaces(conn, principal, container_tag)
+        row, space = _located(await db.get_page(conn, doc_id, [s.space_id for s in spaces],
+                                                start, size), doc_id, spaces)
+        memories = [] if start else await memories_db.for_document(
+            conn, row["space_id"], doc_id, MAX_DOCUMENT_MEMORIES)
+    view = views.document(row)
+    page = _page(view, row, start, size)
+    return {"space": space.key, "document": view, "page": page,
             "memories": [views.memory(m) for m in memories],
             "memoriesShown": len(memories)}
 

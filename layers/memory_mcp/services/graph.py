@@ -1,8 +1,11 @@
 """The memory graph of one space: documents, memories, extraction and version edges.
 
-Bounded on purpose (``MAX_DOCUMENTS`` documents and ``MAX_MEMORIES`` memories, newest first, each
-text cut to ``MAX_TEXT_CHARS``) so the view stays responsive and the result small; ``truncated``
-and the whole space's ``counts`` say what was left out. Edges only join nodes that are both in
+Bounded on purpose (``MAX_DOCUMENTS`` documents and ``MAX_MEMORIES`` memories, newest first,
+each memory's text cut to ``MAX_TEXT_CHARS``, a document's title and status reason to
+``MAX_TITLE_CHARS`` / ``MAX_REASON_CHARS``) so the view stays responsive and the result bounded
+(at most ~4.5 M characters of structuredContent at the bounds: it is the view's payload, not
+the model's; the text answer is short); ``truncated`` and the whole space's ``counts`` say what
+was left out. Edges only join nodes that are both in
 the result, so the view never draws a line to nothing.
 """
 
@@ -20,6 +23,9 @@ from memory_mcp.services.runtime import Runtime
 MAX_DOCUMENTS = 500
 MAX_MEMORIES = 2000
 MAX_TEXT_CHARS = 2000
+#: A document node's title and status reason (a filename or an uploader's title can be long).
+MAX_TITLE_CHARS = 200
+MAX_REASON_CHARS = 300
 LABEL_CHARS = 60
 
 
@@ -32,6 +38,12 @@ def _label(text: str) -> str:
     return flat if len(flat) <= LABEL_CHARS else flat[: LABEL_CHARS - 1].rstrip() + "…"
 
 
+def _clip(text: str | None, limit: int) -> str | None:
+    if text is None or len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
 def _status(row: dict[str, Any]) -> str:
     if row["is_forgotten"]:
         return "forgotten"
@@ -39,10 +51,10 @@ def _status(row: dict[str, Any]) -> str:
 
 
 def _document_node(row: dict[str, Any]) -> dict[str, Any]:
-    title = row["title"] or row["filename"] or "Untitled document"
+    title = _clip(row["title"] or row["filename"] or "Untitled document", MAX_TITLE_CHARS) or ""
     return {
         "id": str(row["id"]), "kind": "document", "label": _label(title), "text": title,
-        "status": row["status"], "statusReason": row["status_reason"],
+        "status": row["status"], "statusReason": _clip(row["status_reason"], MAX_REASON_CHARS),
         "contentType": row["content_type"], "category": None, "version": None,
         "createdAt": _iso(row["created_at"]), "updatedAt": _iso(row["updated_at"]),
         "createdBy": row["created_by"], "sourceDocumentId": None, "parentMemoryId": None,

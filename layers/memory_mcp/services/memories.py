@@ -26,6 +26,11 @@ FORGET_CANDIDATES = 8
 MAX_FORGET_SHOWN = 3
 #: Nearest memories a save may become the next version of.
 VERSION_CANDIDATES = 5
+#: ef_search of the save's nearest-neighbour look. A save only needs near-duplicates (cosine at
+#: the versioning threshold, 0.90 for MiniLM), which the graph finds at any depth; the deeper
+#: search that gives *recall* its accuracy (``MEMORY_MCP_HNSW_EF_SEARCH``) would only slow
+#: every write.
+SAVE_EF_SEARCH = 100
 
 
 class _LostRace(Exception):
@@ -102,7 +107,8 @@ async def _save_once(
     form, t = rt.vector_form, recall.thresholds(rt)
     query = form.query_literal(vector)
     await _same_space(conn, principal, container_tag, space_id)
-    await db.begin_save(conn, space_id, rt.settings.hnsw_ef_search, exclusive=exclusive)
+    await db.begin_save(conn, space_id, min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search),
+                        exclusive=exclusive)
     near, writes = await db.version_candidates(conn, space_id, form, query, VERSION_CANDIDATES)
     if any(bytes(r["content_hash"]) == digest for r in near):
         # the identical text arrived since the first look: never supersede it with itself (the

@@ -31,6 +31,8 @@ MAX_SEARCH_LIMIT = 50
 DEFAULT_SEARCH_LIMIT = 10
 #: With no good match, at most this many of the closest hits are shown (all marked weak).
 WEAK_SHOWN = 3
+#: The least ef_search any search uses (small spaces; see ``db.memories.EF_PER_MEMORIES``).
+EF_FLOOR = 100
 
 
 def thresholds(rt: Runtime) -> matching.Thresholds:
@@ -49,7 +51,8 @@ async def ranked(rt: Runtime, conn: Conn, space_id: uuid.UUID, *, query: str | N
     if vector is None or query is None:
         return await search_db.newest(conn, space_id, pattern=pattern, category=category,
                                       limit=limit), "newest"
-    await db.enable_filtered_ann(conn, max(s.hnsw_ef_search, limit * 2))
+    await db.enable_search_ann(conn, space_id, floor=max(EF_FLOOR, limit * 2),
+                               cap=max(s.hnsw_ef_search, limit * 2))
     form = rt.vector_form
     if not s.hybrid_search:
         return await search_db.semantic(conn, space_id, form, vector=vector, pattern=pattern,

@@ -1,0 +1,50 @@
+"""Per-transaction HNSW settings for nearest-neighbour queries (``SET LOCAL`` as
+``set_config(..., true)``, so a pooled connection never carries them into the next request and
+RDS Proxy does not pin it).
+
+``hnsw.iterative_scan = relaxed_order`` keeps a space filter from starving the index of
+candidates; ``hnsw.ef_search`` is how deep the graph is searched: fixed for saves, scaled to the
+space's size for search (docs/pgvector-halfvec-search.md, "Approximate-index recall").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from psycopg import AsyncConnection
+
+Conn = AsyncConnection[dict[str, Any]]
+
+_ANN = ("set_config('hnsw.iterative_scan', 'relaxed_order', true), "
+        "set_config('hnsw.ef_search', %(ef)s, true)")
+
+
+def _ef(ef_search: int) -> str:
+    return str(max(10, min(ef_search, 1000)))
+
+
+async def enable_filtered_ann(conn: Conn, ef_search: int) -> None:
+    """Per-transaction HNSW settings (``SET LOCAL``, as ``set_config(..., true)``, so pooled
+    connections stay clean), in one statement."""
+    await conn.execute(f"SELECT {_ANN}", {"ef": _ef(ef_search)})
+
+
+#: A space's search depth grows with it: ef_search = live memories / EF_PER_MEMORIES, between
+#: the floor and the configured cap. A small space needs no deep search (recall@10 0.99+ at
+#: ef 40 for 2.5k memories), and a deep one there would only make the planner's cost model,
+#: which charges for ef_search, give up the index for an exact scan (35 ms instead of 7 at
+#: 2.5k); 20k memories get 500, 40k and more the cap (bench/search_latency.py).
+EF_PER_MEMORIES = 40
+
+
+async def enable_search_ann(conn: Conn, space_id: UUID, *, floor: int, cap: int) -> None:
+    """``enable_filtered_ann`` with ef_search scaled to the space's current size
+    (``space_stats``, maintained by triggers), in the same single statement."""
+    await conn.execute(
+        """SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
+                  set_config('hnsw.ef_search', greatest(%(floor)s, least(%(cap)s,
+                      coalesce((SELECT live_memories FROM space_stats WHERE space_id = %(space)s),
+                               0) / %(per)s))::text, true)""",
+        {"floor": int(_ef(min(floor, cap))), "cap": int(_ef(cap)), "space": space_id,
+         "per": EF_PER_MEMORIES})

@@ -1,0 +1,211 @@
+"""``memory-mcp import``: load an export file into a space of this deployment.
+
+1. The whole file is validated first (services/transfer_scan.py): a bad line is reported with
+   its number and nothing is written.
+2. Authors are mapped by email to this deployment's users; emails with no user here go to the
+   importing user (``--user``), and the report lists both. Without ``--user`` an unknown author
+   stops the import before it writes anything.
+3. The rows are written in batches, each in one transaction (a batch is all or nothing). Ids
+   are derived (``transfer_format.derive_id``), so running the same import again inserts
+   nothing. Vectors are reused when the file's model is this deployment's; otherwise every text
+   is embedded again with the configured model (the slow part; progress is reported).
+
+Scope: each batch runs limited to the one target space (``write=[space]``) rather than
+``system=True``: an import must write rows in any state with any author, but only there, and
+row-level security then guarantees that a crafted file cannot reach another space.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import anyio.to_thread
+import psycopg
+
+from memory_mcp.config import STORAGE_DIMENSIONS
+from memory_mcp.db import identity
+from memory_mcp.db import transfer as db
+from memory_mcp.db.memories import vector_literal
+from memory_mcp.errors import InvalidInputError, MemoryMcpError, NotFoundError
+from memory_mcp.services import audit, validation
+from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.transfer_files import StorageWriteError, put_file, storage_key_for
+from memory_mcp.services.transfer_format import (
+    DocumentRecord,
+    MemoryRecord,
+    as_json,
+    derive_id,
+)
+from memory_mcp.services.transfer_scan import Scan, records, scan
+from memory_mcp.services.transfer_space import target_space
+
+Progress = Callable[[str, int, int], None]
+BATCH = 200
+MAX_BATCH_FILE_BYTES = 64 * 1024 * 1024
+UNFINISHED = "Was still being processed when it was exported; upload the file again."
+
+
+class ImportWriteError(MemoryMcpError):
+    """A batch could not be written (it was rolled back); earlier batches stand."""
+
+
+@dataclass
+class _Run:
+    rt: Runtime
+    found: Scan
+    space_id: UUID
+    space_key: str
+    authors: dict[UUID, UUID]
+    reembed: bool
+    progress: Progress | None
+    stats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
+        ("documents", "memories", "files", "skipped_documents", "skipped_memories",
+         "embedded"), 0))
+    done: int = 0
+
+    def new_id(self, source: UUID) -> UUID:
+        return derive_id(self.space_id, self.found.header.space.id, source)
+
+    def tick(self, n: int) -> None:
+        self.done += n
+        if self.progress:
+            self.progress("import", self.done, len(self.found.memories) + len(self.found.documents))
+
+
+async def import_space(rt: Runtime, path: Path, space_key: str, *, fallback_user: str | None = None,
+                       batch: int = BATCH, progress: Progress | None = None) -> dict[str, Any]:
+    """Validate, map authors, then write the file's rows into ``space_key`` batch by batch."""
+    if not path.is_file():
+        raise NotFoundError(f"No such file: {path}.")
+    found = await anyio.to_thread.run_sync(scan, path)
+    authors, mapped, fallback = await _map_authors(rt, found, fallback_user)
+    space_id, created = await target_space(rt, space_key, found.header.space)
+    model = found.header.embedding
+    run = _Run(rt, found, space_id, space_key.strip(), authors,
+               reembed=(model.model_id, model.dimensions) != (rt.embedder.model_id,
+                                                             rt.embedder.dimensions),
+               progress=progress)
+    pending: list[tuple[int, DocumentRecord | MemoryRecord]] = []
+    held = 0  # bytes of inline files in ``pending``: a batch of originals stays bounded
+    for number, record in records(path):
+        if isinstance(record, DocumentRecord | MemoryRecord):
+            pending.append((number, record))
+            held += len(record.file.data) if isinstance(record, DocumentRecord) and \
+                record.file else 0
+        if len(pending) >= batch or held >= MAX_BATCH_FILE_BYTES:
+            await _write(run, pending)
+            pending, held = [], 0
+    if pending:
+        await _write(run, pending)
+    async with rt.transaction(write=[space_id]) as conn:
+        await db.note_activity(conn, space_id, found.header.space.last_activity_at)
+        await audit.record(conn, "space.import", None, space_id=space_id, created_space=created,
+                           reembedded=run.reembed, counts=dict(run.stats))
+    return {"space": run.space_key, "created_space": created, "source_space":
+            found.header.space.key, "source_model": model.model_id,
+            "model": rt.embedder.model_id, "reembedded": run.reembed, **run.stats,
+            "authors_mapped": mapped, "authors_to_importing_user": fallback}
+
+
+async def _map_authors(rt: Runtime, found: Scan, fallback_user: str | None
+                       ) -> tuple[dict[UUID, UUID], list[str], list[str]]:
+    """Source user id -> user id here; plus the emails mapped and those given to ``--user``."""
+    emails = sorted({u.email.lower() for u in found.users.values()})
+    async with rt.transaction() as conn:  # users carry no space rows
+        here = await db.users_by_email(conn, emails)
+        importer = await identity.find_user(conn, fallback_user.strip()) if fallback_user else None
+    if fallback_user and importer is None:
+        raise NotFoundError(f"No user with id or email {fallback_user!r} (--user).")
+    missing = [e for e in emails if e not in here]
+    if missing and importer is None:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise InvalidInputError(f"{len(missing)} author(s) of this export have no user here "
+                                f"({shown}). Create them first, or pass --user USER to attribute "
+                                "their rows to the importing user. Nothing was imported.")
+    fallback_id: UUID | None = importer["id"] if importer else None
+    authors: dict[UUID, UUID] = {}
+    for uid, user in found.users.items():
+        mapped = here.get(user.email.lower()) or fallback_id
+        assert mapped is not None  # unmapped authors without --user were refused above
+        authors[uid] = mapped
+    return authors, [e for e in emails if e in here], missing
+
+
+async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord]]) -> None:
+    first, last = batch[0][0], batch[-1][0]
+    docs = [r for _, r in batch if isinstance(r, DocumentRecord)]
+    mems = [r for _, r in batch if isinstance(r, MemoryRecord)]
+    doc_rows = [_document_row(run, d) for d in docs]
+    async with run.rt.transaction(write=[run.space_id]) as conn:
+        existing = await db.existing_memories(conn, run.space_id, [run.new_id(m.id) for m in mems])
+    fresh = [m for m in mems if run.new_id(m.id) not in existing]
+    vectors = await _vectors(run, fresh)
+    mem_rows = [_memory_row(run, m, vectors[m.id]) for m in fresh]
+    try:
+        async with run.rt.transaction(write=[run.space_id]) as conn:
+            inserted_docs = set(await db.insert_documents(conn, run.space_id, doc_rows))
+            for doc, row in zip(docs, doc_rows, strict=True):
+                if doc.file is not None and UUID(row["id"]) in inserted_docs:
+                    await anyio.to_thread.run_sync(put_file, run.rt.storage, row["storage_key"],
+                                                   doc.file.data, doc.content_type)
+            inserted = set(await db.insert_memories(conn, run.space_id, mem_rows))
+            await db.insert_recalls(conn, run.space_id, [
+                {"memory_id": r["id"], "recall_count": m.recall_count,
+                 "last_recalled_at": r["last_recalled_at"]}
+                for m, r in zip(fresh, mem_rows, strict=True)
+                if UUID(r["id"]) in inserted and (m.recall_count or m.last_recalled_at)])
+    except (psycopg.Error, StorageWriteError) as exc:
+        what = (str(exc) if isinstance(exc, StorageWriteError) else
+                getattr(exc.diag, "constraint_name", None) or type(exc).__name__)
+        raise ImportWriteError(
+            f"lines {first}-{last} could not be written ({what}); that batch was rolled back "
+            f"and nothing of it is stored. Batches before line {first} are imported; fix the "
+            "cause and run the import again (it skips what is already there).") from None
+    run.stats["documents"] += len(inserted_docs)
+    run.stats["skipped_documents"] += len(docs) - len(inserted_docs)
+    run.stats["files"] += sum(1 for d, r in zip(docs, doc_rows, strict=True)
+                              if d.file is not None and UUID(r["id"]) in inserted_docs)
+    run.stats["memories"] += len(inserted)
+    run.stats["skipped_memories"] += len(mems) - len(inserted)
+    run.tick(len(batch))
+
+
+async def _vectors(run: _Run, mems: list[MemoryRecord]) -> dict[UUID, str]:
+    """Storage-width literals: the file's own vectors, or new ones when the model differs."""
+    out: dict[UUID, str] = {}
+    todo = [m for m in mems if run.reembed or m.embedding is None]
+    for m in mems:
+        if not run.reembed and m.embedding is not None:
+            out[m.id] = vector_literal(m.embedding, STORAGE_DIMENSIONS)
+    if todo:
+        literals = await run.rt.embed([m.content for m in todo])
+        out.update(zip([m.id for m in todo], literals, strict=True))
+        run.stats["embedded"] += len(todo)
+    return out
+
+
+def _document_row(run: _Run, d: DocumentRecord) -> dict[str, Any]:
+    row = d.model_dump(exclude={"type", "file"})
+    new_id = run.new_id(d.id)
+    row |= {"id": new_id, "created_by": run.authors[d.created_by],
+            "updated_by": run.authors[d.updated_by],
+            "storage_key": storage_key_for(run.space_key, new_id, d.filename) if d.file else None}
+    if d.status not in ("done", "failed"):
+        row |= {"status": "failed", "status_reason": UNFINISHED}
+    return as_json(row)
+
+
+def _memory_row(run: _Run, m: MemoryRecord, vector: str) -> dict[str, Any]:
+    row = m.model_dump(exclude={"type", "embedding", "recall_count"})
+    row |= {"id": run.new_id(m.id), "root_id": run.new_id(m.root_id),
+            "parent_id": run.new_id(m.parent_id) if m.parent_id else None,
+            "source_document_id": (run.new_id(m.source_document_id) if m.source_document_id
+                                   else None),
+            "created_by": run.authors[m.created_by], "updated_by": run.authors[m.updated_by],
+            "forgotten_by": run.authors[m.forgotten_by] if m.forgotten_by else None,
+            "content_hash": validation.content_hash(m.content).hex(), "embedding": vector}
+    return as_json(row)
