@@ -117,6 +117,7 @@ def test_local_findings_each_say_how_to_fix(tmp_path: Path) -> None:
     assert checks["storage"].status == "fail" and "MEMORY_MCP_DATA_DIR" in checks["storage"].fix
     assert checks["ocr"].status == "warn" and "Install Tesseract" in checks["ocr"].fix
     assert checks["transcription"].status == "warn"
+    assert "MEMORY_MCP_TRANSCRIPTION_BASE_URL" in checks["transcription"].fix
     assert checks["llm"].status == "fail" and "MEMORY_MCP_LLM_MODEL" in checks["llm"].detail
     assert checks["upload signing"].status == "warn"
     assert checks["allowed hosts"].status == "warn" and "MEMORY_MCP_ALLOWED_HOSTS" in \
@@ -132,6 +133,10 @@ def test_local_findings_each_say_how_to_fix(tmp_path: Path) -> None:
     calm = by_name(local_checks(Settings(data_dir=tmp_path, allowed_hosts=["memory.example.com"])))
     assert calm["upload signing"].status == "ok"
     assert calm["allowed hosts"] == Check("allowed hosts", "ok", "memory.example.com")
+    whisper = by_name(local_checks(Settings(data_dir=tmp_path,
+                                            transcription_base_url="http://127.0.0.1:9/v1")))
+    assert whisper["transcription"].status == "ok"
+    assert "MEMORY_MCP_TRANSCRIPTION_BASE_URL" in whisper["transcription"].detail
     if shutil.which("tesseract"):
         assert calm["ocr"].status == "ok" and calm["ocr"].detail.startswith("Tesseract (")
 

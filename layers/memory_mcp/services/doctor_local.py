@@ -18,7 +18,8 @@ from memory_mcp.config import Settings
 from memory_mcp.errors import MemoryMcpError
 
 Status = Literal["ok", "info", "warn", "fail"]
-_NAMES = {"AwsTranscriber": "Amazon Transcribe"}
+_NAMES = {"AwsTranscriber": "Amazon Transcribe",
+          "OpenAITranscriber": "an OpenAI-compatible endpoint (MEMORY_MCP_TRANSCRIPTION_BASE_URL)"}
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,8 @@ def extractors(settings: Settings) -> list[Check]:
         checks.append(Check("transcription", "warn",
                             "no transcription: audio and video uploads fail",
                             "Hosted, set MEMORY_MCP_UPLOADS_BUCKET (Amazon Transcribe); locally, "
-                            "configure a transcription endpoint (README, Configuration)."))
+                            "set MEMORY_MCP_TRANSCRIPTION_BASE_URL to an OpenAI-compatible "
+                            "speech-to-text server (e.g. a local Whisper server)."))
     else:
         kind = type(transcriber).__name__
         checks.append(Check("transcription", "ok", _NAMES.get(kind, kind)))
