@@ -217,7 +217,10 @@ def _is_name(token: str) -> bool:
 
 
 def _same_word(a: str, b: str, ratio: float) -> bool:
-    """Equal, the same stem, or one a prefix making up most of the other (Postgres/PostgreSQL)."""
+    """Equal, the same stem, or one a prefix making up most of the other (Postgres/PostgreSQL).
+
+    The rules ask it through ``_Pool.has`` (indexed); this plain form is its definition, which
+    ``tests/test_agreement_pool.py`` checks the pool against."""
     if a == b or stem(a) == stem(b):
         return True
     short, long_ = sorted((a, b), key=len)
