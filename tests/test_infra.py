@@ -625,16 +625,28 @@ def mcp_target(s: Synth) -> dict[str, Any]:
 
 
 def test_snapstart_where_configured(s: Synth) -> None:
+    """On in both environments (docs/deploy.md, Cold starts: one cached snapshot of ~1 GiB costs
+    a few dollars a month); only the live version is kept, so only one snapshot is billed."""
     mcp_id, mcp = s.function("McpHttp")
-    assert s.config.mcp.snap_start is (s.env == "prod")
-    if not s.config.mcp.snap_start:
-        assert "SnapStart" not in mcp["Properties"] and s.of_type("AWS::Lambda::Alias") == {}
-        return
+    assert s.config.mcp.snap_start
     assert mcp["Properties"]["SnapStart"] == {"ApplyOn": "PublishedVersions"}
-    _, alias = s.one("AWS::Lambda::Alias")
-    _, version = s.one("AWS::Lambda::Version")
+    alias_id, alias = s.one("AWS::Lambda::Alias")
+    version_id, version = s.one("AWS::Lambda::Version")
     assert alias["Properties"]["Name"] == "live"
+    assert alias["Properties"]["FunctionVersion"] == {"Fn::GetAtt": [version_id, "Version"]}
     assert version["Properties"]["FunctionName"] == _ref(mcp_id)
+    assert version["DeletionPolicy"] == "Delete" and version["UpdateReplacePolicy"] == "Delete"
+    assert mcp_target(s) == _ref(alias_id)
+    # Only the MCP function: the others are invoked by SQS, CloudFormation and operators.
+    assert [name for name in OUR_FUNCTIONS if "SnapStart" in s.function(name)[1]["Properties"]] == ["McpHttp"]
+
+
+def test_no_snapstart_under_sam_local() -> None:
+    """``sam local`` runs the unpublished function: no version, no alias, the API on $LATEST."""
+    local = synth("dev", sam_local=True)
+    _, mcp = local.function("McpHttp")
+    assert "SnapStart" not in mcp["Properties"]
+    assert local.of_type("AWS::Lambda::Alias") == {} and local.of_type("AWS::Lambda::Version") == {}
 
 
 def test_api_routes_throttling_and_access_logs(s: Synth) -> None:

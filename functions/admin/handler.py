@@ -11,7 +11,7 @@ from memory_mcp.config import Settings
 
 @logger.inject_lambda_context(clear_state=True)
 # capture_response=False: the result may hold a new API key
-@tracer.capture_lambda_handler(capture_response=False)  # type: ignore[untyped-decorator]  # tracer: Any
+@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return handle_admin_event(event, Settings())

@@ -9,7 +9,7 @@ from memory_mcp.documents.sqs import process_sqs_event
 
 
 @logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)  # type: ignore[untyped-decorator]  # tracer: Any
+@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     """Adapt the SQS event; the package does the work and reports failed records."""

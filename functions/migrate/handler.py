@@ -10,7 +10,7 @@ from memory_mcp.config import Settings
 
 
 @logger.inject_lambda_context(clear_state=True)
-@tracer.capture_lambda_handler(capture_response=False)  # type: ignore[untyped-decorator]  # tracer: Any
+@tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     return handle_migration_event(event, Settings())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aws_cdk import Annotations, Duration, Size
+from aws_cdk import Annotations, Duration, RemovalPolicy, Size
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
@@ -82,6 +82,10 @@ class _Builder:
             reserved_concurrent_executions=reserved_concurrency,
             tracing=lambda_.Tracing.ACTIVE, log_group=self.base.log_group(name),
             snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
+            # Every version keeps a cached snapshot, billed while the version exists: a deploy
+            # deletes the version it replaces, so only the live one is cached.
+            current_version_options=(lambda_.VersionOptions(removal_policy=RemovalPolicy.DESTROY)
+                                     if snap_start else None),
             description=description,
             environment={
                 "POWERTOOLS_SERVICE_NAME": SERVICE,
@@ -137,10 +141,12 @@ def build_functions(base: Base, network: Network, database: Database, uploads: U
     app_env = {**b.embedding_env(), "MEMORY_MCP_UPLOADS_BUCKET": uploads.bucket.bucket_name,
                "MEMORY_MCP_DATABASE_HOST": database.app_host}
 
+    snap_start = cfg.mcp.snap_start and not base.sam_local
     mcp_fn = b.function(
         "McpHttp", "mcp_http", sg=network.app_sg, app_login=True, memory_mib=cfg.mcp.memory_mib,
         timeout_seconds=cfg.mcp.timeout_seconds, reserved_concurrency=cfg.mcp.reserved_concurrency,
-        snap_start=cfg.mcp.snap_start,
+        # Not in the `sam local` template: SAM runs the unpublished function (no version, no alias).
+        snap_start=snap_start,
         # Bedrock is called with up to 3 attempts: all of them must fit in one request,
         # so a slow provider ends as a clean tool error, not a Lambda timeout (a 5xx).
         environment={**app_env, "MEMORY_MCP_EMBEDDING_TIMEOUT_SECONDS":
@@ -149,7 +155,7 @@ def build_functions(base: Base, network: Network, database: Database, uploads: U
     )
     # SnapStart serves published versions only: API Gateway then invokes an alias.
     mcp_target: lambda_.IFunction = mcp_fn
-    if cfg.mcp.snap_start:
+    if snap_start:
         mcp_target = lambda_.Alias(stack, "McpHttpLive", alias_name="live",
                                    version=mcp_fn.current_version)
         Annotations.of(mcp_fn).acknowledge_warning(

@@ -27,6 +27,7 @@ from mangum import Mangum
 
 from memory_mcp.aws.observability import metrics
 from memory_mcp.config import Settings, get_settings
+from memory_mcp.http import uploads
 from memory_mcp.http.app import create_app
 
 #: Check pooled connections before serving when the environment sat idle this long.
@@ -36,6 +37,12 @@ IDLE_CHECK_SECONDS = 60.0
 class LambdaHttpHandler:
     """``handler(event, context)`` for API Gateway HTTP API events; reuse one per process."""
 
+    #: Imported on first use, not at init; ``aws/warmup.py`` imports them ahead of traffic
+    #: (SnapStart, provisioned concurrency). The first request opens the pool (reading the
+    #: database secret) and pins the embedder; uploads and documents follow on their own routes.
+    DEFERRED = ("memory_mcp.db.pool", "memory_mcp.aws.secrets", "memory_mcp.embeddings.bedrock",
+                "memory_mcp.services.uploads")
+
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or get_settings()
         self.app = create_app(self.settings)
@@ -44,6 +51,10 @@ class LambdaHttpHandler:
         asyncio.set_event_loop(self.loop)
         self._mangum = Mangum(self.app, lifespan="auto", api_gateway_base_path="/")
         self._last_invocation = time.monotonic()
+
+    def prime(self) -> None:
+        """Build what the app otherwise builds on first use (the upload routes)."""
+        uploads.router()
 
     def __call__(self, event: dict[str, Any], context: Any) -> dict[str, Any]:
         asyncio.set_event_loop(self.loop)

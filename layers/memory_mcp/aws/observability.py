@@ -6,18 +6,23 @@ or libpq strings, and the values of sensitive fields (``authorization``, ``passw
 replaced by ``[REDACTED]``. The package's own loggers (``memory_mcp.*``) and the libraries on the
 request path log through the same formatter, so nothing reaches CloudWatch unredacted by them.
 
-The tracer needs ``aws-xray-sdk`` (shipped in the Lambda layer). Where it is not installed (a
-local development environment) a no-op stand-in with the same decorators is used: tracing is
-disabled outside Lambda anyway.
+The tracer is built lazily, on the first invocation of a decorated handler (or by ``prime()``,
+which ``aws/warmup.py`` calls when the init phase is snapshotted or pre-provisioned): importing
+the X-Ray SDK and patching botocore (which imports botocore's client machinery) is not part of the
+module import. Where tracing cannot happen (outside Lambda, under SAM local or Chalice,
+``POWERTOOLS_TRACE_DISABLED``, or without ``aws-xray-sdk``, which only the Lambda layer ships),
+a no-op stand-in is used and the SDK is never imported at all.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import logging
 import os
 import re
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging.formatter import LambdaPowertoolsFormatter
@@ -90,10 +95,11 @@ def _make_logger() -> Logger:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+_TRUE = frozenset({"1", "true", "yes", "on", "y", "t"})
 
 
 class NoopTracer:
-    """Stands in for Powertools' ``Tracer`` where ``aws-xray-sdk`` is not installed."""
+    """Stands in for Powertools' ``Tracer`` where tracing is off or ``aws-xray-sdk`` is missing."""
 
     def capture_lambda_handler(self, lambda_handler: F | None = None, capture_response: bool | None = None,
                                capture_error: bool | None = None) -> Callable[[F], F]:
@@ -107,19 +113,70 @@ class NoopTracer:
         return None
 
 
+def tracing_possible() -> bool:
+    """Whether Powertools' ``Tracer`` would trace here, decided as it does (``LAMBDA_TASK_ROOT``
+    set, not SAM local or Chalice, ``POWERTOOLS_TRACE_DISABLED`` not true), plus the X-Ray SDK
+    being installed. Reads the environment only: nothing is imported."""
+    if os.environ.get("POWERTOOLS_TRACE_DISABLED", "false").strip().lower() in _TRUE:
+        return False
+    if not os.environ.get("LAMBDA_TASK_ROOT"):
+        return False
+    if os.environ.get("AWS_SAM_LOCAL") or os.environ.get("AWS_CHALICE_CLI_MODE"):
+        return False
+    return importlib.util.find_spec("aws_xray_sdk") is not None
+
+
 def _make_tracer() -> Any:
-    try:
-        import aws_xray_sdk  # noqa: F401
-    except ImportError:
+    if not tracing_possible():
         return NoopTracer()
     from aws_lambda_powertools import Tracer
 
     # Only botocore is patched (Secrets Manager, Bedrock, S3 calls become subsegments);
-    # patching everything would import every supported library on the cold-start path.
+    # patching everything would import every supported library.
     return Tracer(service=SERVICE, patch_modules=["botocore"])
+
+
+class LazyTracer:
+    """The module's ``tracer``: Powertools' ``Tracer`` (or ``NoopTracer``), built on first use.
+
+    ``capture_lambda_handler`` wraps the handler at import without building anything; the first
+    invocation builds the tracer and decorates the handler with the real decorator, once.
+    """
+
+    def __init__(self) -> None:
+        self._real: Any = None
+
+    def prime(self) -> Any:
+        """Build the tracer now (idempotent); returns it."""
+        if self._real is None:
+            self._real = _make_tracer()
+        return self._real
+
+    @property
+    def built(self) -> bool:
+        return self._real is not None
+
+    def capture_lambda_handler(self, *, capture_response: bool | None = None,
+                               capture_error: bool | None = None) -> Callable[[F], F]:
+        def decorate(handler: F) -> F:
+            traced: list[Callable[..., Any]] = []
+
+            @functools.wraps(handler)
+            def wrapper(event: Any, context: Any, **kwargs: Any) -> Any:
+                if not traced:
+                    traced.append(self.prime().capture_lambda_handler(
+                        capture_response=capture_response, capture_error=capture_error)(handler))
+                return traced[0](event, context, **kwargs)
+
+            return cast(F, wrapper)
+
+        return decorate
+
+    def put_annotation(self, key: str, value: str | float | bool) -> None:
+        self.prime().put_annotation(key=key, value=value)
 
 
 logger: Logger = _make_logger()
 metrics: Metrics = Metrics(namespace=NAMESPACE, service=SERVICE)
-#: ``aws_lambda_powertools.Tracer`` in Lambda; ``NoopTracer`` without the X-Ray SDK.
-tracer: Any = _make_tracer()
+#: Builds ``aws_lambda_powertools.Tracer`` on first use in Lambda; ``NoopTracer`` elsewhere.
+tracer: LazyTracer = LazyTracer()

@@ -129,26 +129,27 @@ async def revoke_key(conn: Conn, key_id: UUID) -> Row | None:
     return await cur.fetchone()
 
 
-async def principal_by_prefix(conn: Conn, prefix: str) -> Row | None:
-    """The live key with this public prefix and its active user; None otherwise."""
+async def principal_by_key(conn: Conn, prefix: str, key_hash: bytes) -> Row | None:
+    """The live key with this public prefix and hash, and its active user; None otherwise.
+
+    Marks the key used in the same statement, at most once a minute per key, so authentication
+    stays read-mostly and costs one round trip."""
     cur = await conn.execute(
-        """SELECT k.id AS key_id, k.label AS key_label, k.prefix AS key_prefix, k.key_hash,
-                  k.active_space_id, k.requests_per_minute, k.writes_per_minute,
-                  u.id AS user_id, u.email, u.display_name, u.role
-           FROM api_keys k JOIN users u ON u.id = k.user_id
-           WHERE k.prefix = %s AND k.revoked_at IS NULL AND u.active""",
-        (prefix,),
+        """WITH k AS (
+               SELECT k.id AS key_id, k.label AS key_label, k.prefix AS key_prefix, k.key_hash,
+                      k.active_space_id, k.requests_per_minute, k.writes_per_minute,
+                      k.last_used_at, u.id AS user_id, u.email, u.display_name, u.role
+               FROM api_keys k JOIN users u ON u.id = k.user_id
+               WHERE k.prefix = %s AND k.key_hash = %s AND k.revoked_at IS NULL AND u.active),
+           touched AS (
+               UPDATE api_keys a SET last_used_at = now() FROM k
+               WHERE a.id = k.key_id
+                 AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '60 seconds'))
+           SELECT key_id, key_label, key_prefix, key_hash, active_space_id, requests_per_minute,
+                  writes_per_minute, user_id, email, display_name, role FROM k""",
+        (prefix, key_hash),
     )
     return await cur.fetchone()
-
-
-async def touch_key(conn: Conn, key_id: UUID) -> None:
-    """At most one write a minute per key, so authentication stays read-mostly."""
-    await conn.execute(
-        """UPDATE api_keys SET last_used_at = now()
-           WHERE id = %s AND (last_used_at IS NULL OR last_used_at < now() - interval '60 seconds')""",
-        (key_id,),
-    )
 
 
 async def set_active_space(conn: Conn, key_id: UUID, space_id: UUID) -> None:

@@ -15,12 +15,10 @@ async def take(conn: Conn, key_id: UUID, budget: str) -> Row:
     """Count one use in the key's current one-minute window; return ``used`` (after this one)
     and ``seconds_left`` in the window.
 
-    The transaction commits without waiting for its WAL flush (``synchronous_commit = off``,
-    local to it): a counter is the only thing it writes, losing the last few counts in a crash
-    is harmless, and the flush would otherwise double the cost of every request
-    (``bench/ratelimit_cost.py``). Call it only in a transaction whose other statements read.
+    Count in a transaction opened with ``durable=False`` (``Runtime.transaction``): a counter
+    is all it writes, losing the last few counts in a crash is harmless, and waiting for the WAL
+    flush would otherwise double the cost of every request (``bench/ratelimit_cost.py``).
     """
-    await conn.execute("SELECT set_config('synchronous_commit', 'off', true)")
     cur = await conn.execute(
         """INSERT INTO rate_windows AS r (key_id, budget, window_start, used)
            VALUES (%s, %s, date_trunc('minute', now()), 1)

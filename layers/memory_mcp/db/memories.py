@@ -250,12 +250,11 @@ async def record_recalls(conn: Conn, space_id: UUID, memory_ids: list[UUID]) -> 
     """Count search hits; the most-recalled memories feed the stable profile.
 
     Rows are upserted in id order, so concurrent searches lock them in the same order (in result
-    order, two searches could deadlock).
+    order, two searches could deadlock). Statistics: count them in a transaction opened with
+    ``durable=False`` (losing the last few on a crash is fine, waiting for the WAL flush is not).
     """
     if not memory_ids:
         return
-    # statistics: losing the last few on a crash is fine, waiting for the WAL flush is not
-    await conn.execute("SET LOCAL synchronous_commit = off")
     await conn.execute(
         """INSERT INTO memory_recalls (memory_id, space_id, recall_count)
            SELECT id, %s, 1 FROM unnest(%s::uuid[]) AS id ORDER BY id

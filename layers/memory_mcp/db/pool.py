@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
+import time
 from collections.abc import Callable
 from typing import Any, Self
+from weakref import WeakKeyDictionary
 
+import psycopg
 from psycopg import AsyncConnection, OperationalError
 from psycopg.conninfo import make_conninfo
 from psycopg.rows import dict_row
@@ -137,6 +141,49 @@ async def _configure(conn: AsyncConnection) -> None:
     await conn.set_autocommit(False)
 
 
+#: A connection returned to the pool less than this long ago, with nothing from the server
+#: waiting on its socket, is handed out again without the round trip that checks it: at a few
+#: milliseconds a request, that check is one round trip of about a dozen. A server that ends a
+#: connection (a restart, a failover, ``pg_terminate_backend``, an idle timeout) says so on the
+#: socket first, which ``_has_input`` sees without a round trip; a connection idle longer, or
+#: whose socket shows anything, is checked as before. One that broke silently anyway fails its
+#: transaction with a retryable error, and then every idle connection is checked again
+#: (``distrust_idle``).
+RECENT_SECONDS = 5.0
+_returned: WeakKeyDictionary[AsyncConnection[Any], float] = WeakKeyDictionary()
+
+
+def note_idle(conn: AsyncConnection[Any]) -> None:
+    """Call as a connection goes back to the pool after a committed transaction. (Not the pool's
+    ``reset`` callback: with one, psycopg_pool returns every connection through a worker task,
+    which costs more than the check saves.)"""
+    _returned[conn] = time.monotonic()
+
+
+def _has_input(conn: AsyncConnection[Any]) -> bool:
+    """Whether the server sent anything to this idle connection (nothing is expected)."""
+    try:
+        readable, _, _ = select.select([conn.pgconn.socket], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        return True
+    return bool(readable)
+
+
+async def _check_unless_recent(conn: AsyncConnection[Any]) -> None:
+    """The pool's ``check`` callback: a round trip only for a connection idle a while or one
+    the server has said something to."""
+    returned = _returned.pop(conn, None)
+    if (returned is not None and time.monotonic() - returned < RECENT_SECONDS
+            and not _has_input(conn)):
+        return
+    await AsyncConnectionPool.check_connection(conn)
+
+
+def distrust_idle() -> None:
+    """After a connection failed: check every pooled connection again before it is used."""
+    _returned.clear()
+
+
 async def open_pool(settings: Settings, url: str | None = None) -> AsyncConnectionPool:
     """Open an async pool whose connections return rows as dicts. When the login comes from a
     secret (``login_secret_arn``), a refused login is re-read from it once per failure."""
@@ -159,8 +206,9 @@ async def open_pool(settings: Settings, url: str | None = None) -> AsyncConnecti
                 "connect_timeout": settings.db_connect_timeout_seconds},
         timeout=settings.pool_wait_seconds,  # then PoolTimeout: a 503, not a hung request
         configure=_configure,
-        # Check a connection before handing it out: RDS Proxy and idle timeouts close them.
-        check=AsyncConnectionPool.check_connection,
+        # Check a connection before handing it out (RDS Proxy and idle timeouts close them),
+        # unless it was in use moments ago.
+        check=_check_unless_recent,
         open=False,
     )
     await pool.open(wait=True, timeout=30)

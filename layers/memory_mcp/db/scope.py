@@ -21,22 +21,38 @@ APP_ROLE = "memory_mcp_app"
 EVERY_SPACE = "*"
 
 
-async def enter(conn: Conn, *, system: bool, as_app: bool = True) -> None:
-    """Start the transaction's scope: every space (``system``) or none yet, and, unless
-    ``as_app`` is off (``MEMORY_MCP_ROW_SECURITY=false``, for measuring), the application role.
-    The scope is set either way: search reads through ``memories_in_scope``, which applies it."""
-    spaces = EVERY_SPACE if system else ""
+async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable[UUID] = (),
+                write: Iterable[UUID] = (), durable: bool = True) -> None:
+    """Start the transaction's scope: every space (``system``), else the spaces named (none
+    yet if none are), and, unless ``as_app`` is off (``MEMORY_MCP_ROW_SECURITY=false``, for
+    measuring), the application role. The scope is set either way: search reads through
+    ``memories_in_scope``, which applies it. ``durable=False`` commits without waiting for the
+    WAL flush (otherwise the server's own ``synchronous_commit`` applies): for transactions
+    that write only counters and statistics, which a crash may lose the last few of.
+
+    One statement, whatever is set: it runs at the start of every transaction."""
+    if system:
+        readable = writable = EVERY_SPACE
+    else:
+        readable, writable = _lists(read, write)
     await conn.execute(
         "SELECT set_config('role', %s, true), set_config('memory_mcp.read_spaces', %s, true),"
-        " set_config('memory_mcp.write_spaces', %s, true)",
-        (APP_ROLE if as_app else "none", spaces, spaces))
+        " set_config('memory_mcp.write_spaces', %s, true)"
+        + ("" if durable else ", set_config('synchronous_commit', 'off', true)"),
+        (APP_ROLE if as_app else "none", readable, writable))
+
+
+def _lists(read: Iterable[UUID], write: Iterable[UUID]) -> tuple[str, str]:
+    """The settings' text: write implies read; sorted, so equal scopes read the same."""
+    writable = sorted({str(s) for s in write})
+    readable = sorted({str(s) for s in read} | set(writable))
+    return ",".join(readable), ",".join(writable)
 
 
 async def limit(conn: Conn, read: Iterable[UUID], write: Iterable[UUID]) -> None:
     """Allow exactly these spaces for the rest of the transaction (write implies read)."""
-    writable = sorted({str(s) for s in write})
-    readable = sorted({str(s) for s in read} | set(writable))
+    readable, writable = _lists(read, write)
     await conn.execute(
         "SELECT set_config('memory_mcp.read_spaces', %s, true),"
         " set_config('memory_mcp.write_spaces', %s, true)",
-        (",".join(readable), ",".join(writable)))
+        (readable, writable))

@@ -22,10 +22,9 @@ from memory_mcp import __version__
 from memory_mcp.config import Settings, get_settings
 from memory_mcp.db import meta
 from memory_mcp.errors import MemoryMcpError, StoreUnavailableError, retry_after
+from memory_mcp.http import uploads
 from memory_mcp.http.auth import AuthenticatedMCP
 from memory_mcp.http.guards import HostGuard, invalid_request
-from memory_mcp.http.uploads import LocalUploadCors
-from memory_mcp.http.uploads import router as uploads_router
 from memory_mcp.mcp.server import build_server
 from memory_mcp.services.runtime import Runtime
 from memory_mcp.services.startup import create_runtime
@@ -101,8 +100,10 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.state.keep_runtime = False
     app.state.jobs = None
     app.router.routes.append(Route("/mcp", endpoint=AuthenticatedMCP(), methods=["POST"]))
-    app.include_router(uploads_router)
-    app.add_middleware(LocalUploadCors)
+    upload_routes = uploads.UploadRoutes()  # the FastAPI routes are built on the first upload
+    for path, methods in uploads.PATHS:
+        app.router.routes.append(Route(path, endpoint=upload_routes, methods=methods))
+    app.add_middleware(uploads.LocalUploadCors)
     app.add_middleware(HostGuard, allowed=settings.allowed_hosts)
     app.add_exception_handler(RequestValidationError, invalid_request)
 

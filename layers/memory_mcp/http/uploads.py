@@ -2,11 +2,16 @@
 
 Errors map from the package hierarchy: 400 bad input, 401 no/invalid key, 403 read-only or bad
 signature, 404 unknown space or document, 413 too large.
+
+The routes are registered on first use (``UploadRoutes``): building them (FastAPI analyses each
+endpoint's parameters, which imports ``pydantic.v1``) and the upload service behind them are
+not on the path of an MCP request, so a Lambda cold start does not pay for them.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from functools import lru_cache
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
@@ -15,11 +20,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_mcp.errors import AuthenticationError, InvalidInputError
 from memory_mcp.http.auth import WWW_AUTHENTICATE
-from memory_mcp.services import uploads
 from memory_mcp.services.keys import authenticate_header
-from memory_mcp.services.runtime import Runtime
 
-router = APIRouter()
+if TYPE_CHECKING:
+    from memory_mcp.services.runtime import Runtime
 
 LOCAL_PUT_PREFIX = "/uploads/local/"
 _CORS = [(b"access-control-allow-origin", b"*"), (b"vary", b"origin")]
@@ -68,20 +72,20 @@ def _unauthorized(exc: AuthenticationError) -> JSONResponse:
                         headers={"WWW-Authenticate": WWW_AUTHENTICATE})
 
 
-@router.post("/uploads")
 async def start_upload(body: UploadRequest, request: Request) -> Any:
     runtime: Runtime = request.app.state.runtime
     try:
         principal = await authenticate_header(runtime, request.headers.get("authorization"))
     except AuthenticationError as exc:
         return _unauthorized(exc)
+    from memory_mcp.services import uploads
+
     result = await uploads.create_upload(
         runtime, principal, filename=body.filename, content_type=body.content_type,
         size=body.size, container_tag=body.container_tag, base_url=str(request.base_url))
     return JSONResponse(result, status_code=201)
 
 
-@router.put("/uploads/local/{document_id}")
 async def local_put(
     document_id: str, request: Request,
     expires: Annotated[int, Query()], sig: Annotated[str, Query(max_length=128)],
@@ -101,9 +105,32 @@ async def local_put(
                                 status_code=413)
     if not body:
         raise InvalidInputError("The upload body is empty.")
+    from memory_mcp.services import uploads
+
     doc_id = await uploads.accept_local_upload(runtime, document_id, expires=expires, sig=sig,
                                                content_type=content_type, body=bytes(body))
     jobs = getattr(request.app.state, "jobs", None)
     if jobs is not None:
         jobs.submit(doc_id)
     return JSONResponse({"documentId": str(doc_id), "status": "queued"}, status_code=200)
+
+
+#: The routes ``UploadRoutes`` serves: (path, methods); ``create_app`` mounts exactly these.
+PATHS = (("/uploads", ["POST"]), (LOCAL_PUT_PREFIX + "{document_id}", ["PUT"]))
+
+
+@lru_cache(maxsize=1)
+def router() -> APIRouter:
+    """The FastAPI router with both endpoints, built once per process on first use."""
+    built = APIRouter()
+    built.add_api_route(PATHS[0][0], start_upload, methods=PATHS[0][1])
+    built.add_api_route(PATHS[1][0], local_put, methods=PATHS[1][1])
+    return built
+
+
+class UploadRoutes:
+    """An ASGI endpoint for the app's ``/uploads`` routes that hands the request to ``router()``.
+    The app's own middleware and exception handlers still apply (the scope carries them)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await router()(scope, receive, send)

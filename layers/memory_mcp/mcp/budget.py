@@ -166,10 +166,26 @@ def _trim(out: dict[str, Any], limit: int) -> None:
         log.warning("left %s out of a result to fit %d characters", omitted, limit)
 
 
+def _fits(data: dict[str, Any], limit: int) -> bool:
+    """Whether ``fit_structured`` would change nothing: every field within its cap and the
+    whole within ``limit`` (then each shared field gets all it needs)."""
+    for node in _walk(data):
+        if "memoryChars" in node or "memoryTruncated" in node:
+            return False  # marks the fitting itself rewrites
+        for key, value in node.items():
+            if isinstance(value, str) and key != "content" and len(value) > _SHARED.get(
+                    key, _CAPS.get(key, FIELD_CHARS)):
+                return False
+    return json_size(data) <= limit
+
+
 def fit_structured(data: dict[str, Any], limit: int, *, trim: bool = True) -> dict[str, Any]:
-    """A copy of ``data`` within ``limit`` JSON characters: names and titles clipped, free text
-    shared out fairly (a cut memory marked, with its full length) and, if that is still not
-    enough and ``trim``, items left off the end of the longest list."""
+    """``data`` within ``limit`` JSON characters: names and titles clipped, free text shared out
+    fairly (a cut memory marked, with its full length) and, if that is still not enough and
+    ``trim``, items left off the end of the longest list. A copy when anything is cut; ``data``
+    itself when it already fits (callers never modify the result)."""
+    if _fits(data, limit):
+        return data  # the common case: nothing to cut, so no copy to make
     out = copy.deepcopy(data)
     shared: list[tuple[dict[str, Any], str, str]] = []
     for node in _walk(out):

@@ -6,6 +6,10 @@ carries its ``_meta.ui`` and always returns readable text and ``structuredConten
 without apps reads the text, one with apps opens the view. ``upload-start`` and
 ``upload-status`` are app-only (``visibility ["app"]``): the model uploads through
 ``POST /uploads``; the view, which has no bearer key, through these.
+
+The services behind the tools (``services/widgets.py``, ``services/graph.py`` and the upload
+checks they use) are imported on a tool's first call: a Lambda cold start of an MCP request
+that opens no widget does not import them.
 """
 
 from __future__ import annotations
@@ -25,7 +29,6 @@ from memory_mcp.config import Settings
 from memory_mcp.mcp import widget_text as text
 from memory_mcp.mcp.request import caller
 from memory_mcp.mcp.tools import READ, ContainerTag, run
-from memory_mcp.services import graph, widgets
 
 WRITE_ONCE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False,
                              open_world_hint=False)
@@ -41,6 +44,7 @@ async def select_space(
     containerTag, open a searchable space picker (nothing changes until the person picks). To
     use another space for one request only, pass containerTag to that tool instead."""
     c = caller()
+    from memory_mcp.services import widgets
     return await run(lambda: widgets.select(c.runtime, c.principal, containerTag), text.select)
 
 
@@ -53,6 +57,7 @@ async def guided_save(
     """Open an editable memory draft for the person to review, edit and save into a space they
     can write to. Nothing is saved until they submit it; use add_memory to save directly."""
     c = caller()
+    from memory_mcp.services import widgets
     return await run(lambda: widgets.draft(c.runtime, c.principal, content, category,
                                            containerTag), text.draft)
 
@@ -62,6 +67,7 @@ async def upload_file(containerTag: ContainerTag = None) -> CallToolResult:
     audio, video) into a writable space; its text then becomes memories. The person picks the
     file; follow it with listDocuments."""
     c = caller()
+    from memory_mcp.services import widgets
     return await run(lambda: widgets.upload_form(c.runtime, c.principal, containerTag),
                      text.upload_form)
 
@@ -75,6 +81,7 @@ async def upload_start(
     """For the upload view: the same checks as POST /uploads (ReadWrite, type, size), then a
     signed upload URL for the browser to PUT the bytes to."""
     c = caller()
+    from memory_mcp.services import widgets
     return await run(lambda: widgets.upload_start(
         c.runtime, c.principal, filename=filename, content_type=contentType, size=size,
         container_tag=containerTag, base_url=c.base_url), text.upload_started)
@@ -86,6 +93,7 @@ async def upload_status(
 ) -> CallToolResult:
     """For the upload view: a document's processing status, coverage and first memories."""
     c = caller()
+    from memory_mcp.services import widgets
     return await run(lambda: widgets.upload_status(c.runtime, c.principal, documentId,
                                                    containerTag), text.upload_status)
 
@@ -99,6 +107,7 @@ async def memory_graph(
     with listSpaces) as an interactive graph of its source documents and memories: which
     document each memory came from and which memory replaced which."""
     c = caller()
+    from memory_mcp.services import graph
     return await run(lambda: graph.build(c.runtime, c.principal, containerTag, includeInactive),
                      text.graph)
 

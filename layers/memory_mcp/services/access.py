@@ -36,11 +36,13 @@ def space_not_found(tag: str) -> NotFoundError:
     )
 
 
-async def readable_spaces(conn: Conn, principal: Principal) -> list[SpaceAccess]:
+async def readable_spaces(conn: Conn, principal: Principal, *, open_all: bool = True
+                          ) -> list[SpaceAccess]:
     """Every space the key holds a grant on, oldest grant first.
 
     Also tells the row-level security policies which spaces this transaction may read and
-    write (db/scope.py), so a later query that forgets its space filter still sees only these.
+    write (db/scope.py), so a later query that forgets its space filter still sees only these;
+    ``open_all=False`` leaves that to the caller (``resolve_space(only=True)``).
     """
     rows = await identity.grants_for_key(conn, principal.key_id)
     spaces = [
@@ -55,9 +57,16 @@ async def readable_spaces(conn: Conn, principal: Principal) -> list[SpaceAccess]
         )
         for row in rows
     ]
-    await scope.limit(conn, [s.space_id for s in spaces],
-                      [s.space_id for s in spaces if s.writable])
+    if open_all:
+        await scope.limit(conn, [s.space_id for s in spaces],
+                          [s.space_id for s in spaces if s.writable])
     return spaces
+
+
+async def narrow(conn: Conn, space: SpaceAccess, *, write: bool = False) -> None:
+    """From here on this transaction sees ``space`` only (writes there too if ``write``), not
+    every space ``readable_spaces`` opened: a query that forgets its filter reads nothing else."""
+    await scope.limit(conn, [space.space_id], [space.space_id] if write else [])
 
 
 def default_space(principal: Principal, spaces: list[SpaceAccess]) -> SpaceAccess | None:
@@ -69,10 +78,13 @@ def default_space(principal: Principal, spaces: list[SpaceAccess]) -> SpaceAcces
 
 
 async def resolve_space(
-    conn: Conn, principal: Principal, container_tag: str | None, *, write: bool = False
+    conn: Conn, principal: Principal, container_tag: str | None, *, write: bool = False,
+    only: bool = False,
 ) -> SpaceAccess:
-    """Apply the resolution rule; enforce effective ReadWrite when ``write``."""
-    spaces = await readable_spaces(conn, principal)
+    """Apply the resolution rule; enforce effective ReadWrite when ``write``. With ``only`` the
+    transaction sees the resolved space alone from here on (as ``narrow`` after it would, one
+    statement fewer), and nothing at all if resolution fails."""
+    spaces = await readable_spaces(conn, principal, open_all=not only)
     if container_tag is not None and container_tag.strip():
         tag = checked_tag(container_tag)
         space = next((s for s in spaces if s.key == tag), None)
@@ -88,6 +100,8 @@ async def resolve_space(
         space = found
     if write:
         require_write(principal, space)
+    if only:
+        await narrow(conn, space, write=write)
     return space
 
 

@@ -47,7 +47,8 @@ async def authenticate_header(rt: Runtime, header: str | None) -> Principal:
     """The principal behind an ``Authorization`` header (any failure: AuthenticationError)."""
     try:
         key = parse_bearer(header)
-        async with rt.transaction() as conn:
+        # durable=False: it writes only the key's last use and the request count
+        async with rt.transaction(durable=False) as conn:
             principal = await authenticate(conn, key)
             await ratelimit.take(conn, rt.settings, principal, "requests")
             return principal
@@ -67,10 +68,11 @@ def _presented(header: str | None) -> str | None:
 async def authenticate(conn: Conn, key: str) -> Principal:
     """Load the principal behind a key. Unknown, malformed, revoked or deactivated: same error."""
     match = _KEY.match(key)
-    row = await identity.principal_by_prefix(conn, match.group(1)) if match else None
-    if row is None or not hmac.compare_digest(bytes(row["key_hash"]), hash_key(key)):
+    digest = hash_key(key)
+    row = await identity.principal_by_key(conn, match.group(1), digest) if match else None
+    # The lookup matched the hash already; comparing again in constant time costs nothing.
+    if row is None or not hmac.compare_digest(bytes(row["key_hash"]), digest):
         raise AuthenticationError()
-    await identity.touch_key(conn, row["key_id"])
     return Principal(
         key_id=row["key_id"],
         key_label=row["key_label"],

@@ -46,5 +46,5 @@ async def take_write(rt: Runtime, principal: Principal) -> None:
     then fails: it is a budget of attempts)."""
     if limit_for(rt.settings, principal, "writes") <= 0:
         return
-    async with rt.transaction() as conn:
+    async with rt.transaction(durable=False) as conn:  # a counter is all it writes
         await take(conn, rt.settings, principal, "writes")

@@ -9,6 +9,7 @@ word from the pinned model's calibrated floor. When even the best hit is weak th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from typing import Any
@@ -18,7 +19,7 @@ import psycopg
 from memory_mcp.db import memories as db
 from memory_mcp.db import search as search_db
 from memory_mcp.errors import InvalidInputError
-from memory_mcp.models import Principal
+from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import matching, views
 from memory_mcp.services import profile as profile_service
 from memory_mcp.services import validation as v
@@ -84,14 +85,36 @@ async def search(
     limit = DEFAULT_SEARCH_LIMIT if limit is None else limit
     if not 1 <= limit <= MAX_SEARCH_LIMIT:
         raise InvalidInputError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}, got {limit}.")
-    async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag)
-    vector = await rt.query_vector(q) if q is not None else None
-    async with rt.transaction(read=[space.space_id]) as conn:
-        rows, ranking = await ranked(rt, conn, space.space_id, query=q, vector=vector,
-                                     pattern=v.like_pattern(kw) if kw else None, category=tag,
-                                     limit=limit)
-        profile = await profile_service.build(rt, conn, space) if include_profile else None
+    # The query is embedded while the space is resolved. A cached query (agents repeat them) is
+    # ready by then, and the search continues in the same transaction; otherwise the connection
+    # goes back to the pool while the embedding finishes (it may be a remote call).
+    embedding = asyncio.ensure_future(rt.query_vector(q)) if q is not None else None
+    try:
+        async with rt.transaction(durable=False) as conn:  # it writes only recall statistics
+            space = await resolve_space(conn, principal, container_tag, only=True)
+            if embedding is None or embedding.done():
+                vector = embedding.result() if embedding is not None else None
+                return await _search_in(rt, conn, space, q, kw, tag, vector, include_profile,
+                                        limit)
+        vector = await embedding
+        async with rt.transaction(read=[space.space_id], durable=False) as conn:
+            return await _search_in(rt, conn, space, q, kw, tag, vector, include_profile, limit)
+    finally:
+        if embedding is not None:
+            if not embedding.done():
+                embedding.cancel()  # the space was refused: nobody will read the vector
+            elif not embedding.cancelled():
+                embedding.exception()  # read, so a failure after a refusal is not logged
+
+
+async def _search_in(rt: Runtime, conn: Conn, space: SpaceAccess, q: str | None, kw: str | None,
+                     tag: str | None, vector: str | None, include_profile: bool, limit: int
+                     ) -> dict[str, Any]:
+    """The search itself, in a transaction that sees exactly ``space``."""
+    rows, ranking = await ranked(rt, conn, space.space_id, query=q, vector=vector,
+                                 pattern=v.like_pattern(kw) if kw else None, category=tag,
+                                 limit=limit)
+    profile = await profile_service.build(rt, conn, space) if include_profile else None
     hits = [views.memory(row) for row in rows]
     result: dict[str, Any] = {"space": space.key, "query": q, "keyword": kw, "category": tag,
                               "ranking": ranking}
@@ -104,7 +127,7 @@ async def search(
         result["weakBelow"] = t.weak
         if result["noGoodMatch"]:
             hits = hits[:WEAK_SHOWN]
-    await _record_recalls(rt, space.space_id,
+    await _record_recalls(conn, space.space_id,
                           [uuid.UUID(h["id"]) for h in hits if h.get("relevance") != "weak"])
     result.update(count=len(hits), results=hits)
     if profile is not None:
@@ -112,11 +135,13 @@ async def search(
     return result
 
 
-async def _record_recalls(rt: Runtime, space_id: uuid.UUID, ids: list[uuid.UUID]) -> None:
-    """Statistics only: in their own short transaction, and never allowed to fail a search.
-    Weak hits are not counted: they were shown, not recalled."""
+async def _record_recalls(conn: Conn, space_id: uuid.UUID, ids: list[uuid.UUID]) -> None:
+    """Statistics only: in a savepoint at the end of the search's transaction, and never
+    allowed to fail a search. Weak hits are not counted: they were shown, not recalled."""
+    if not ids:
+        return
     try:
-        async with rt.transaction(read=[space_id]) as conn:  # counting a read is part of it
+        async with conn.transaction():  # a savepoint: a failure here undoes only this
             await db.record_recalls(conn, space_id, ids)
     except psycopg.Error:
         log.warning("could not record recall statistics", exc_info=True)

@@ -16,6 +16,7 @@ from psycopg_pool import AsyncConnectionPool, PoolTimeout
 from memory_mcp.config import STORAGE_DIMENSIONS, Settings
 from memory_mcp.db import scope
 from memory_mcp.db.memories import vector_literal
+from memory_mcp.db.pool import distrust_idle, note_idle
 from memory_mcp.db.search import VectorForm
 from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder
@@ -42,7 +43,8 @@ class Runtime:
 
     @asynccontextmanager
     async def transaction(self, *, system: bool = False, read: Sequence[UUID] = (),
-                          write: Sequence[UUID] = ()) -> AsyncIterator[Conn]:
+                          write: Sequence[UUID] = (), durable: bool = True
+                          ) -> AsyncIterator[Conn]:
         """A pooled connection inside one transaction: commit on success, roll back on error.
 
         The transaction runs as the application role under row-level security and sees no
@@ -50,17 +52,20 @@ class Runtime:
         ``read``/``write`` open it on spaces this request resolved (and checked) in an earlier
         transaction. ``system=True`` is the explicit every-space scope of the paths that serve no
         single caller (extraction worker, admin CLI, re-embedding); request paths never pass it.
+        ``durable=False``: the commit does not wait for the WAL flush (counters, statistics).
         """
         try:
-            async with self.pool.connection() as conn, conn.transaction():
-                await scope.enter(cast(Conn, conn), system=system,
-                                  as_app=self.settings.row_security)
-                if read or write:
-                    await scope.limit(cast(Conn, conn), read, write)
-                yield cast(Conn, conn)
+            async with self.pool.connection() as conn:
+                async with conn.transaction():
+                    await scope.enter(cast(Conn, conn), system=system, read=read, write=write,
+                                      as_app=self.settings.row_security, durable=durable)
+                    yield cast(Conn, conn)
+                note_idle(conn)  # committed: fine to reuse at once (db/pool.py)
         except (psycopg.OperationalError, PoolTimeout) as exc:
             # The database went away (or every connection stayed busy): the transaction did
-            # not commit, so nothing was written; the caller may simply retry.
+            # not commit, so nothing was written; the caller may simply retry. Connections
+            # that were fine a moment ago may be broken too: check each before its next use.
+            distrust_idle()
             raise StoreUnavailableError() from exc
 
     async def embed(self, texts: list[str]) -> list[str]:

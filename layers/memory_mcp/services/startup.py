@@ -9,11 +9,9 @@ import anyio.to_thread
 
 from memory_mcp.config import Settings
 from memory_mcp.db import identity, meta
-from memory_mcp.db.migrator import migrate
 from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder
 from memory_mcp.errors import ConfigurationError
-from memory_mcp.services import admin
 from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
@@ -23,6 +21,10 @@ DEMO_SPACE = "demo"
 
 
 async def apply_migrations(settings: Settings, url: str) -> list[str]:
+    # Imported here, like ``admin`` below: a Lambda request path migrates nothing and seeds no
+    # demo, so its cold start does not import either.
+    from memory_mcp.db.migrator import migrate
+
     return await anyio.to_thread.run_sync(migrate, url, settings.migrations_dir)
 
 
@@ -42,6 +44,8 @@ async def check_model(conn: Conn, embedder: Embedder) -> None:
 
 async def bootstrap_demo(rt: Runtime) -> dict[str, Any] | None:
     """On an empty database, create a demo user, space and key; return them (key shown once)."""
+    from memory_mcp.services import admin
+
     async with rt.transaction() as conn:
         if await identity.count_users(conn) > 0:
             return None

@@ -1,0 +1,134 @@
+"""The request path's round trips: pooled connections reused without a check only while that
+is safe, non-durable commits only where asked for, and a search's statistics in its own
+transaction's savepoint (real embedded PostgreSQL)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg_pool import AsyncConnectionPool
+
+from memory_mcp.db import memories as memories_db
+from memory_mcp.db import pool as pool_module
+from memory_mcp.db.pool import distrust_idle, open_pool
+from memory_mcp.embeddings import Embedder
+from memory_mcp.services import memories, recall
+from memory_mcp.services.runtime import Runtime
+
+from conftest import World, settings_for
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+async def one_connection(database_url: str, embedder: Embedder) -> AsyncIterator[Runtime]:
+    """A runtime whose pool holds exactly one connection, so every transaction reuses it."""
+    settings = settings_for(database_url, pool_min_size=1, pool_max_size=1)
+    pool = await open_pool(settings, database_url)
+    try:
+        yield Runtime(settings=settings, pool=pool, embedder=embedder)
+    finally:
+        await pool.close()
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How often the pool ran its round-trip check."""
+    calls: list[int] = []
+    real = AsyncConnectionPool.check_connection
+
+    async def counting(conn: Any) -> None:
+        calls.append(1)
+        await real(conn)
+
+    monkeypatch.setattr(AsyncConnectionPool, "check_connection", staticmethod(counting))
+    return calls
+
+
+async def _backend_pid(rt: Runtime) -> int:
+    async with rt.transaction(system=True) as conn:
+        row = await (await conn.execute("SELECT pg_backend_pid() AS pid")).fetchone()
+        assert row is not None
+        return int(row["pid"])
+
+
+async def test_a_connection_used_moments_ago_is_reused_without_a_check(
+        one_connection: Runtime, checks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    first = await _backend_pid(one_connection)
+    before = len(checks)
+    assert await _backend_pid(one_connection) == first
+    assert len(checks) == before, "a connection back for moments is not checked again"
+    distrust_idle()  # what a failed transaction does
+    await _backend_pid(one_connection)
+    assert len(checks) == before + 1
+    monkeypatch.setattr(pool_module, "RECENT_SECONDS", 0.0)  # idle "a while"
+    await _backend_pid(one_connection)
+    assert len(checks) == before + 2
+
+
+async def test_a_connection_the_server_ended_is_checked_and_replaced(
+        one_connection: Runtime, checks: list[int], database_url: str) -> None:
+    pid = await _backend_pid(one_connection)
+    with psycopg.connect(database_url, autocommit=True) as other:
+        other.execute("SELECT pg_terminate_backend(%s)", (pid,))
+    deadline = time.monotonic() + 5  # the termination notice reaches the idle socket
+    while time.monotonic() < deadline:
+        idle = list(pool_module._returned)
+        if idle and pool_module._has_input(idle[0]):
+            break
+        time.sleep(0.02)
+    before = len(checks)
+    assert await _backend_pid(one_connection) != pid, "no request sees the ended connection"
+    assert len(checks) >= before + 1
+
+
+async def test_only_a_non_durable_transaction_skips_the_wal_flush(runtime: Runtime) -> None:
+    async def setting(**kw: Any) -> str:
+        async with runtime.transaction(system=True, **kw) as conn:
+            row = await (await conn.execute("SHOW synchronous_commit")).fetchone()
+            assert row is not None
+            return str(row["synchronous_commit"])
+
+    assert await setting() == "on"  # the server's own setting
+    assert await setting(durable=False) == "off"
+    assert await setting() == "on", "the setting ends with its transaction"
+
+
+async def test_a_search_counts_its_hits_and_survives_failing_statistics(
+        runtime: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    space = await world.space("recalls")
+    m = await world.member(grants={space: "readwrite"})
+    saved = await memories.save(runtime, m.principal, "The release train leaves every Tuesday.",
+                                None, space)
+    memory_id = uuid.UUID(saved["memory"]["id"])
+
+    async def count() -> int:
+        async with runtime.transaction(system=True) as conn:
+            row = await (await conn.execute(
+                "SELECT coalesce(max(recall_count), 0) AS n FROM memory_recalls"
+                " WHERE memory_id = %s", (memory_id,))).fetchone()
+            assert row is not None
+            return int(row["n"])
+
+    async def search() -> dict[str, Any]:
+        return await recall.search(runtime, m.principal, query="When does the release train go?",
+                                   keyword=None, category=None, include_profile=False,
+                                   container_tag=space, limit=5)
+
+    first = await search()
+    assert first["results"][0]["id"] == str(memory_id) and await count() == 1
+    await search()  # the query's vector is cached now: one transaction does it all
+    assert await count() == 2
+
+    async def failing(conn: Any, space_id: Any, ids: Any) -> None:
+        await conn.execute("SELECT 1/0")  # any statement error inside the statistics
+
+    monkeypatch.setattr(memories_db, "record_recalls", failing)
+    again = await search()
+    assert again["results"][0]["id"] == str(memory_id), "the search still answers"
+    assert await count() == 2
