@@ -43,8 +43,8 @@ class Runtime:
 
     @asynccontextmanager
     async def transaction(self, *, system: bool = False, read: Sequence[UUID] = (),
-                          write: Sequence[UUID] = (), durable: bool = True
-                          ) -> AsyncIterator[Conn]:
+                          write: Sequence[UUID] = (), durable: bool = True,
+                          snapshot: bool = False) -> AsyncIterator[Conn]:
         """A pooled connection inside one transaction: commit on success, roll back on error.
 
         The transaction runs as the application role under row-level security and sees no
@@ -53,10 +53,15 @@ class Runtime:
         transaction. ``system=True`` is the explicit every-space scope of the paths that serve no
         single caller (extraction worker, admin CLI, re-embedding); request paths never pass it.
         ``durable=False``: the commit does not wait for the WAL flush (counters, statistics).
+        ``snapshot=True``: a read-only transaction whose every statement sees the database as of
+        its first one (REPEATABLE READ), for reads that must add up, such as an export.
         """
         try:
             async with self.pool.connection() as conn:
                 async with conn.transaction():
+                    if snapshot:  # must come before any other statement of the transaction
+                        await conn.execute(
+                            "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
                     await scope.enter(cast(Conn, conn), system=system, read=read, write=write,
                                       as_app=self.settings.row_security, durable=durable)
                     yield cast(Conn, conn)

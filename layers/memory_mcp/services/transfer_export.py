@@ -1,14 +1,17 @@
 """``memory-mcp export``: write one space as a version-1 export file (services/transfer_format.py).
 
-Scope: the read runs in ONE transaction limited to the exported space (``read=[space]``), not
-``system=True``: an operator export needs every row of that space in every state, and nothing
-else, so row-level security itself guarantees the file cannot carry another space's rows. The
-name → id lookups (``spaces``, ``users``, the pinned model) are tables without space rows.
+Scope: the read runs in ONE read-only REPEATABLE READ transaction (one snapshot: the file is
+the space as of one moment, whatever is saved meanwhile) limited to the exported space
+(``read=[space]``), not ``system=True``: an operator export needs every row of that space in
+every state, and nothing else, so row-level security itself guarantees the file cannot carry
+another space's rows. The name → id lookups (``spaces``, ``users``, the pinned model) are
+tables without space rows.
 
 The body is spooled to a temporary file while it is read, so the header can state exact counts
 and list exactly the users the rows name. A memory whose source document appeared after the
 document list was read (an upload finishing during the export) gets that document written just
-before it, so a document always precedes the memories that name it.
+before it, so a document always precedes the memories that name it (with one snapshot that can no
+longer happen; the guard stays, since it costs nothing).
 """
 
 from __future__ import annotations
@@ -112,7 +115,9 @@ async def export_space(rt: Runtime, space_key: str, out: IO[str], *, with_files:
         embedding = await _pinned(conn)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as body:
         writer = _Writer(rt, body, with_files)
-        async with rt.transaction(read=[space["id"]]) as conn:
+        # one snapshot: counts, documents, memories and authors as of one moment, however long
+        # the export takes and whatever is saved meanwhile
+        async with rt.transaction(read=[space["id"]], snapshot=True) as conn:
             users = await _read_space(conn, writer, space["id"], embedding, progress)
         header = Header(format=FORMAT, version=VERSION, exported_at=datetime.now(UTC),
                         generator=f"memory-mcp {memory_mcp.__version__}",
