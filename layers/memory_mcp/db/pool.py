@@ -157,7 +157,9 @@ def note_idle(conn: AsyncConnection[Any]) -> None:
     """Call as a connection goes back to the pool after a committed transaction. (Not the pool's
     ``reset`` callback: with one, psycopg_pool returns every connection through a worker task,
     which costs more than the check saves.)"""
-    _returned[conn] = time.monotonic()
+    # Wall-clock time, not monotonic: a frozen Lambda environment's monotonic clock may not
+    # advance while it is frozen, its wall clock is set right when it thaws.
+    _returned[conn] = time.time()
 
 
 def _has_input(conn: AsyncConnection[Any]) -> bool:
@@ -173,7 +175,7 @@ async def _check_unless_recent(conn: AsyncConnection[Any]) -> None:
     """The pool's ``check`` callback: a round trip only for a connection idle a while or one
     the server has said something to."""
     returned = _returned.pop(conn, None)
-    if (returned is not None and time.monotonic() - returned < RECENT_SECONDS
+    if (returned is not None and 0 <= time.time() - returned < RECENT_SECONDS
             and not _has_input(conn)):
         return
     await AsyncConnectionPool.check_connection(conn)
