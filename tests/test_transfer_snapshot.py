@@ -38,7 +38,8 @@ async def test_changes_made_during_an_export_are_not_in_it(runtime: Runtime, wor
                           (alice.user["email"],))
             cur = other.execute(
                 "UPDATE memories SET is_forgotten = true, forgotten_at = now(),"
-                " forget_reason = 'meanwhile' WHERE content LIKE 'Staging%%' AND NOT is_forgotten")
+                " forget_reason = 'meanwhile' WHERE content LIKE 'Staging%%' AND NOT is_forgotten"
+                " AND space_id = (SELECT id FROM spaces WHERE key = %s)", (space,))
             changed.append(cur.rowcount)
 
     out = io.StringIO()
