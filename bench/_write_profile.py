@@ -4,11 +4,11 @@ The save path is split by wrapping, in this process only, the functions ``save``
 service module looks them up at call time): time in each, summed per save, per phase.
 
 "held" is the part of a save that other saves of the space wait for: from the end of its write
-statement (``db.save_row``; its 0008 trigger took the space's ``space_stats`` row, which every
+statement (``saves.save_row``; its 0008 trigger took the space's ``space_stats`` row, which every
 memory write of the space needs, and keeps it until commit) to the end of the commit. It does
 not include the trigger itself, which runs at the end of the write statement (about 1 ms: the
 INSERT-cost table, "without the stats triggers"). ``1 / held`` bounds a space's saves/s.
-An exclusive retry (``db.begin_save(exclusive=True)``) holds the space from its lock on:
+An exclusive retry (``saves.begin_save(exclusive=True)``) holds the space from its lock on:
 such attempts are counted ("excl") and their lock-to-commit time is added to "held".
 """
 
@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_mcp.db import memories as db
+from memory_mcp.db import saves
 from memory_mcp.services import access, matching
 from memory_mcp.services import memories as service
 from memory_mcp.services.runtime import Runtime
@@ -75,10 +76,10 @@ class Profiler:
         patches: list[tuple[object, str, Any]] = [
             (service, "resolve_space", self._timed(access.resolve_space, "resolve_space")),
             (db, "find_live_by_hash", self._timed(db.find_live_by_hash, "find_by_hash")),
-            (db, "begin_save", self._begin(db.begin_save)),
-            (db, "version_candidates", self._timed(db.version_candidates, "candidates")),
-            (db, "save_row", self._write(db.save_row)),
-            (db, "finish_save", self._finish(db.finish_save)),
+            (saves, "begin_save", self._begin(saves.begin_save)),
+            (saves, "version_candidates", self._timed(saves.version_candidates, "candidates")),
+            (saves, "save_row", self._write(saves.save_row)),
+            (saves, "finish_save", self._finish(saves.finish_save)),
             (matching, "choose_version", decide),
             (rt, "embed_one", self._timed(rt.embed_one, "embed")),
             (rt, "transaction", lambda **k: _Txn(self, begin_txn(**k))),

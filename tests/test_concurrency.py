@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from memory_mcp.db import memories as memories_db
 from memory_mcp.db import processing
+from memory_mcp.db import saves as saves_db
 from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.errors import AccessDeniedError, ConflictError, InvalidInputError
 from memory_mcp.services import admin, memories, uploads
@@ -63,7 +63,7 @@ def _decide_together(monkeypatch: pytest.MonkeyPatch, *parties: int
     ``version_candidates`` wait for each other before returning (so each decides without the
     others' rows), the next ``parties[1]`` likewise, and so on; later calls pass. Returns a
     function giving how many times each save attempt ran (``save_row`` calls)."""
-    real, write = memories_db.version_candidates, memories_db.save_row
+    real, write = saves_db.version_candidates, saves_db.save_row
     barriers = [asyncio.Barrier(n) for n in parties]
     limits = [sum(parties[:i + 1]) for i in range(len(parties))]
     calls = {"candidates": 0, "writes": 0}
@@ -81,20 +81,20 @@ def _decide_together(monkeypatch: pytest.MonkeyPatch, *parties: int
         calls["writes"] += 1
         return await write(*a, **k)
 
-    monkeypatch.setattr(memories_db, "version_candidates", candidates)
-    monkeypatch.setattr(memories_db, "save_row", save_row)
+    monkeypatch.setattr(saves_db, "version_candidates", candidates)
+    monkeypatch.setattr(saves_db, "save_row", save_row)
     return lambda: [calls["candidates"], calls["writes"]]
 
 
 def _count_exclusive(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """Record the mode of every ``begin_save`` (True: exclusive)."""
-    real, modes = memories_db.begin_save, []
+    real, modes = saves_db.begin_save, []
 
     async def begin(*a: Any, exclusive: bool, **k: Any) -> None:
         modes.append(exclusive)
         await real(*a, exclusive=exclusive, **k)
 
-    monkeypatch.setattr(memories_db, "begin_save", begin)
+    monkeypatch.setattr(saves_db, "begin_save", begin)
     return modes
 
 
@@ -243,7 +243,7 @@ async def test_an_exclusive_save_waits_for_saves_in_flight(
     m = await world.member(grants={space: "readwrite"})
     is_b = contextvars.ContextVar("is_b", default=False)
     a_decided, b_locking, release_a = asyncio.Event(), asyncio.Event(), asyncio.Event()
-    real_begin, real_candidates = memories_db.begin_save, memories_db.version_candidates
+    real_begin, real_candidates = saves_db.begin_save, saves_db.version_candidates
 
     async def begin(*a: Any, exclusive: bool, **k: Any) -> None:
         if is_b.get():
@@ -257,8 +257,8 @@ async def test_an_exclusive_save_waits_for_saves_in_flight(
             await asyncio.wait_for(release_a.wait(), 30)
         return result
 
-    monkeypatch.setattr(memories_db, "begin_save", begin)
-    monkeypatch.setattr(memories_db, "version_candidates", candidates)
+    monkeypatch.setattr(saves_db, "begin_save", begin)
+    monkeypatch.setattr(saves_db, "version_candidates", candidates)
 
     async def save_b() -> dict[str, Any]:
         is_b.set(True)
@@ -294,7 +294,7 @@ async def test_a_save_failing_after_its_write_leaves_nothing(
     async def broken(*a: Any, **k: Any) -> Any:
         raise RuntimeError("connection lost after the write")
 
-    monkeypatch.setattr(memories_db, "finish_save", broken)
+    monkeypatch.setattr(saves_db, "finish_save", broken)
     with pytest.raises(RuntimeError):
         await memories.save(runtime, m.principal,
                             "The team deploys to production every Thursday afternoon", None, space)

@@ -1,29 +1,23 @@
-"""SQL for memories: save, version, forget, search, list and the profile views.
+"""SQL for memories: read, insert, forget, list, recall statistics and the profile views.
 
 Every query takes the space id as its first filter. Vectors travel as halfvec text literals.
-Nearest-neighbour queries run in a transaction with ``hnsw.iterative_scan = relaxed_order`` so a
-space filter cannot starve the HNSW index of candidates. ``relaxed_order`` may return neighbours
-slightly out of order, so the candidates are a MATERIALIZED CTE re-sorted outside by
-``distance + 0``: the expression stops PostgreSQL 17+ from treating the index output as presorted
-(an incremental sort that only fixes groups of 32), as pgvector's documentation prescribes.
+The save protocol (lock, version candidates, the conditional write and its post-write check)
+lives in ``db/saves.py``, search in ``db/search.py``; both reuse the column list and joins here,
+so every function returns a memory in the same shape.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from psycopg import AsyncConnection
 
 # The per-transaction HNSW settings live in db/ann.py; re-exported here, where callers look.
-from memory_mcp.db.ann import _ANN, _ef
 from memory_mcp.db.ann import EF_PER_MEMORIES as EF_PER_MEMORIES
 from memory_mcp.db.ann import enable_filtered_ann as enable_filtered_ann
 from memory_mcp.db.ann import enable_search_ann as enable_search_ann
-
-if TYPE_CHECKING:
-    from memory_mcp.db.search import VectorForm
 
 Row = dict[str, Any]
 Conn = AsyncConnection[Row]
@@ -69,122 +63,6 @@ async def latest_of_chain(conn: Conn, space_id: UUID, root_id: UUID) -> Row | No
         (space_id, root_id),
     )
     return await cur.fetchone()
-
-
-async def begin_save(conn: Conn, space_id: UUID, ef_search: int, *, exclusive: bool) -> None:
-    """A save's HNSW settings, and the space's save lock for the rest of the transaction.
-
-    Saves take it SHARED: they decide their version outside any exclusive section and check
-    that decision after their write (``finish_save``), so they run side by side. A save that
-    lost such a check retries EXCLUSIVE: it waits until every shared holder has committed,
-    new saves of the space queue behind it (PostgreSQL grants in arrival order), and it
-    decides under the lock, so it cannot lose again to another save. Lock order, the same for
-    every writer: this lock, then memory rows, then ``space_stats`` (the 0008 triggers), then
-    ``spaces``."""
-    take = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
-    await conn.execute(f"SELECT {_ANN}, {take}(hashtextextended(%(space)s::text, 0))",
-                       {"ef": _ef(ef_search), "space": space_id})
-
-
-async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vector: str,
-                             limit: int) -> tuple[list[Row], int]:
-    """The closest current memories a save may become the next version of (cosine
-    ``similarity``), and the space's write counter (``space_stats.all_memories``: every memory
-    ever inserted there, maintained by the 0008 triggers) read in the same snapshot: if it
-    moved by more than the save's own row when the save has written, something arrived that
-    this decision did not see (``finish_save``)."""
-    cur = await conn.execute(
-        f"""WITH nearest AS MATERIALIZED (
-                SELECT m.id, {form.distance} AS distance FROM memories m
-                WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
-            SELECT w.writes, c.id, c.content, c.content_hash, c.category, c.version, c.root_id,
-                   c.similarity
-            FROM (SELECT coalesce((SELECT s.all_memories FROM space_stats s
-                                   WHERE s.space_id = %(space)s), 0) AS writes) w
-            LEFT JOIN LATERAL (
-                SELECT m.id, m.content, m.content_hash, m.category, m.version, m.root_id,
-                       1 - n.distance AS similarity, n.distance
-                FROM nearest n JOIN memories m ON m.id = n.id
-                WHERE m.is_latest AND NOT m.is_forgotten) c ON true
-            ORDER BY c.distance + 0, c.id""",
-        {"space": space_id, "vec": vector, "limit": limit},
-    )
-    rows = await cur.fetchall()
-    return [r for r in rows if r["id"] is not None], int(rows[0]["writes"])
-
-
-_RETURNED = """id, space_id, content, category, version, parent_id, root_id, is_latest,
-    is_forgotten, forgotten_at, forget_reason, source_document_id, created_by, updated_by,
-    forgotten_by, created_at, updated_at"""
-
-
-async def save_row(
-    conn: Conn, *, memory_id: UUID, space_id: UUID, content: str, content_hash: bytes,
-    category: str | None, vector: str, user_id: UUID, supersedes: Row | None = None,
-) -> Row | None:
-    """Insert a save's row in one statement and return it as ``get`` would; with
-    ``supersedes`` (a ``version_candidates`` row) as that memory's next version, superseding it
-    in the same statement. None, with nothing changed once the transaction rolls back: the
-    predecessor is no longer current (a concurrent save or forget got there first), or an
-    identical live memory won a concurrent race (the unique index; a supersede already made in
-    this statement must then be rolled back, so the caller must raise)."""
-    params = {"id": memory_id, "space": space_id, "content": content, "hash": content_hash,
-              "category": category, "user": user_id, "vec": vector}
-    values = """%(id)s, %(space)s, %(content)s, %(hash)s, %(category)s, %(version)s,
-                %(parent)s, %(root)s, %(user)s, %(user)s, %(vec)s::halfvec"""
-    insert = """INSERT INTO memories (id, space_id, content, content_hash, category, version,
-                                      parent_id, root_id, created_by, updated_by, embedding)"""
-    conflict = "ON CONFLICT (space_id, content_hash) WHERE is_latest AND NOT is_forgotten DO NOTHING"
-    if supersedes is None:
-        params |= {"version": 1, "parent": None, "root": memory_id}
-        query = f"""WITH ins AS ({insert} VALUES ({values}) {conflict} RETURNING {_RETURNED})
-                    SELECT {_COLUMNS} FROM ins m {_JOINS}"""
-    else:
-        params |= {"version": int(supersedes["version"]) + 1, "parent": supersedes["id"],
-                   "root": supersedes["root_id"]}
-        query = f"""WITH sup AS (
-                        UPDATE memories SET is_latest = false, updated_by = %(user)s,
-                               updated_at = now()
-                        WHERE id = %(parent)s AND space_id = %(space)s AND is_latest
-                          AND NOT is_forgotten
-                        RETURNING id),
-                    ins AS ({insert} SELECT {values} WHERE EXISTS (SELECT FROM sup)
-                            {conflict} RETURNING {_RETURNED})
-                    SELECT {_COLUMNS} FROM ins m {_JOINS}"""
-    cur = await conn.execute(query, params)
-    return await cur.fetchone()
-
-
-async def finish_save(conn: Conn, space_id: UUID, memory_id: UUID, *, form: VectorForm,
-                      vector: str, writes_seen: int | None, known: list[UUID], threshold: float,
-                      limit: int) -> list[UUID] | None:
-    """After a save's row is written (its statement holds the space's ``space_stats`` row
-    until commit, so nothing else can arrive in the space now): record the space's activity
-    and return the current memories at least ``threshold`` close to ``vector`` that the
-    save's decision did not see (not in ``known``), so it must be decided again; [] or None:
-    the decision stands.
-
-    The check is a nearest-neighbour query, run only when the write counter moved by more than
-    this save's own row since the decision (``writes_seen``; None: never check) or cannot be
-    read. Otherwise nothing was inserted meanwhile, no check is made, and None is returned."""
-    cur = await conn.execute(
-        f"""WITH touch AS (UPDATE spaces SET last_activity_at = now() WHERE id = %(space)s)
-            SELECT CASE WHEN %(seen)s::bigint IS NOT NULL
-                         AND coalesce(s.writes, -1) <> %(seen)s::bigint + 1
-                THEN (SELECT coalesce(array_agg(r.id), '{{}}') FROM (
-                          SELECT m.id, {form.distance} AS distance FROM memories m
-                          WHERE {_LIVE} AND {form.predicate} AND m.id <> %(me)s
-                          ORDER BY {form.distance} LIMIT %(limit)s) r
-                      WHERE 1 - r.distance >= %(threshold)s
-                        AND NOT (r.id = ANY(%(known)s::uuid[])))
-                END AS unseen
-            FROM (SELECT (SELECT all_memories FROM space_stats
-                          WHERE space_id = %(space)s) AS writes) s""",
-        {"space": space_id, "seen": writes_seen, "me": memory_id, "vec": vector,
-         "threshold": threshold, "known": known, "limit": limit},
-    )
-    row = await cur.fetchone()
-    return None if row is None or row["unseen"] is None else list(row["unseen"])
 
 
 async def find_live_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None:

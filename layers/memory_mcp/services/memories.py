@@ -6,7 +6,7 @@ import logging
 import uuid
 from typing import Any
 
-from memory_mcp.db import identity
+from memory_mcp.db import identity, saves
 from memory_mcp.db import memories as db
 from memory_mcp.errors import ConflictError, NotFoundError
 from memory_mcp.models import Principal
@@ -45,10 +45,10 @@ async def save(
     Concurrent saves of one space run side by side; only the end of each is serialised. A save
     decides which memory (if any) it becomes the next version of from a snapshot, writes its
     row, and then, holding the space's counter row until commit, checks that no memory it did
-    not see arrived meanwhile close enough to change that decision (``db.finish_save``); else
+    not see arrived meanwhile close enough to change that decision (``saves.finish_save``); else
     it rolls back and decides again. Identical texts meet at the unique index, two versions of
     one memory at its row (the supersede is conditional), and the last attempt decides under
-    the space's exclusive save lock (``db.begin_save``), so it cannot lose to another save.
+    the space's exclusive save lock (``saves.begin_save``), so it cannot lose to another save.
     Whatever fails, the transaction rolls back: no half-written row."""
     text = v.content(content, rt.settings.max_content_chars)
     tag = v.category(category)
@@ -107,22 +107,22 @@ async def _save_once(
     form, t = rt.vector_form, recall.thresholds(rt)
     query = form.query_literal(vector)
     await _same_space(conn, principal, container_tag, space_id)
-    await db.begin_save(conn, space_id, min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search),
+    await saves.begin_save(conn, space_id, min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search),
                         exclusive=exclusive)
-    near, writes = await db.version_candidates(conn, space_id, form, query, VERSION_CANDIDATES)
+    near, writes = await saves.version_candidates(conn, space_id, form, query, VERSION_CANDIDATES)
     if any(bytes(r["content_hash"]) == digest for r in near):
         # the identical text arrived since the first look: never supersede it with itself (the
         # unique index cannot stop that, the superseded row no longer counts); report it
         raise _LostRace()
     nearest, reason = _choose_version(text, near, t)
     new_id = uuid.uuid4()
-    row = await db.save_row(
+    row = await saves.save_row(
         conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
         category=tag if tag is not None or nearest is None else nearest["category"],
         vector=vector, user_id=principal.user_id, supersedes=nearest)
     if row is None:  # predecessor taken, or identical text won: undo any supersede, retry
         raise _LostRace()
-    unseen = await db.finish_save(
+    unseen = await saves.finish_save(
         conn, space_id, new_id, form=form, vector=query,
         writes_seen=None if exclusive else writes, known=[r["id"] for r in near],
         threshold=t.version, limit=VERSION_CANDIDATES)
