@@ -9,13 +9,13 @@ import statistics
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from _load_run import Outage
-from _load_setup import OUTAGE_BOUND_S
-from _load_traffic import (
+from _load_records import (
     Ledger,
     Run,
     Sample,
 )
+from _load_run import Outage
+from _load_setup import OUTAGE_BOUND_S
 from _load_verify import Findings
 
 # --------------------------------------------------------------------------------------------

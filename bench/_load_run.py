@@ -13,16 +13,13 @@ import anyio
 import anyio.to_thread
 import httpx
 from _common import log
+from _load_records import KeyPlan, Run
 from _load_setup import (
     UPLOAD_WAIT_S,
     Cpu,
 )
-from _load_traffic import (
-    Agent,
-    KeyPlan,
-    Run,
-    session,
-)
+from _load_traffic import Agent
+from _load_wire import session
 
 from memory_mcp.db import embedded
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import _common as common
 import httpx
 from _common import log
-from _load_traffic import KeyPlan
+from _load_records import KeyPlan
 from pydantic import SecretStr
 
 from memory_mcp.config import Settings

@@ -7,204 +7,28 @@ is timed and classified (``Sample``); every acknowledged write goes into the ``L
 
 Saved texts are unique per attempt and carry a fixed-width token (``lt<client>q<seq>z``), so a
 keyword search finds exactly one memory and a second row with the same text is a duplicate.
+
+The records (``Sample``, ``Ledger``, ``Run``) are in ``_load_records.py``, the session and the
+error kinds in ``_load_wire.py``, the texts and operation weights in ``_load_mix.py``.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import anyio
-import httpx
-import httpx2
+from _load_mix import PREDICATES, QUESTIONS, READER_MIX, SUBJECTS, WRITER_MIX
+from _load_records import KeyPlan, Run, Sample, SaveAck, UploadAck
+from _load_wire import CALL_TIMEOUT_S, Wire, classify_exception, classify_tool_error, retryable, session
 from mcp import Client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.exceptions import MCPError
 
-#: A call taking longer than this is abandoned and counted as a timeout (a hang).
-CALL_TIMEOUT_S = 60.0
 #: A retryable failure (503, store unavailable, timeout) of a save is retried this many times.
 SAVE_RETRIES = 2
 #: An agent follows its upload's status this long at most, then gets on with its traffic.
 FOLLOW_UPLOAD_S = 120.0
-
-SUBJECTS = [
-    "the billing service", "the mobile app", "the data team", "the CI pipeline", "the search "
-    "cluster", "the on-call rotation", "customer support", "the design system", "the Berlin "
-    "office", "the ML platform", "the security review", "the staging database", "the onboarding "
-    "flow", "the API gateway", "the finance team", "the analytics dashboard", "the payments "
-    "queue", "the release train", "the docs site", "the warehouse scanner",
-]
-PREDICATES = [
-    "moves its weekly sync to {h}:{m:02d}", "needs {n} more reviewers before the launch",
-    "keeps logs for {n} days", "budgets {n} hours for the migration",
-    "pins its runtime at version {n}.{m}", "rotates credentials every {n} days",
-    "targets a p95 of {n} ms", "runs its load test on day {n} of the sprint",
-    "caps batch jobs at {n} workers", "ships release {n}.{m} after the freeze",
-    "reserves room {n} for planning", "alerts after {n} failed health checks",
-]
-QUESTIONS = [
-    "When does {s} meet?", "What did we decide about {s}?", "How long does {s} keep logs?",
-    "Which version does {s} run?", "What is the latency target of {s}?",
-    "Who reviews changes to {s}?", "What is the budget for {s}?",
-]
-
-#: (operation, weight) for agents whose key can write, and for read-only keys.
-WRITER_MIX = [("search_query", 34), ("search_keyword", 16), ("save", 16), ("forget", 6),
-              ("save_denied", 1), ("listMemories", 8), ("listSpaces", 5), ("whoAmI", 5),
-              ("listDocuments", 5), ("upload", 4)]
-READER_MIX = [("search_query", 45), ("search_keyword", 10), ("save_denied", 4),
-              ("listMemories", 14), ("listSpaces", 9), ("whoAmI", 9), ("listDocuments", 9)]
-
-
-@dataclass
-class Sample:
-    op: str
-    start: float
-    end: float
-    kind: str  # "ok" or what went wrong
-    status: int | None = None  # HTTP status of the call's last response
-    retry_after: str | None = None
-    expected: bool = False  # an error the mix provokes on purpose (a write to a Read space)
-
-    @property
-    def seconds(self) -> float:
-        return self.end - self.start
-
-
-@dataclass
-class KeyPlan:
-    index: int
-    key: str
-    key_id: str
-    write_space: str | None  # None: the key is read-only everywhere
-    read_spaces: list[str]  # every space it may read, the write space first
-    denied_space: str  # a space it can read but not write
-
-
-@dataclass
-class SaveAck:
-    memory_id: str
-    space: str
-    content: str
-    token: str
-    action: str
-    client: int
-    at: float
-
-
-@dataclass
-class UploadAck:
-    document_id: str
-    space: str
-    token: str
-    statements: int
-    client: int
-    accepted_at: float
-    status: str = "queued"
-    finished_at: float | None = None
-
-
-@dataclass
-class Ledger:
-    """Everything the server acknowledged (or refused) during the run."""
-
-    saves: dict[str, SaveAck] = field(default_factory=dict)  # memory id -> the save
-    #: token -> (space, content, last outcome) for every save attempted, acknowledged or not
-    attempts: dict[str, tuple[str, str, str]] = field(default_factory=dict)
-    superseded: dict[str, str] = field(default_factory=dict)  # old id -> new id (versioned)
-    forgotten: dict[str, str] = field(default_factory=dict)  # id -> how ("id", "exact", ...)
-    forget_misses: list[str] = field(default_factory=list)  # acknowledged, nothing forgotten
-    #: tokens of saves to a Read space: (space, token, outcome); any "ok" is a write let through
-    denied: list[tuple[str, str, str]] = field(default_factory=list)
-    uploads: list[UploadAck] = field(default_factory=list)
-    #: read-your-writes: a keyword search right after an acknowledged save that missed it
-    ryw_misses: list[tuple[str, str]] = field(default_factory=list)
-
-
-@dataclass
-class Run:
-    """Shared by every agent of one run."""
-
-    url: str  # .../mcp
-    stop_at: float
-    uploads_budget: int
-    duration_s: float
-    upload_http: httpx.AsyncClient
-    samples: list[Sample] = field(default_factory=list)
-    ledger: Ledger = field(default_factory=Ledger)
-    uploads_started: int = 0
-    notes: list[str] = field(default_factory=list)
-    started: float = field(default_factory=time.monotonic)
-
-    def over(self) -> bool:
-        return time.monotonic() >= self.stop_at
-
-    def upload_slot(self) -> bool:
-        """Uploads are spread over the run: the k-th may start after k/(budget+1) of it."""
-        if self.uploads_started >= self.uploads_budget:
-            return False
-        due = self.started + (self.uploads_started + 1) * self.duration_s / (self.uploads_budget + 1)
-        if time.monotonic() < due:
-            return False
-        self.uploads_started += 1
-        return True
-
-
-class Wire:
-    """The HTTP status and Retry-After of the last response on one agent's connection."""
-
-    def __init__(self) -> None:
-        self.status: int | None = None
-        self.retry_after: str | None = None
-        self.responses = 0
-
-    async def hook(self, response: httpx2.Response) -> None:
-        self.status = response.status_code
-        self.retry_after = response.headers.get("retry-after")
-        self.responses += 1
-
-
-@asynccontextmanager
-async def session(url: str, key: str, wire: Wire) -> AsyncIterator[Client]:
-    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=CALL_TIMEOUT_S,
-                              trust_env=False, event_hooks={"response": [wire.hook]})
-    async with http, Client(streamable_http_client(url, http_client=http)) as client:
-        yield client
-
-
-def classify_tool_error(text: str) -> str:
-    low = text.lower()
-    if "unavailable" in low:
-        return "tool error: store unavailable"
-    if "read-only" in low:
-        return "tool error: write denied (read-only)"
-    if "in the last minute" in low:
-        return "tool error: rate limited"
-    if "concurrently" in low or "changed while" in low or "disappeared while" in low:
-        return "tool error: conflict, retry"
-    if "no memory with id" in low:
-        return "tool error: memory not found"
-    return "tool error: " + " ".join(text.split())[:70]
-
-
-def classify_exception(exc: BaseException, wire: Wire) -> str:
-    if isinstance(exc, TimeoutError):
-        return f"timeout > {CALL_TIMEOUT_S:.0f} s"
-    if isinstance(exc, MCPError) and wire.status is not None and wire.status >= 400:
-        return f"HTTP {wire.status}" + (" + Retry-After" if wire.retry_after else "")
-    if isinstance(exc, MCPError):
-        return f"MCP error: {' '.join(str(exc).split())[:60]}"
-    return f"{type(exc).__name__}: {' '.join(str(exc).split())[:60]}"
-
-
-def retryable(kind: str) -> bool:
-    return kind.startswith(("HTTP 503", "timeout", "tool error: store unavailable",
-                            "tool error: conflict"))
 
 
 def _text(result: Any) -> str:

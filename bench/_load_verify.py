@@ -12,16 +12,12 @@ from typing import Any
 import _common as common
 import anyio
 import anyio.to_thread
+from _load_records import KeyPlan, Ledger
 from _load_setup import (
     ROOT,
     TOKEN,
 )
-from _load_traffic import (
-    KeyPlan,
-    Ledger,
-    Wire,
-    session,
-)
+from _load_wire import Wire, session
 from pydantic import SecretStr
 
 from memory_mcp.config import Settings

@@ -13,11 +13,12 @@ Run: ``.venv/bin/python bench/load.py [--clients 50] [--duration 300] [--quick]
    and the clients do not share one interpreter.
 3. ``--clients`` agents (client ``c`` uses key ``c mod keys``), each one official MCP client
    session (``mcp.Client``, streamable HTTP, bearer key), loop for ``--duration`` seconds over a
-   weighted mix (``_load_traffic.py``): search_memory by meaning (most) and by keyword (the
-   agent's own earlier saves: read-your-writes), add_memory save, forget by memoryId and by
-   exact text (of its own saves), a save to a space it may only read (must be refused),
-   listMemories, listSpaces, whoAmI, listDocuments, and a few uploads (``POST /uploads``, the
-   signed ``PUT`` of a small Markdown file, then getDocument until done). A save that fails
+   weighted mix (``_load_mix.py``, run by ``_load_traffic.py``): search_memory by meaning
+   (most) and by keyword (the agent's own earlier saves: read-your-writes), add_memory save,
+   forget by memoryId and by exact text (of its own saves), a save to a space it may only read
+   (must be refused), listMemories, listSpaces, whoAmI, listDocuments, and a few uploads
+   (``POST /uploads``, the signed ``PUT`` of a small Markdown file, then getDocument until
+   done). A save that fails
    with a retryable error (503, store unavailable, timeout) is retried with the same text,
    honouring Retry-After, as an agent would. Every call has a 60 s timeout.
 4. ``--db-outage S`` stops the embedded PostgreSQL at ``--outage-at`` (default a third of the
