@@ -25,9 +25,12 @@ from psycopg.types import TypeInfo
 
 from memory_mcp.config import STORAGE_DIMENSIONS
 from memory_mcp.db import memories as db
+from memory_mcp.db.search import SPACE_BUCKETS
 
 LOCAL_DIMS = 384
-INDEX = "memories_embedding_384_hnsw"  # migration 0008: the local model's rows
+#: The local model's rows have one HNSW graph per bucket of spaces (migrations 0008, 0012);
+#: the bench's one space lives in the one named by ``space_index``.
+INDEX_PREFIX = "memories_embedding_384_hnsw_b"
 SUBJECTS = [
     "The billing service", "Our mobile app", "The data team", "The CI pipeline", "Alice",
     "Bob from platform", "The marketing site", "The search cluster", "The on-call rotation",
@@ -97,11 +100,18 @@ def noisy(centroids: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray
     return unit(centroids[pick] + sigma * g / np.sqrt(centroids.shape[1]))
 
 
+def space_index(conn: psycopg.Connection[Any], space_id: uuid.UUID) -> str:
+    """The 384 HNSW index (graph) that holds this space's rows (migration 0012's bucket)."""
+    row = conn.execute("SELECT uuid_hash(%s) & %s", (space_id, SPACE_BUCKETS - 1)).fetchone()
+    assert row is not None
+    return f"{INDEX_PREFIX}{int(row[0]):02d}"
+
+
 def seed(url: str, space_id: uuid.UUID, user_id: uuid.UUID, n: int, centroids: np.ndarray,
          rng: np.random.Generator, chunk: int = 10_000) -> dict[str, Any]:
-    """COPY ``n`` memories into one space with the 384 HNSW index dropped, then rebuild it (its
-    own definition, pg_get_indexdef) and VACUUM ANALYZE. COPY fires the 0008 triggers, so
-    space_stats/space_terms are right; chunks keep each statement's transition table small."""
+    """COPY ``n`` memories into one space with its bucket's 384 HNSW index dropped, then rebuild
+    it (its own definition, pg_get_indexdef) and VACUUM ANALYZE. COPY fires the 0008 triggers,
+    so space_stats/space_terms are right; chunks keep each statement's transition table small."""
     out: dict[str, Any] = {}
     now = datetime.now(UTC)
     with psycopg.connect(url, autocommit=True) as conn:
@@ -109,10 +119,11 @@ def seed(url: str, space_id: uuid.UUID, user_id: uuid.UUID, n: int, centroids: n
         assert info is not None
         info.register(conn)
         conn.adapters.register_dumper(np.ndarray, type("D", (_Halfvec384,), {"oid": info.oid}))
-        row = conn.execute("SELECT pg_get_indexdef(%s::regclass)", (INDEX,)).fetchone()
+        out["index"] = index = space_index(conn, space_id)
+        row = conn.execute("SELECT pg_get_indexdef(%s::regclass)", (index,)).fetchone()
         assert row is not None
         out["indexdef"] = row[0]
-        conn.execute(f"DROP INDEX {INDEX}")
+        conn.execute(f"DROP INDEX {index}")
         t = time.perf_counter()
         for start in range(0, n, chunk):
             vecs = noisy(centroids, min(chunk, n - start), rng).astype(np.float16)
@@ -136,25 +147,27 @@ def seed(url: str, space_id: uuid.UUID, user_id: uuid.UUID, n: int, centroids: n
         out["vacuum_s"] = time.perf_counter() - t
         row = conn.execute("SELECT pg_size_pretty(pg_relation_size(%s::regclass)), "
                            "(SELECT live_memories FROM space_stats WHERE space_id = %s)",
-                           (INDEX, space_id)).fetchone()
+                           (index, space_id)).fetchone()
         assert row is not None
         out["index_size"], out["live"] = row
     return out
 
 
-#: What each insert-cost variant changes inside its (rolled-back) transaction.
+#: What each insert-cost variant changes inside its (rolled-back) transaction; ``{index}``:
+#: the space's 384 HNSW index.
 VARIANTS: dict[str, list[str]] = {
     "product (HNSW index + stats triggers)": [],
-    "without the 384 HNSW index": [f"DROP INDEX {INDEX}"],
+    "without the 384 HNSW index": ["DROP INDEX {index}"],
     "without the space_stats/space_terms triggers": [
         "ALTER TABLE memories DISABLE TRIGGER memories_space_stats_insert"],
-    "without either": [f"DROP INDEX {INDEX}",
+    "without either": ["DROP INDEX {index}",
                        "ALTER TABLE memories DISABLE TRIGGER memories_space_stats_insert"],
 }
 
 
 async def insert_cost(conn: Any, space_id: uuid.UUID, user_id: uuid.UUID, centroids: np.ndarray,
-                      rng: np.random.Generator, rows: int, rounds: int) -> dict[str, list[float]]:
+                      rng: np.random.Generator, rows: int, rounds: int, index: str
+                      ) -> dict[str, list[float]]:
     """Seconds per row of ``db.insert`` (the product's INSERT, one statement per row) for each
     variant, ``rounds`` times in turn; every transaction is rolled back (DROP INDEX too)."""
     out: dict[str, list[float]] = {name: [] for name in VARIANTS}
@@ -163,7 +176,7 @@ async def insert_cost(conn: Any, space_id: uuid.UUID, user_id: uuid.UUID, centro
             vecs = noisy(centroids, rows, rng)
             async with conn.transaction(force_rollback=True):
                 for statement in setup:
-                    await conn.execute(statement)
+                    await conn.execute(statement.format(index=index))
                 t = time.perf_counter()
                 for j, vec in enumerate(vecs):
                     text = f"Insert-cost probe {r}-{j}: {TOPICS[j % len(TOPICS)]}."

@@ -119,7 +119,7 @@ def report(facts: dict[str, Any], seeded: dict[str, Any], model: dict[int, float
     print("\n" + "=" * 100 + "\nMemory-MCP write throughput (memories.save = add_memory)\n" + "=" * 100)
     for k in ("cpu", "cores", "ram", "loadavg", "python", "postgres", "pgvector", "pg_settings"):
         print(f"  {k:<12} {facts.get(k)}")
-    print(f"  {'space':<12} {seeded['live']} live memories; {data.INDEX} {seeded['index_size']}; "
+    print(f"  {'space':<12} {seeded['live']} live memories; {seeded['index']} {seeded['index_size']}; "
           f"COPY {seeded['copy_s']:.0f}s, index build {seeded['index_s']:.0f}s")
     print("\nModel alone (local MiniLM int8, median of 3 alternating rounds): " + ", ".join(
         f"{rate:.1f} texts/s at {size} per call" for size, rate in model.items()))
@@ -222,7 +222,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         async with rt.pool.connection() as raw:
             conn = cast(Conn, raw)
             cost = await data.insert_cost(conn, space_id, user_id, centroids, rng,
-                                          args.cost_rows, args.cost_rounds)
+                                          args.cost_rows, args.cost_rounds, seeded["index"])
             acks = [a for p in phases for a in p.acks]
             cur = await conn.execute(
                 "SELECT content, count(*) AS n, bool_and(id = ANY(%s::uuid[])) AS same_id "

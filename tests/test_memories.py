@@ -317,8 +317,11 @@ async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, 
             f"EXPLAIN SELECT id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest "
             f"AND NOT m.is_forgotten AND {form.predicate} ORDER BY {form.distance} LIMIT 50",
             {"space": row["id"], "vec": query})
-        assert "memories_embedding_384_hnsw" in " ".join(r["QUERY PLAN"]
-                                                         for r in await plan.fetchall())
+        bucket = (await (await conn.execute("SELECT uuid_hash(%s) & %s AS b", (
+            row["id"], search_db.SPACE_BUCKETS - 1))).fetchone() or {})["b"]
+        # the graph of this space's bucket (migration 0012), not any other bucket's
+        assert f"memories_embedding_384_hnsw_b{bucket:02d}" in " ".join(
+            r["QUERY PLAN"] for r in await plan.fetchall())
         hnsw = await search_db.semantic(conn, row["id"], form, vector=query, pattern=None,
                                         category=None, limit=50)
     async with runtime.transaction(system=True) as conn:

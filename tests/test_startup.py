@@ -9,6 +9,7 @@ import psycopg
 import pytest
 
 from memory_mcp.db.migrator import load_migrations, migrate
+from memory_mcp.db.search import SPACE_BUCKETS, VectorForm
 from memory_mcp.errors import ConfigurationError
 from memory_mcp.mcp import resources, tools, widgets
 from memory_mcp.mcp.server import build_server
@@ -26,11 +27,15 @@ def test_migrations_are_idempotent_and_recorded(fresh_database_url: str) -> None
     with psycopg.connect(fresh_database_url) as conn:
         rows = conn.execute("SELECT version, name FROM schema_migrations ORDER BY version").fetchall()
         ext = conn.execute("SELECT extversion FROM pg_extension WHERE extname='vector'").fetchone()
-        idx = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname='memories_embedding_hnsw'"
-                           ).fetchone()
+        hnsw = conn.execute("SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'memories'"
+                            " AND indexdef LIKE '%USING hnsw%' ORDER BY indexname").fetchall()
     assert [r[0] for r in rows] == [m.version for m in load_migrations(ROOT / "migrations")]
     assert ext is not None and tuple(int(p) for p in ext[0].split(".")[:2]) >= (0, 8)
-    assert idx is not None and "hnsw" in idx[0] and "halfvec_cosine_ops" in idx[0]
+    # migration 0012: one graph per width and bucket of spaces, each a partial index
+    assert [name for name, _ in hnsw] == sorted(
+        f"memories_embedding_{w}hnsw_b{b:02d}" for w in ("", "384_") for b in range(SPACE_BUCKETS))
+    assert all("halfvec_cosine_ops" in d and "m='32'" in d.replace(" ", "") for _, d in hnsw)
+    assert all(f"& {SPACE_BUCKETS - 1}) = {int(n[-2:])})" in d for n, d in hnsw)
 
 
 def test_migration_file_names_are_checked(tmp_path: Path) -> None:
@@ -95,12 +100,16 @@ async def test_startup_refuses_a_changed_model_until_reembedded(fresh_database_u
         assert conn.execute("SELECT DISTINCT embedding_width FROM memories").fetchall() == [(384,)]
         conn.execute("SET enable_seqscan = off")
         conn.execute("SET enable_bitmapscan = off")
+        space_row = conn.execute("SELECT space_id, uuid_hash(space_id) & %s FROM memories LIMIT 1",
+                                 (SPACE_BUCKETS - 1,)).fetchone()
+        assert space_row is not None
         plan = " ".join(r[0] for r in conn.execute(
-            "EXPLAIN SELECT id FROM memories m WHERE m.is_latest AND NOT m.is_forgotten AND "
-            "m.embedding_width = 384 ORDER BY subvector(m.embedding, 1, 384)::halfvec(384) "
+            f"EXPLAIN SELECT id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest "
+            f"AND NOT m.is_forgotten AND {VectorForm(384).predicate} "
+            "ORDER BY subvector(m.embedding, 1, 384)::halfvec(384) "
             "<=> (SELECT subvector(embedding, 1, 384)::halfvec(384) FROM memories LIMIT 1) "
-            "LIMIT 5").fetchall())
-        assert "memories_embedding_384_hnsw" in plan
+            "LIMIT 5", {"space": space_row[0]}).fetchall())
+        assert f"memories_embedding_384_hnsw_b{space_row[1]:02d}" in plan
     rt = await create_runtime(local)
     try:
         member = await _principal(rt, demo["key"]["key"])

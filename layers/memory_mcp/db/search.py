@@ -28,6 +28,9 @@ from memory_mcp.db.memories import _COLUMNS, _JOINS, _LIVE, Conn, Row
 
 SMALL_WIDTH = 384
 FULL_WIDTH = 3072
+#: Spaces are hashed into this many buckets, each with its own HNSW graph per width (migration
+#: 0012 creates them: the modulus there must equal this; a power of two, masked with ``& n-1``).
+SPACE_BUCKETS = 16
 #: A stem found in more than DF_SHARE of the space's current memories (at least DF_FLOOR, at
 #: most DF_CAP of them) is common there, its IDF already low: it still scores, but no longer
 #: draws full-text candidates, so the candidate scan stays bounded however large the space
@@ -58,7 +61,12 @@ class VectorForm:
 
     @property
     def predicate(self) -> str:
-        return f"m.embedding_width = {self.width}"
+        """The rows of this width in the query space's bucket (``%(space)s``): the predicate
+        of exactly one of the width's partial HNSW indexes (migration 0012), once the planner
+        has folded the space's bucket to a constant (it does: the parameters are bound before
+        planning, ``prepare_threshold=None``)."""
+        return (f"m.embedding_width = {self.width} AND (uuid_hash(m.space_id) & "
+                f"{SPACE_BUCKETS - 1}) = (uuid_hash(%(space)s::uuid) & {SPACE_BUCKETS - 1})")
 
     def query_literal(self, storage_literal: str) -> str:
         """A storage literal (3,072 numbers, zero-padded) cut to this form's width."""

@@ -1,0 +1,147 @@
+"""One HNSW graph per bucket of spaces (migration 0012): a search walks its own space's bucket
+graph, and a bucket shared by two spaces still never mixes them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+import psycopg
+import pytest
+
+from memory_mcp.db import search as search_db
+from memory_mcp.db.identity import find_space
+from memory_mcp.db.memories import vector_literal
+from memory_mcp.db.migrator import migrate
+from memory_mcp.db.search import SPACE_BUCKETS, VectorForm
+from memory_mcp.services import memories
+from memory_mcp.services.runtime import Runtime
+
+from conftest import ROOT, empty_database
+
+TEXTS = ["The billing service retries failed card payments three times.",
+         "Staging is rebuilt from the production snapshot every Sunday.",
+         "Alice owns the release checklist for the mobile app.",
+         "Logs older than ninety days are archived to cold storage.",
+         "The design review happens on Wednesdays after lunch."]
+
+
+async def _bucket(rt: Runtime, space: str) -> tuple[UUID, int]:
+    async with rt.transaction(system=True) as conn:
+        row = await find_space(conn, space)
+        assert row is not None
+        cur = await conn.execute("SELECT uuid_hash(%s) & %s AS b",
+                                 (row["id"], search_db.SPACE_BUCKETS - 1))
+        found = await cur.fetchone()
+        assert found is not None
+        return row["id"], int(found["b"])
+
+
+async def _spaces(rt: Runtime, world: Any) -> dict[str, tuple[str, UUID, int]]:
+    """Spaces A and B in different buckets and C in A's bucket (space ids are random: create
+    spaces until both cases exist; 16 buckets make that a few dozen at most)."""
+    made: list[tuple[str, UUID, int]] = []
+    for _ in range(200):
+        key = await world.space("bk")
+        made.append((key, *await _bucket(rt, key)))
+        a = made[0]
+        b = next((s for s in made if s[2] != a[2]), None)
+        c = next((s for s in made[1:] if s[2] == a[2]), None)
+        if b is not None and c is not None:
+            return {"A": a, "B": b, "C": c}
+    raise AssertionError("no two spaces shared a bucket in 200 tries")
+
+
+async def _plan(rt: Runtime, space_id: UUID, vector: str) -> str:
+    form = rt.vector_form
+    async with rt.transaction(system=True) as conn:
+        for name in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
+            await conn.execute(f"SET LOCAL {name} = off")  # the plan a large space gets
+        cur = await conn.execute(
+            f"EXPLAIN SELECT m.id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest "
+            f"AND NOT m.is_forgotten AND {form.predicate} ORDER BY {form.distance} LIMIT 10",
+            {"space": space_id, "vec": vector})
+        return " ".join(r["QUERY PLAN"] for r in await cur.fetchall())
+
+
+@pytest.mark.anyio
+async def test_each_space_searches_its_own_bucket_graph_and_sees_only_itself(
+        runtime: Runtime, world: Any) -> None:
+    spaces = await _spaces(runtime, world)
+    member = await world.member(grants={key: "readwrite" for key, _, _ in spaces.values()})
+    saved: dict[str, set[str]] = {}
+    for label, (key, _, _) in spaces.items():
+        saved[label] = set()
+        for text in TEXTS:  # the same texts in every space: only the space tells them apart
+            out = await memories.save(runtime, member.principal, text, None, key)
+            saved[label].add(out["memory"]["id"])
+    vector = await runtime.query_vector("when is staging refreshed from production?")
+    for label, (key, space_id, bucket) in spaces.items():
+        plan = await _plan(runtime, space_id, vector)
+        assert f"memories_embedding_384_hnsw_b{bucket:02d}" in plan, (label, plan)
+        others = [b for b in range(search_db.SPACE_BUCKETS) if b != bucket]
+        assert not any(f"_hnsw_b{b:02d}" in plan for b in others)
+        found = await memories.search(runtime, member.principal, query="staging refresh schedule",
+                                      keyword=None, category=None, include_profile=False,
+                                      container_tag=key, limit=10)
+        ids = {hit["id"] for hit in found["results"]}
+        assert ids and ids <= saved[label], label  # C shares A's graph, never A's results
+        assert found["results"][0]["memory"].startswith("Staging is rebuilt")
+
+
+def test_migration_0012_splits_an_existing_index_into_bucket_graphs(pg_root_url: str,
+                                                                    tmp_path: Path) -> None:
+    """A deployment at migration 0011 with memories in several spaces: 0012 builds every
+    bucket's graph from the existing rows and drops the shared ones; afterwards each space's
+    search (pushed onto the index) uses its bucket's graph and finds exactly what an exact scan
+    of that space finds."""
+    before = tmp_path / "migrations"
+    before.mkdir()
+    for path in sorted((ROOT / "migrations").glob("*.sql")):
+        if int(path.name[:4]) <= 11:
+            shutil.copy(path, before / path.name)
+    url = empty_database(pg_root_url)
+    migrate(url, before)
+    rng = np.random.default_rng(12)
+    with psycopg.connect(url, autocommit=True, prepare_threshold=None) as conn:
+        user = conn.execute("INSERT INTO users (email, display_name, role) VALUES "
+                            "('u@example.test', 'U', 'writer') RETURNING id").fetchone()
+        assert user is not None
+        spaces = [row[0] for row in conn.execute(
+            "INSERT INTO spaces (key, name) SELECT 'up-' || i, 'Up ' || i "
+            "FROM generate_series(1, 6) i RETURNING id").fetchall()]
+        for space in spaces:
+            for i in range(30):
+                vec = rng.standard_normal(384)
+                text = f"memory {i} of {space}"
+                conn.execute(
+                    "INSERT INTO memories (space_id, content, content_hash, root_id, created_by, "
+                    "updated_by, embedding) VALUES (%s, %s, sha256(convert_to(%s, 'UTF8')), "
+                    "gen_random_uuid(), %s, %s, %s::halfvec)",
+                    (space, text, text, user[0], user[0],
+                     vector_literal((vec / np.linalg.norm(vec)).tolist(), 3072)))
+    assert migrate(url, ROOT / "migrations") == ["0012_space_bucket_graphs"]
+    form = VectorForm(384)
+    query = vector_literal((lambda v: (v / np.linalg.norm(v)).tolist())(rng.standard_normal(384)))
+    with psycopg.connect(url, autocommit=True, prepare_threshold=None) as conn:
+        names = {r[0] for r in conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE tablename = 'memories'").fetchall()}
+        assert "memories_embedding_384_hnsw" not in names and "memories_embedding_hnsw" not in names
+        sql = (f"SELECT m.id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest AND "
+               f"NOT m.is_forgotten AND {form.predicate} ORDER BY {form.distance}, m.id LIMIT 10")
+        for space in spaces:
+            params = {"space": space, "vec": query}
+            bucket = conn.execute("SELECT uuid_hash(%s) & %s", (space, SPACE_BUCKETS - 1)
+                                  ).fetchone()
+            assert bucket is not None
+            exact = conn.execute(sql, params).fetchall()  # 30 rows a space: the planner scans
+            with conn.transaction():
+                for name in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
+                    conn.execute(f"SET LOCAL {name} = off")
+                conn.execute("SET LOCAL hnsw.ef_search = 100")
+                plan = " ".join(r[0] for r in conn.execute("EXPLAIN " + sql, params).fetchall())
+                assert f"memories_embedding_384_hnsw_b{bucket[0]:02d}" in plan, plan
+                assert conn.execute(sql, params).fetchall() == exact
