@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import signal
 from typing import Any
 
 import uvicorn
@@ -70,9 +71,23 @@ class _MigrationsInOneLine(logging.Handler):
         self._logger.propagate = self._propagate
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    """SIGTERM ends ``serve`` like Ctrl-C does: by unwinding, so exit handlers run.
+
+    uvicorn shuts down gracefully on SIGTERM and then raises the signal again under the handler
+    that was installed before it; with the default one the process dies on the spot, and the
+    embedded PostgreSQL's exit handler (which stops the postmaster when its last user leaves)
+    never runs: the server kept running after ``kill`` and every later start attached to it
+    under a stale process id, so no later exit stopped it either."""
+    raise SystemExit(0)
+
+
 def serve(settings: Settings, host: str | None = None, port: int | None = None) -> None:
     logging.basicConfig(level=settings.log_level.upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if settings.log_level.upper() != "DEBUG":  # the SDK logs a line per request at INFO
+        logging.getLogger("mcp").setLevel(logging.WARNING)
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     host = host or settings.host
     port = port or settings.port
     url = settings.public_url or f"http://{host}:{port}/mcp"

@@ -12,7 +12,9 @@ admin CLI, which configures no logging, stays quiet).
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import warnings
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,40 @@ def _capture_package_log(data_dir: Path) -> Path:
     return path
 
 
+def _forget_dead_users(pgdata: Path) -> None:
+    """Drop the ids of processes that no longer exist from the package's list of the cluster's
+    users (``.handle_pids.json``, a JSON list of pids).
+
+    The package stops the postmaster when the last listed process exits through its exit
+    handler. A process that died without running it (SIGKILL, a crash; SIGTERM before ``serve``
+    handled it) stays listed for ever, and then no later user is ever the last: the server
+    outlives every later ``make run``. A pid that exists but is not ours to signal is alive."""
+    path = pgdata / ".handle_pids.json"
+    try:
+        pids = json.loads(path.read_text() or "[]")
+    except (OSError, ValueError):
+        return
+    if not isinstance(pids, list):
+        return
+
+    def alive(pid: object) -> bool:
+        if not isinstance(pid, int) or pid <= 0:
+            return False
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+    living = [pid for pid in pids if alive(pid)]
+    if living != pids:
+        log.info("embedded PostgreSQL: forgetting %d exited user process(es)",
+                 len(pids) - len(living))
+        path.write_text(json.dumps(living))
+
+
 def embedded_database_url(data_dir: Path) -> str:
     """Start (or attach to) the embedded server under ``data_dir/pgdata``; return its URL."""
     pgdata = (data_dir / "pgdata").resolve()
@@ -56,6 +92,7 @@ def embedded_database_url(data_dir: Path) -> str:
         pgdata.parent.mkdir(parents=True, exist_ok=True)
         first = not (pgdata / "PG_VERSION").exists()
         log_file = _capture_package_log(pgdata.parent)
+        _forget_dead_users(pgdata)
         with warnings.catch_warnings():  # (the same warning, at first use)
             warnings.simplefilter("ignore")
             server = get_server(pgdata, cleanup_mode="stop")
