@@ -35,6 +35,17 @@ def _postmaster_running(pgdata: Path) -> bool:
     return True
 
 
+def _wait_healthy(port: int, proc: subprocess.Popen[bytes], out: Path, deadline: float) -> None:
+    while True:
+        assert proc.poll() is None and time.monotonic() < deadline, out.read_text()
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+
+
 def test_sigterm_stops_the_embedded_postgres_and_requests_log_no_sdk_lines() -> None:
     data_dir = Path(tempfile.mkdtemp(prefix="memory-mcp-serve-"))
     data_dir.chmod(0o755)  # as root, the embedded server runs as another user
@@ -56,6 +67,7 @@ def test_sigterm_stops_the_embedded_postgres_and_requests_log_no_sdk_lines() -> 
                     time.sleep(0.2)
                 key = next(m.group(1) for line in out.read_text().splitlines()
                            if (m := KEY_LINE.match(line)))
+                _wait_healthy(port, proc, out, deadline)  # "listening" comes before the bind
                 for _ in range(3):
                     reply = httpx.post(
                         f"http://127.0.0.1:{port}/mcp", timeout=30,
