@@ -94,10 +94,10 @@ async def test_each_space_searches_its_own_bucket_graph_and_sees_only_itself(
 
 def test_migration_0012_splits_an_existing_index_into_bucket_graphs(pg_root_url: str,
                                                                     tmp_path: Path) -> None:
-    """A deployment at migration 0011 with memories in several spaces: 0012 builds every
-    bucket's graph from the existing rows and drops the shared ones; afterwards each space's
-    search (pushed onto the index) uses its bucket's graph and finds exactly what an exact scan
-    of that space finds."""
+    """A deployment at migration 0011 with memories in several spaces (and full-width rows of a
+    hosted model in one): 0012 builds every bucket's graph from the existing rows and drops the
+    shared ones; afterwards each space's search (pushed onto the index) uses its bucket's graph
+    of the rows' width and finds exactly what an exact scan of that space finds."""
     before = tmp_path / "migrations"
     before.mkdir()
     for path in sorted((ROOT / "migrations").glob("*.sql")):
@@ -123,6 +123,16 @@ def test_migration_0012_splits_an_existing_index_into_bucket_graphs(pg_root_url:
                     "gen_random_uuid(), %s, %s, %s::halfvec)",
                     (space, text, text, user[0], user[0],
                      vector_literal((vec / np.linalg.norm(vec)).tolist(), 3072)))
+        wide = np.concatenate([rng.standard_normal(1024), np.zeros(2048)])  # a 1,024-d model
+        for i in range(30):  # the full-width graphs: a hosted model's rows, in the first space
+            vec = np.roll(wide, i)
+            text = f"wide memory {i}"
+            conn.execute(
+                "INSERT INTO memories (space_id, content, content_hash, root_id, created_by, "
+                "updated_by, embedding) VALUES (%s, %s, sha256(convert_to(%s, 'UTF8')), "
+                "gen_random_uuid(), %s, %s, %s::halfvec)",
+                (spaces[0], text, text, user[0], user[0],
+                 vector_literal((vec / np.linalg.norm(vec)).tolist())))
     assert migrate(url, ROOT / "migrations") == ["0012_space_bucket_graphs"]
     form = VectorForm(384)
     query = vector_literal((lambda v: (v / np.linalg.norm(v)).tolist())(rng.standard_normal(384)))
@@ -145,3 +155,21 @@ def test_migration_0012_splits_an_existing_index_into_bucket_graphs(pg_root_url:
                 plan = " ".join(r[0] for r in conn.execute("EXPLAIN " + sql, params).fetchall())
                 assert f"memories_embedding_384_hnsw_b{bucket[0]:02d}" in plan, plan
                 assert conn.execute(sql, params).fetchall() == exact
+        full = VectorForm(3072)
+        wide_sql = (f"SELECT m.id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest "
+                    f"AND NOT m.is_forgotten AND {full.predicate} ORDER BY {full.distance}, m.id "
+                    "LIMIT 10")
+        wide_query = vector_literal(np.roll(wide, 3).tolist())
+        params = {"space": spaces[0], "vec": wide_query}
+        bucket = conn.execute("SELECT uuid_hash(%s) & %s", (spaces[0], SPACE_BUCKETS - 1)
+                              ).fetchone()
+        assert bucket is not None
+        exact = conn.execute(wide_sql, params).fetchall()
+        assert len(exact) == 10
+        with conn.transaction():
+            for name in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
+                conn.execute(f"SET LOCAL {name} = off")
+            conn.execute("SET LOCAL hnsw.ef_search = 100")
+            plan = " ".join(r[0] for r in conn.execute("EXPLAIN " + wide_sql, params).fetchall())
+            assert f"memories_embedding_hnsw_b{bucket[0]:02d}" in plan, plan
+            assert conn.execute(wide_sql, params).fetchall() == exact
