@@ -6,12 +6,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import numpy as np
 import psycopg
 import pytest
+from psycopg import sql
 
+from memory_mcp.db import ann as db_ann
 from memory_mcp.db import search as search_db
 from memory_mcp.db.identity import find_space
 from memory_mcp.db.memories import vector_literal
@@ -173,3 +175,36 @@ def test_migration_0012_splits_an_existing_index_into_bucket_graphs(pg_root_url:
             plan = " ".join(r[0] for r in conn.execute("EXPLAIN " + wide_sql, params).fetchall())
             assert f"memories_embedding_hnsw_b{bucket[0]:02d}" in plan, plan
             assert conn.execute(wide_sql, params).fetchall() == exact
+
+
+@pytest.mark.anyio
+async def test_a_generic_plan_default_cannot_take_the_bucket_graphs_away(
+        runtime: Runtime, world: Any) -> None:
+    """The bucket graph is found only in a plan made for the space's id. A generic plan (what
+    ``plan_cache_mode = force_generic_plan`` as a database or role default would give) can use
+    none; the search's HNSW settings force custom plans for their transaction."""
+    key = await world.space("gp")
+    member = await world.member(grants={key: "readwrite"})
+    for text in TEXTS:
+        await memories.save(runtime, member.principal, text, None, key)
+    space_id, bucket = await _bucket(runtime, key)
+    form = runtime.vector_form
+    vector = await runtime.query_vector("when is staging refreshed from production?")
+    query = (f"SELECT m.id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest AND NOT "
+             f"m.is_forgotten AND {form.predicate} ORDER BY {form.distance} LIMIT 10"
+             ).replace("%(space)s", "$1").replace("%(vec)s", "$2")
+    name = f"bucket_probe_{uuid4().hex[:8]}"
+    run = sql.SQL("EXPLAIN EXECUTE {}({}::uuid, {}::halfvec)").format(
+        sql.Identifier(name), sql.Literal(str(space_id)), sql.Literal(vector))
+    async with runtime.transaction(system=True) as conn:
+        for setting in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
+            await conn.execute(f"SET LOCAL {setting} = off")
+        await conn.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        await conn.execute(sql.SQL("PREPARE {} (uuid, halfvec) AS ").format(sql.Identifier(name))
+                           + sql.SQL(query))
+        generic = " ".join(r["QUERY PLAN"] for r in await (await conn.execute(run)).fetchall())
+        assert "_hnsw_b" not in generic, generic  # what such a default would do to searches
+        await db_ann.enable_search_ann(conn, space_id, floor=100, cap=1000)
+        custom = " ".join(r["QUERY PLAN"] for r in await (await conn.execute(run)).fetchall())
+        assert f"memories_embedding_384_hnsw_b{bucket:02d}" in custom, custom
+        await conn.execute(sql.SQL("DEALLOCATE {}").format(sql.Identifier(name)))

@@ -16,8 +16,14 @@ from psycopg import AsyncConnection
 
 Conn = AsyncConnection[dict[str, Any]]
 
+#: ``plan_cache_mode``: a vector query finds its bucket's HNSW graph only in a plan made for
+#: the space's id (``VectorForm.predicate``: the planner folds the bucket to a constant); a
+#: generic plan, which a database or role default of ``force_generic_plan`` would give, could
+#: use no graph at all. Our statements are unnamed and planned once, so this changes nothing
+#: else.
+_CUSTOM_PLANS = "set_config('plan_cache_mode', 'force_custom_plan', true)"
 _ANN = ("set_config('hnsw.iterative_scan', 'relaxed_order', true), "
-        "set_config('hnsw.ef_search', %(ef)s, true)")
+        "set_config('hnsw.ef_search', %(ef)s, true), " + _CUSTOM_PLANS)
 
 
 def _ef(ef_search: int) -> str:
@@ -42,9 +48,9 @@ async def enable_search_ann(conn: Conn, space_id: UUID, *, floor: int, cap: int)
     """``enable_filtered_ann`` with ef_search scaled to the space's current size
     (``space_stats``, maintained by triggers), in the same single statement."""
     await conn.execute(
-        """SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
+        f"""SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
                   set_config('hnsw.ef_search', greatest(%(floor)s, least(%(cap)s,
                       coalesce((SELECT live_memories FROM space_stats WHERE space_id = %(space)s),
-                               0) / %(per)s))::text, true)""",
+                               0) / %(per)s))::text, true), {_CUSTOM_PLANS}""",
         {"floor": int(_ef(min(floor, cap))), "cap": int(_ef(cap)), "space": space_id,
          "per": EF_PER_MEMORIES})
