@@ -35,6 +35,15 @@ def _postmaster_running(pgdata: Path) -> bool:
     return True
 
 
+def _stop_postmaster(pgdata: Path) -> None:
+    """Stop a cluster left running (SIGINT: PostgreSQL's fast shutdown) and wait for it."""
+    if _postmaster_running(pgdata):
+        os.kill(int((pgdata / "postmaster.pid").read_text().split()[0]), signal.SIGINT)
+        deadline = time.monotonic() + 30
+        while _postmaster_running(pgdata) and time.monotonic() < deadline:
+            time.sleep(0.2)
+
+
 def _wait_healthy(port: int, proc: subprocess.Popen[bytes], out: Path, deadline: float) -> None:
     while True:
         assert proc.poll() is None and time.monotonic() < deadline, out.read_text()
@@ -95,12 +104,7 @@ def test_sigterm_stops_the_embedded_postgres_and_requests_log_no_sdk_lines() -> 
             time.sleep(0.2)
         assert json.loads((pgdata / ".handle_pids.json").read_text()) == []
     finally:
-        pgdata = data_dir / "pgdata"
-        if _postmaster_running(pgdata):  # never leave a server behind, even when failing
-            os.kill(int((pgdata / "postmaster.pid").read_text().split()[0]), signal.SIGINT)
-            deadline = time.monotonic() + 30  # SIGINT: PostgreSQL's fast shutdown
-            while _postmaster_running(pgdata) and time.monotonic() < deadline:
-                time.sleep(0.2)
+        _stop_postmaster(data_dir / "pgdata")  # never leave a server behind, even when failing
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
@@ -124,9 +128,5 @@ def test_a_user_that_died_without_its_exit_handler_does_not_keep_the_server_runn
         assert not _postmaster_running(pgdata)
         assert json.loads((pgdata / ".handle_pids.json").read_text()) == []
     finally:
-        if _postmaster_running(pgdata):
-            os.kill(int((pgdata / "postmaster.pid").read_text().split()[0]), signal.SIGINT)
-            deadline = time.monotonic() + 30
-            while _postmaster_running(pgdata) and time.monotonic() < deadline:
-                time.sleep(0.2)
+        _stop_postmaster(pgdata)
         shutil.rmtree(data_dir, ignore_errors=True)

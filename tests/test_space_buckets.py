@@ -94,6 +94,37 @@ async def test_each_space_searches_its_own_bucket_graph_and_sees_only_itself(
         assert found["results"][0]["memory"].startswith("Staging is rebuilt")
 
 
+def _insert(conn: psycopg.Connection[Any], space: UUID, user: UUID, text: str,
+            vector: np.ndarray) -> None:
+    """One memory by plain SQL (the database is at migration 0011: no service runs on it)."""
+    conn.execute(
+        "INSERT INTO memories (space_id, content, content_hash, root_id, created_by, "
+        "updated_by, embedding) VALUES (%s, %s, sha256(convert_to(%s, 'UTF8')), "
+        "gen_random_uuid(), %s, %s, %s::halfvec)",
+        (space, text, text, user, user,
+         vector_literal((vector / np.linalg.norm(vector)).tolist(), 3072)))
+
+
+def _index_search(conn: psycopg.Connection[Any], form: VectorForm, space: UUID, query: str,
+                  index_prefix: str) -> list[Any]:
+    """The space's exact top 10; asserts that the search pushed onto the index uses the graph
+    of the space's bucket (``index_prefix`` + its number) and returns the same rows."""
+    sql = (f"SELECT m.id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest AND "
+           f"NOT m.is_forgotten AND {form.predicate} ORDER BY {form.distance}, m.id LIMIT 10")
+    params = {"space": space, "vec": query}
+    bucket = conn.execute("SELECT uuid_hash(%s) & %s", (space, SPACE_BUCKETS - 1)).fetchone()
+    assert bucket is not None
+    exact = conn.execute(sql, params).fetchall()  # 30 rows a space: the planner scans
+    with conn.transaction():
+        for name in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
+            conn.execute(f"SET LOCAL {name} = off")
+        conn.execute("SET LOCAL hnsw.ef_search = 100")
+        plan = " ".join(r[0] for r in conn.execute("EXPLAIN " + sql, params).fetchall())
+        assert f"{index_prefix}{bucket[0]:02d}" in plan, plan
+        assert conn.execute(sql, params).fetchall() == exact
+    return exact
+
+
 def test_migration_0012_splits_an_existing_index_into_bucket_graphs(pg_root_url: str,
                                                                     tmp_path: Path) -> None:
     """A deployment at migration 0011 with memories in several spaces (and full-width rows of a
@@ -117,64 +148,23 @@ def test_migration_0012_splits_an_existing_index_into_bucket_graphs(pg_root_url:
             "FROM generate_series(1, 6) i RETURNING id").fetchall()]
         for space in spaces:
             for i in range(30):
-                vec = rng.standard_normal(384)
-                text = f"memory {i} of {space}"
-                conn.execute(
-                    "INSERT INTO memories (space_id, content, content_hash, root_id, created_by, "
-                    "updated_by, embedding) VALUES (%s, %s, sha256(convert_to(%s, 'UTF8')), "
-                    "gen_random_uuid(), %s, %s, %s::halfvec)",
-                    (space, text, text, user[0], user[0],
-                     vector_literal((vec / np.linalg.norm(vec)).tolist(), 3072)))
+                padded = np.concatenate([rng.standard_normal(384), np.zeros(2688)])
+                _insert(conn, space, user[0], f"memory {i} of {space}", padded)
         wide = np.concatenate([rng.standard_normal(1024), np.zeros(2048)])  # a 1,024-d model
         for i in range(30):  # the full-width graphs: a hosted model's rows, in the first space
-            vec = np.roll(wide, i)
-            text = f"wide memory {i}"
-            conn.execute(
-                "INSERT INTO memories (space_id, content, content_hash, root_id, created_by, "
-                "updated_by, embedding) VALUES (%s, %s, sha256(convert_to(%s, 'UTF8')), "
-                "gen_random_uuid(), %s, %s, %s::halfvec)",
-                (spaces[0], text, text, user[0], user[0],
-                 vector_literal((vec / np.linalg.norm(vec)).tolist())))
+            _insert(conn, spaces[0], user[0], f"wide memory {i}", np.roll(wide, i))
     assert migrate(url, ROOT / "migrations") == ["0012_space_bucket_graphs"]
-    form = VectorForm(384)
     query = vector_literal((lambda v: (v / np.linalg.norm(v)).tolist())(rng.standard_normal(384)))
     with psycopg.connect(url, autocommit=True, prepare_threshold=None) as conn:
         names = {r[0] for r in conn.execute(
             "SELECT indexname FROM pg_indexes WHERE tablename = 'memories'").fetchall()}
         assert "memories_embedding_384_hnsw" not in names and "memories_embedding_hnsw" not in names
-        sql = (f"SELECT m.id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest AND "
-               f"NOT m.is_forgotten AND {form.predicate} ORDER BY {form.distance}, m.id LIMIT 10")
         for space in spaces:
-            params = {"space": space, "vec": query}
-            bucket = conn.execute("SELECT uuid_hash(%s) & %s", (space, SPACE_BUCKETS - 1)
-                                  ).fetchone()
-            assert bucket is not None
-            exact = conn.execute(sql, params).fetchall()  # 30 rows a space: the planner scans
-            with conn.transaction():
-                for name in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
-                    conn.execute(f"SET LOCAL {name} = off")
-                conn.execute("SET LOCAL hnsw.ef_search = 100")
-                plan = " ".join(r[0] for r in conn.execute("EXPLAIN " + sql, params).fetchall())
-                assert f"memories_embedding_384_hnsw_b{bucket[0]:02d}" in plan, plan
-                assert conn.execute(sql, params).fetchall() == exact
-        full = VectorForm(3072)
-        wide_sql = (f"SELECT m.id FROM memories m WHERE m.space_id = %(space)s AND m.is_latest "
-                    f"AND NOT m.is_forgotten AND {full.predicate} ORDER BY {full.distance}, m.id "
-                    "LIMIT 10")
+            _index_search(conn, VectorForm(384), space, query, "memories_embedding_384_hnsw_b")
         wide_query = vector_literal(np.roll(wide, 3).tolist())
-        params = {"space": spaces[0], "vec": wide_query}
-        bucket = conn.execute("SELECT uuid_hash(%s) & %s", (spaces[0], SPACE_BUCKETS - 1)
-                              ).fetchone()
-        assert bucket is not None
-        exact = conn.execute(wide_sql, params).fetchall()
+        exact = _index_search(conn, VectorForm(3072), spaces[0], wide_query,
+                              "memories_embedding_hnsw_b")
         assert len(exact) == 10
-        with conn.transaction():
-            for name in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
-                conn.execute(f"SET LOCAL {name} = off")
-            conn.execute("SET LOCAL hnsw.ef_search = 100")
-            plan = " ".join(r[0] for r in conn.execute("EXPLAIN " + wide_sql, params).fetchall())
-            assert f"memories_embedding_hnsw_b{bucket[0]:02d}" in plan, plan
-            assert conn.execute(wide_sql, params).fetchall() == exact
 
 
 @pytest.mark.anyio
