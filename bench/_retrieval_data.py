@@ -54,6 +54,8 @@ class Corpus:
     #: Questions with no answer in their group (LoCoMo category 5, off-topic questions): they
     #: score the "no good match" flag, not recall.
     unanswerable: list[Query] = field(default_factory=list)
+    #: Where it was read from (for the report's heading).
+    source: str = ""
 
 
 _WS = re.compile(r"\s+")
@@ -214,18 +216,20 @@ def load_locomo(data_dir: Path, *, dated: bool, captions: bool) -> Corpus:
     return Corpus("locomo", groups, queries, notes, unanswerable=unanswerable)
 
 
-def load_paraphrase(path: Path) -> Corpus:
+def load_paraphrase(path: Path, name: str = "paraphrase") -> Corpus:
     """bench/data/paraphrase_set.json (written for this project): one group of short team facts,
-    each asked for by one paraphrased question; its off-topic questions are unanswerable."""
+    each asked for by one paraphrased question; its off-topic questions are unanswerable.
+    ``paraphrase_holdout.json`` has the same form (held out: never used to tune the ranking)."""
     raw = json.loads(path.read_text())
     docs = [Doc(f"p{i}", fact) for i, (fact, _) in enumerate(raw["pairs"])]
     queries = [Query(f"p{i}", question, "facts", {f"p{i}": 1.0}, label="paraphrase")
                for i, (_, question) in enumerate(raw["pairs"])]
     off = [Query(f"off{i}", q, "facts", {}, label="off-topic")
-           for i, q in enumerate(raw["offtopic"])]
+           for i, q in enumerate(raw.get("offtopic", []))]
     notes = [f"{len(docs)} facts in one space, {len(queries)} paraphrased questions (one right "
              f"fact each), {len(off)} off-topic questions"]
-    return Corpus("paraphrase", {"facts": docs}, queries, notes, unanswerable=off)
+    return Corpus(name, {"facts": docs}, queries, notes, unanswerable=off,
+                  source=f"bench/data/{path.name}")
 
 
 # --------------------------------------------------------------------------------------------

@@ -31,8 +31,9 @@ def pct(samples: Sequence[float], p: float) -> float:
 
 
 SYSTEM_NAMES = {
-    "product": "product: search_memory, score fusion (default)",
-    "product_rrf": "product: search_memory, fusion=rrf (before)",
+    "product": "product: search_memory, fusion + answer types",
+    "product_fused": "product: fusion, answer_type_boost=0 (before)",
+    "product_rrf": "product: search_memory, fusion=rrf",
     "product_vector": "product: search_memory, vector only",
     "cosine": "in-process cosine (numpy, same vectors)",
     "bm25": "in-process BM25 (k1=1.2, b=0.75)",
@@ -49,9 +50,9 @@ def report_dataset(r: dict[str, Any]) -> None:
     if graded:
         print(f"Cranfield: {n} queries, one space; nDCG@10 GRADED (gain = 5 - grade, grades 1-4 "
               "relevant), nDCG(bin) binary")
-    elif corpus.name == "paraphrase":
-        print(f"Paraphrase set (bench/data/paraphrase_set.json): {n} questions; top-1 = the "
-              "right fact ranked first")
+    elif corpus.name.startswith("paraphrase"):
+        print(f"Paraphrase set ({corpus.source}): {n} questions; top-1 = the right fact ranked "
+              "first")
     else:
         print(f"LoCoMo: {n} questions (categories 1-4), each in its own conversation's space; "
               "binary relevance on evidence turns")
@@ -75,13 +76,13 @@ def report_dataset(r: dict[str, Any]) -> None:
                      f" {pct(r['lat_warm'], 50):>11.1f}")
         print(line)
     scope = "" if graded else ", 10 convs*"
-    h = r["honest"]
-    print(f"  honest scores: {h['evidence'] - h['weak_evidence']}/{h['evidence']} evidence hits in the "
-          f"top {K} not marked weak ({(h['evidence'] - h['weak_evidence']) / max(1, h['evidence']):.1%}); "
-          f"{h['answerable_flagged']}/{n} answerable questions answered 'no good match'")
-    for label, asked in h["asked"].items():
-        print(f"  unanswerable ({label}): {h['flagged'].get(label, 0)}/{asked} flagged "
-              "'no good match'")
+    for key, h in r["honest"].items():
+        kept = h["evidence"] - h["weak_evidence"]
+        unanswerable = ", ".join(f"{label} {h['flagged'].get(label, 0)}/{asked}"
+                                 for label, asked in h["asked"].items())
+        print(f"  honest scores, {key:<14}: {kept}/{h['evidence']} evidence hits in the top {K} "
+              f"not weak ({kept / max(1, h['evidence']):.1%}); {h['answerable_flagged']}/{n} "
+              f"answerable 'no good match'; unanswerable flagged: {unanswerable or 'none asked'}")
     for name, rec, nd in README_BASELINES.get(corpus.name, []):
         print(f"  {'README (brute force' + scope + '): ' + name:<52} {rec:>10} {nd:>9}")
     if corpus.name == "locomo":

@@ -29,8 +29,9 @@ K = 10
 
 #: search_memory under other settings, same run and memories (the default is "product").
 PRODUCT_MODES: dict[str, dict[str, Any]] = {
-    "product_rrf": {"fusion": "rrf"},            # the ranking before score fusion
-    "product_vector": {"hybrid_search": False},  # meaning only
+    "product_fused": {"answer_type_boost": 0.0},  # score fusion without answer types (before)
+    "product_rrf": {"fusion": "rrf"},             # the ranking before score fusion
+    "product_vector": {"hybrid_search": False},   # meaning only
 }
 
 
@@ -115,37 +116,46 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
         s = seeded[q.group]
         same_lists += [s.id_to_key.get(str(r["id"])) for r in res["results"]] == first
 
+    async def honest(searcher: Runtime, answers: list[dict[str, Any]]) -> dict[str, Any]:
+        """Honest scores: evidence found but marked weak; unanswerable questions flagged."""
+        evidence = weak_evidence = 0
+        for q, res in zip(queries, answers, strict=False):
+            s = seeded[q.group]
+            for hit in res["results"]:
+                if s.id_to_key.get(str(hit["id"])) in q.relevant:
+                    evidence += 1
+                    weak_evidence += hit.get("relevance") == "weak"
+        flagged: Counter[str] = Counter()
+        asked: Counter[str] = Counter()
+        for q in corpus.unanswerable:
+            res = await memory_service.search(searcher, principal, query=q.text, keyword=None,
+                                              category=None, include_profile=False,
+                                              container_tag=seeded[q.group].space_key, limit=K)
+            asked[q.label] += 1
+            flagged[q.label] += bool(res.get("noGoodMatch"))
+        return {"evidence": evidence, "weak_evidence": weak_evidence,
+                "answerable_flagged": sum(1 for res in answers if res.get("noGoodMatch")),
+                "flagged": dict(flagged), "asked": dict(asked)}
+
     others: dict[str, Result] = {}
+    honest_by: dict[str, dict[str, Any]] = {"product": await honest(rt, cold)}
     for mode, override in PRODUCT_MODES.items():
         if deadline.expired():
             deadline.notes.append(f"{corpus.name}: time budget spent before product mode {mode}")
             break
         alt = replace(rt, settings=rt.settings.model_copy(update=override))
         res_alt = Result()
+        answers = []
         for q in queries:
             out = await memory_service.search(alt, principal, query=q.text, keyword=None,
                                               category=None, include_profile=False,
                                               container_tag=seeded[q.group].space_key, limit=K)
+            answers.append(out)
             s = seeded[q.group]
             res_alt.add([s.id_to_key.get(str(r["id"]), "?") for r in out["results"]], q,
                         corpus.binary_relevant.get(q.qid))
         others[mode] = res_alt
-
-    # honest scores: evidence found but marked weak; unanswerable questions flagged
-    evidence = weak_evidence = 0
-    for q, res in zip(queries, cold, strict=False):
-        s = seeded[q.group]
-        for hit in res["results"]:
-            if s.id_to_key.get(str(hit["id"])) in q.relevant:
-                evidence += 1
-                weak_evidence += hit.get("relevance") == "weak"
-    answerable_flagged = sum(1 for res in cold if res.get("noGoodMatch"))
-    flagged: Counter[str] = Counter()
-    asked: Counter[str] = Counter()
-    for q in corpus.unanswerable:
-        res = await search(q)
-        asked[q.label] += 1
-        flagged[q.label] += bool(res.get("noGoodMatch"))
+        honest_by[mode] = await honest(alt, answers)
 
     log(f"{corpus.name}: in-process baselines (cosine, BM25, RRF)")
     cos, bm, fused = Result(), Result(), Result()
@@ -170,9 +180,7 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
     return {
         "corpus": corpus, "n_queries": len(queries), "timing": dict(timing), "modes": modes,
         "systems": {"product": product, **others, "cosine": cos, "bm25": bm, "rrf": fused},
-        "honest": {"evidence": evidence, "weak_evidence": weak_evidence,
-                   "answerable_flagged": answerable_flagged, "flagged": dict(flagged),
-                   "asked": dict(asked)},
+        "honest": honest_by,
         "lat_cold": lat_cold, "lat_warm": lat_warm, "same_lists": same_lists,
         "identical_to_cosine": identical, "same_set_as_cosine": same_set,
         "overlap_with_cosine": mean(overlap), "foreign": foreign,

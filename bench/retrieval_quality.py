@@ -45,6 +45,12 @@ Queries and metrics (k = 10):
   dropped and a question left without evidence is skipped (counts are printed).
 * recall@10 = |relevant in top 10| / |relevant|; nDCG@10 with the 1/log2(rank + 1) discount.
 
+Product settings in the same run: the default (score fusion + answer types), ``answer_type_boost
+=0`` (score fusion alone), ``fusion=rrf`` and vector only (``_retrieval_run.PRODUCT_MODES``),
+each with its "honest scores" line. The paraphrase sets: ``bench/data/paraphrase_set.json`` (the
+dev set) and, when it exists, ``bench/data/paraphrase_holdout.json`` (held out, never used for
+tuning; ``--no-holdout`` leaves it out).
+
 In-process baselines over the same memories (same texts, same vectors):
 (a) brute-force cosine in numpy with the vectors the product stored (parsed back from the
 literals the product wrote, rounded to float16 as ``halfvec`` stores them) and the query vector
@@ -103,6 +109,9 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
                                         captions=args.locomo_captions))
     if args.dataset in ("paraphrase", "both"):
         corpora.append(data.load_paraphrase(ROOT / "bench" / "data" / "paraphrase_set.json"))
+        holdout = ROOT / "bench" / "data" / "paraphrase_holdout.json"
+        if args.holdout and holdout.is_file():
+            corpora.append(data.load_paraphrase(holdout, "paraphrase-holdout"))
     n_queries = sum(len(c.queries) for c in corpora)
     n_texts = sum(len(d) for c in corpora for d in c.groups.values())
     settings = Settings(
@@ -115,7 +124,8 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
     )
     facts["search settings"] = ", ".join(
         f"{k}={getattr(settings, k)}" for k in type(settings).model_fields
-        if any(w in k for w in ("hnsw", "hybrid", "search", "lexical", "fusion", "rrf")))
+        if any(w in k for w in ("hnsw", "hybrid", "search", "lexical", "fusion", "rrf",
+                                       "answer")))
     if args.overrides:
         facts["overrides"] = ", ".join(f"{k}={v}" for k, v in args.overrides.items())
     async with common.product_runtime(settings, url) as rt:
@@ -146,6 +156,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                    help="prefix each LoCoMo turn with its session date (default on)")
     p.add_argument("--locomo-captions", action=argparse.BooleanOptionalAction, default=True,
                    help="append the caption of a shared image to its turn (default on)")
+    p.add_argument("--holdout", action=argparse.BooleanOptionalAction, default=True,
+                   help="also measure bench/data/paraphrase_holdout.json when it exists (default "
+                        "on; a set never used for tuning: leave it off while tuning)")
     p.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
                    help="override a memory_mcp Settings field for this run (repeatable), e.g. an "
                         "A/B of a search option; the default is the product's configuration")

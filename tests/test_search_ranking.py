@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from memory_mcp.services import memories
+from memory_mcp.services import memories, rerank
 from memory_mcp.services.runtime import Runtime
 
 pytestmark = pytest.mark.anyio
@@ -76,6 +76,82 @@ async def test_off_topic_query_says_no_good_match(runtime: Runtime, world: Any) 
     from memory_mcp.mcp import formatting
 
     assert formatting.search(found).startswith("No good match in space")
+
+
+def _boost(runtime: Runtime, value: float) -> Runtime:
+    return replace(runtime, settings=runtime.settings.model_copy(
+        update={"answer_type_boost": value}))
+
+
+async def test_a_who_question_prefers_the_fact_that_names_someone(runtime: Runtime,
+                                                                   world: Any) -> None:
+    """Both facts are about the mobile app; the question asks *who*. By meaning alone the fact
+    naming a language is a little closer; answer-type compatibility puts the one naming a person
+    first, and changes nothing else about its hit (semantic, lexical) but the bounded score."""
+    facts = ["The mobile app is written in Kotlin.",
+             "Mia is the product owner for the mobile app.", *FACTS[2:]]
+    space, m = await _space_with(runtime, world, facts)
+    query = "Who sets the roadmap for the phone app?"
+    before = await _search(_boost(runtime, 0.0), m, space, query)
+    assert before["results"][0]["memory"] == facts[0]  # the failure this fixes
+    found = await _search(runtime, m, space, query)
+    assert found["ranking"] == "hybrid"
+    assert [h["memory"] for h in found["results"][:2]] == [facts[1], facts[0]]
+    old = {h["memory"]: h for h in before["results"]}
+    boost = runtime.settings.answer_type_boost
+    for hit in found["results"]:
+        was = old[hit["memory"]]
+        assert (hit["semantic"], hit["lexical"]) == (was["semantic"], was["lexical"])
+        expected = was["score"] + (boost * (1 - was["score"]) if hit["memory"] == facts[1] else 0)
+        assert hit["score"] == pytest.approx(expected, abs=1e-3)  # shown rounded
+        assert hit["semantic"] <= hit["score"] <= 1
+        # the hit says why its score is above its semantic/lexical mix
+        assert hit.get("answerType") == ("person" if hit["memory"] == facts[1] else None)
+    assert "answerType" not in before["results"][0]
+    from memory_mcp.mcp import formatting
+
+    assert "answers a person question" in formatting.search(found)
+
+
+async def test_an_answer_type_never_makes_a_weak_hit_relevant(runtime: Runtime,
+                                                              world: Any) -> None:
+    """An off-topic *who* question: the facts naming people are still weak, with the same scores,
+    and the answer still says there is no good match."""
+    space, m = await _space_with(runtime, world, FACTS)
+    query = "Who won the football world cup in 1998?"
+    found = await _search(runtime, m, space, query)
+    plain = await _search(_boost(runtime, 0.0), m, space, query)
+    assert found["noGoodMatch"] is plain["noGoodMatch"] is True
+    assert [(h["memory"], h["score"]) for h in found["results"]] == \
+        [(h["memory"], h["score"]) for h in plain["results"]]
+
+
+@pytest.mark.parametrize(("query", "kind"), [
+    ("Who owns the billing service?", "person"), ("whom should I ask?", "person"),
+    ("When is the next release?", "time"), ("On which weekday do we deploy?", "time"),
+    ("By when is the report due?", "time"), ("How often do keys rotate?", "time"),
+    ("How many replicas run?", "quantity"), ("How long are logs kept?", "quantity"),
+    ("Where are the backups stored?", "place"), ("In which city is the office?", "place"),
+    ("What is our deploy tool?", None), ("Which framework do we use?", None),
+    ("Why did the build fail?", None), ("Is Frank on call?", None),
+])
+def test_the_answer_type_a_question_asks_for(query: str, kind: str | None) -> None:
+    assert rerank.expected(query) == kind
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("Priya approves every schema migration.", {"person"}),
+    ("The platform team maintains the cluster.", {"person"}),
+    ("Backups run every night at 02:00.", {"time"}),
+    ("Deploys happen on Tuesdays.", {"time"}),
+    ("The search service runs on three replicas.", {"quantity"}),
+    ("Logs are kept for 30 days.", {"quantity", "time"}),
+    ("Heidi works from the Berlin office.", {"person", "place"}),
+    ("Escalations go to the #support channel.", {"place"}),
+    ("The mobile app is built with Kotlin.", set()),
+])
+def test_the_answer_types_a_memory_offers(text: str, kinds: set[str]) -> None:
+    assert rerank.offers(text) == kinds
 
 
 async def test_counts_are_maintained_by_the_database(runtime: Runtime, world: Any) -> None:

@@ -103,6 +103,10 @@ class Settings(BaseSettings):
     hybrid_candidates: int = 20
     #: score = semantic + lexical_boost * lexical * (1 - semantic).
     lexical_boost: float = 0.8
+    #: Score fusion only: a hit that offers the kind of answer a who/when/how many/where question
+    #: asks for (a person or team, a time, a number, a place) closes this share of its score's
+    #: gap to 1, unless it is weak (services/rerank.py); 0 turns it off.
+    answer_type_boost: float = Field(default=0.1, ge=0.0, le=1.0)
     #: RRF only: weight of the full-text side.
     hybrid_lexical_weight: float = 1.0
 

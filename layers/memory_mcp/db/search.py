@@ -117,7 +117,7 @@ def _filters(space_id: UUID, pattern: str | None, category: str | None,
 
 async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, text: str,
                 pattern: str | None, category: str | None, limit: int, candidates: int,
-                lexical_boost: float) -> list[Row]:
+                lexical_boost: float, every: bool = False) -> list[Row]:
     """Meaning and full text, fused by their strength (not their rank).
 
     Candidates: the ``candidates`` nearest by cosine, plus the ``candidates`` best full-text
@@ -130,9 +130,14 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
       reciprocal-rank fusion);
     * ``score = semantic + lexical_boost * lexical * (1 - semantic)``: the full-text evidence
       closes part of the gap to 1, so the score stays in [semantic, 1] and reads as one number.
+
+    ``every``: return every candidate (up to ``2 * max(candidates, limit)``), best first, not
+    just ``limit``, for a re-ranking over them (``services/rerank.py``); the candidates are the
+    same either way.
     """
-    params: dict[str, Any] = {"vec": vector, "text": text, "limit": limit,
-                              "k": max(candidates, limit), **_DF, "boost": lexical_boost}
+    k = max(candidates, limit)
+    params: dict[str, Any] = {"vec": vector, "text": text, "limit": 2 * k if every else limit,
+                              "k": k, **_DF, "boost": lexical_boost}
     where = _filters(space_id, pattern, category, params)
     query = f"""WITH sem AS MATERIALIZED (
             SELECT m.id FROM memories_in_scope m WHERE {where} AND {form.predicate}

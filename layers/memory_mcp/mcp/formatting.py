@@ -35,7 +35,8 @@ def memory_line(m: dict[str, Any], *, score: bool = False) -> str:
         if m.get("relevance"):
             signals = f"{m['relevance']}, {signals}"
         if m.get("semantic") is not None and m.get("lexical") is not None:
-            signals += f" (meaning {m['semantic']:.2f}, shared words {m['lexical']:.2f})"
+            signals += f" (meaning {m['semantic']:.2f}, shared words {m['lexical']:.2f}"
+            signals += f", answers a {m['answerType']} question)" if m.get("answerType") else ")"
         bits.append(signals)
     if m.get("category"):
         bits.append(f"#{m['category']}")

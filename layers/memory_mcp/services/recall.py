@@ -63,9 +63,16 @@ async def ranked(rt: Runtime, conn: Conn, space_id: uuid.UUID, *, query: str | N
             conn, space_id, form, vector=vector, text=query, pattern=pattern, category=category,
             limit=limit, candidates=s.hybrid_candidates,
             lexical_weight=s.hybrid_lexical_weight), "hybrid-rrf"
-    return await search_db.fused(
+    # A who/when/how-many/where question re-ranks every fused candidate by answer type.
+    from memory_mcp.services import rerank
+
+    typed = s.answer_type_boost > 0 and rerank.expected(query) is not None
+    rows = await search_db.fused(
         conn, space_id, form, vector=vector, text=query, pattern=pattern, category=category,
-        limit=limit, candidates=s.hybrid_candidates, lexical_boost=s.lexical_boost), "hybrid"
+        limit=limit, candidates=s.hybrid_candidates, lexical_boost=s.lexical_boost, every=typed)
+    if typed:
+        rows = rerank.answer_type(rows, query, s.answer_type_boost, thresholds(rt).weak, limit)
+    return rows, "hybrid"
 
 
 async def search(

@@ -49,6 +49,8 @@ def memory(row: Row) -> dict[str, Any]:
     for signal in ("semantic", "lexical", "score"):  # search hits: the signals behind the rank
         if signal in row:
             view[signal] = round(float(row[signal]), 4) if row[signal] is not None else None
+    if row.get("answer_type"):  # the score includes the answer-type bonus (services/rerank.py)
+        view["answerType"] = row["answer_type"]
     return view
 
 
