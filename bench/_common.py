@@ -92,14 +92,21 @@ def loadavg() -> str:
 def machine_facts(url: str, pg_settings: Sequence[str] = ()) -> dict[str, Any]:
     """CPU, cores, RAM, Python, load and the PostgreSQL/pgvector versions (plus the values of
     ``pg_settings``, as "name=value, ..." under "pg_settings", when any are named)."""
-    cpu = "?"
+    cpu, flags = "?", set[str]()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
+            if line.startswith("model name") and cpu == "?":
                 cpu = line.split(":", 1)[1].strip()
-                break
+            elif line.startswith("flags") and not flags:
+                flags = set(line.split(":", 1)[1].split())
     except OSError:
         pass
+    # The int8 model's speed depends on these most (VNNI/AMX do int8 dot products in one step;
+    # the same model costs ~3x the CPU on an AVX2-only part): printed so runs compare honestly.
+    vector_isa = [f for f in ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8")
+                  if f in flags]
+    if vector_isa:
+        cpu += f" [{' '.join(vector_isa)}]"
     try:
         mem_kb = next(int(x.split()[1]) for x in Path("/proc/meminfo").read_text().splitlines()
                       if x.startswith("MemTotal"))

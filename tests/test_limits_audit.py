@@ -64,6 +64,34 @@ async def test_request_budget_per_key_with_override(limited: Runtime, world: Any
 
 
 @pytest.mark.anyio
+async def test_a_keys_own_limit_applies_when_the_default_is_unlimited(
+        database_url: str, embedder: Any, world: Any) -> None:
+    """The key lookup counts the request in its own statement: only where a limit is in force
+    (the key's own, else the server's), and an unlimited key leaves no count behind."""
+    settings = settings_for(database_url, rate_limit_requests_per_minute=0)
+    pool = await open_pool(settings, database_url)
+    try:
+        rt = Runtime(settings=settings, pool=pool, embedder=embedder)
+        capped = await world.member(grants={await world.space(): "readwrite"})
+        free = await world.member(grants={await world.space(): "readwrite"})
+        await admin.set_key_limits(rt, capped.key_id, "3", None)
+        for _ in range(3):
+            await authenticate_header(rt, f"Bearer {capped.key}")
+        with pytest.raises(RateLimitedError, match="more than 3 requests"):
+            await authenticate_header(rt, f"Bearer {capped.key}")
+        for _ in range(5):
+            await authenticate_header(rt, f"Bearer {free.key}")
+        async with rt.transaction(system=True) as conn:
+            rows = await (await conn.execute(
+                "SELECT key_id, used FROM rate_windows WHERE key_id = ANY(%s)",
+                ([capped.key_id, free.key_id],))).fetchall()
+        # the refused fourth request rolled back with its transaction: three counted
+        assert {(str(r["key_id"]), r["used"]) for r in rows} == {(str(capped.key_id), 3)}
+    finally:
+        await pool.close()
+
+
+@pytest.mark.anyio
 async def test_write_budget_is_separate_and_lower(limited: Runtime, world: Any) -> None:
     m = await world.member(grants={await world.space(): "readwrite"})
     await ratelimit.take_write(limited, m.principal)

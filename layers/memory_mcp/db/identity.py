@@ -7,6 +7,8 @@ from uuid import UUID
 
 from psycopg import AsyncConnection
 
+from memory_mcp.db import limits
+
 Row = dict[str, Any]
 Conn = AsyncConnection[Row]
 
@@ -129,25 +131,40 @@ async def revoke_key(conn: Conn, key_id: UUID) -> Row | None:
     return await cur.fetchone()
 
 
-async def principal_by_key(conn: Conn, prefix: str, key_hash: bytes) -> Row | None:
+async def principal_by_key(conn: Conn, prefix: str, key_hash: bytes, *,
+                           request_limit: int | None = None) -> Row | None:
     """The live key with this public prefix and hash, and its active user; None otherwise.
 
     Marks the key used in the same statement, at most once a minute per key, so authentication
-    stays read-mostly and costs one round trip."""
+    stays read-mostly and costs one round trip. With ``request_limit`` (the server's default
+    requests per minute; a key's own limit overrides it) the same statement also counts this
+    request in the key's rate window when the limit in force is not 0 (unlimited), and returns
+    the window's ``used`` and ``seconds_left`` (both NULL when nothing was counted): the
+    request check then costs no statement of its own."""
     cur = await conn.execute(
-        """WITH k AS (
+        f"""WITH k AS (
                SELECT k.id AS key_id, k.label AS key_label, k.prefix AS key_prefix, k.key_hash,
                       k.active_space_id, k.requests_per_minute, k.writes_per_minute,
                       k.last_used_at, u.id AS user_id, u.email, u.display_name, u.role
                FROM api_keys k JOIN users u ON u.id = k.user_id
-               WHERE k.prefix = %s AND k.key_hash = %s AND k.revoked_at IS NULL AND u.active),
+               WHERE k.prefix = %(prefix)s AND k.key_hash = %(hash)s AND k.revoked_at IS NULL
+                 AND u.active),
            touched AS (
                UPDATE api_keys a SET last_used_at = now() FROM k
                WHERE a.id = k.key_id
-                 AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '60 seconds'))
+                 AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '60 seconds')),
+           counted AS (
+               INSERT INTO rate_windows AS r (key_id, budget, window_start, used)
+               SELECT k.key_id, 'requests', date_trunc('minute', now()), 1 FROM k
+               WHERE %(limit)s::int IS NOT NULL
+                 AND coalesce(k.requests_per_minute, %(limit)s::int) > 0
+               {limits.COUNT_ONE})
            SELECT key_id, key_label, key_prefix, key_hash, active_space_id, requests_per_minute,
-                  writes_per_minute, user_id, email, display_name, role FROM k""",
-        (prefix, key_hash),
+                  writes_per_minute, user_id, email, display_name, role,
+                  (SELECT used FROM counted) AS used,
+                  (SELECT seconds_left FROM counted) AS seconds_left
+           FROM k""",
+        {"prefix": prefix, "hash": key_hash, "limit": request_limit},
     )
     return await cur.fetchone()
 

@@ -10,6 +10,16 @@ from psycopg import AsyncConnection
 Row = dict[str, Any]
 Conn = AsyncConnection[Row]
 
+#: The tail of an ``INSERT INTO rate_windows AS r (key_id, budget, window_start, used)`` of one
+#: use in the current minute: the window's count after it, and the seconds left in the window.
+#: Shared with ``identity.principal_by_key``, which counts a request in its own statement.
+COUNT_ONE = """ON CONFLICT (key_id, budget) DO UPDATE
+        SET used = CASE WHEN r.window_start = EXCLUDED.window_start THEN r.used + 1 ELSE 1 END,
+            window_start = EXCLUDED.window_start
+    RETURNING used,
+              ceil(extract(epoch FROM window_start + interval '1 minute' - now()))::int
+                AS seconds_left"""
+
 
 async def take(conn: Conn, key_id: UUID, budget: str) -> Row:
     """Count one use in the key's current one-minute window; return ``used`` (after this one)
@@ -20,16 +30,9 @@ async def take(conn: Conn, key_id: UUID, budget: str) -> Row:
     flush would otherwise double the cost of every request (``bench/ratelimit_cost.py``).
     """
     cur = await conn.execute(
-        """INSERT INTO rate_windows AS r (key_id, budget, window_start, used)
-           VALUES (%s, %s, date_trunc('minute', now()), 1)
-           ON CONFLICT (key_id, budget) DO UPDATE
-               SET used = CASE WHEN r.window_start = EXCLUDED.window_start THEN r.used + 1
-                               ELSE 1 END,
-                   window_start = EXCLUDED.window_start
-           RETURNING used,
-                     ceil(extract(epoch FROM window_start + interval '1 minute' - now()))::int
-                       AS seconds_left""",
-        (key_id, budget),
+        f"""INSERT INTO rate_windows AS r (key_id, budget, window_start, used)
+            VALUES (%(key)s, %(budget)s, date_trunc('minute', now()), 1) {COUNT_ONE}""",
+        {"key": key_id, "budget": budget},
     )
     row = await cur.fetchone()
     assert row is not None

@@ -49,8 +49,10 @@ async def authenticate_header(rt: Runtime, header: str | None) -> Principal:
         key = parse_bearer(header)
         # durable=False: it writes only the key's last use and the request count
         async with rt.transaction(durable=False) as conn:
-            principal = await authenticate(conn, key)
-            await ratelimit.take(conn, rt.settings, principal, "requests")
+            # the key lookup counts the request in the same statement (one round trip)
+            principal, window = await _lookup(
+                conn, key, request_limit=rt.settings.rate_limit_requests_per_minute)
+            ratelimit.check(rt.settings, principal, "requests", window)
             return principal
     except AuthenticationError:
         await audit.failed_authentication(rt, _presented(header))
@@ -67,12 +69,23 @@ def _presented(header: str | None) -> str | None:
 
 async def authenticate(conn: Conn, key: str) -> Principal:
     """Load the principal behind a key. Unknown, malformed, revoked or deactivated: same error."""
+    principal, _ = await _lookup(conn, key, request_limit=None)
+    return principal
+
+
+async def _lookup(conn: Conn, key: str, *, request_limit: int | None
+                  ) -> tuple[Principal, ratelimit.Window | None]:
+    """``authenticate``, and with ``request_limit`` the request counted in the same statement
+    (``identity.principal_by_key``): its rate window, or None when nothing was counted."""
     match = _KEY.match(key)
     digest = hash_key(key)
-    row = await identity.principal_by_key(conn, match.group(1), digest) if match else None
+    row = (await identity.principal_by_key(conn, match.group(1), digest,
+                                           request_limit=request_limit) if match else None)
     # The lookup matched the hash already; comparing again in constant time costs nothing.
     if row is None or not hmac.compare_digest(bytes(row["key_hash"]), digest):
         raise AuthenticationError()
+    window = (None if row.get("used") is None
+              else ratelimit.Window(int(row["used"]), int(row["seconds_left"])))
     return Principal(
         key_id=row["key_id"],
         key_label=row["key_label"],
@@ -84,7 +97,7 @@ async def authenticate(conn: Conn, key: str) -> Principal:
         active_space_id=row["active_space_id"],
         requests_per_minute=row["requests_per_minute"],
         writes_per_minute=row["writes_per_minute"],
-    )
+    ), window
 
 
 def display_prefix(prefix: str) -> str:
