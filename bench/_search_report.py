@@ -78,8 +78,8 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
     print(fmt_row("search_memory over HTTP/MCP, includeProfile=true", r["e2e_profile"]))
     print(fmt_row("service memories.search in-process (no HTTP)", r["service"]))
     print(fmt_row("  of which rt.embed_one on a cache hit", r["embed_hit"]))
-    print(fmt_row("SQL txn: 2x SET, search, recalls savepoint, COMMIT", r["sql_txn"]))
-    print(fmt_row("  of which the recalls savepoint (upsert)", r["sql_recalls"]))
+    print(fmt_row("SQL txn: 2x SET, search, recall statistics, COMMIT", r["sql_txn"]))
+    print(fmt_row("  of which the recall statistics (upsert)", r["sql_recalls"]))
     print(fmt_row("SQL query alone (recall.ranked: what search_memory runs)", r["sql_query"]))
     print(fmt_row("baseline: bare vector-only HNSW query, same settings", r["sql_vector"]))
     print(fmt_row("SQL query under row-level security (+ SET ROLE, scope)", r["sql_query_rls"]))
@@ -132,7 +132,8 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
     print("  * Client and server share one Python process (server in a uvicorn thread), as in the "
           "tests; calls are sequential.")
     print("  * search_memory resolves the space, searches and records its recall statistics "
-          "(memory_recalls upsert, in a best-effort savepoint) in one transaction that commits "
+          "(memory_recalls upsert, its last statement; a failure rolls it back) in one transaction "
+          "that commits "
           "without waiting for the WAL flush when the query's vector is cached (the 'SQL txn' "
           "row times that shape).")
     print("  * Warm caches: the data fits in RAM; shared_buffers is the embedded server's default.")

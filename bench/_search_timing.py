@@ -119,8 +119,9 @@ async def time_sql(conn: Any, rt: Runtime, ds: Dataset, pairs: Sequence[Pair], e
             q_samples.append(time.perf_counter() - t0)
             ids = [r["id"] for r in rows]
             t0 = time.perf_counter()
-            async with conn.transaction():  # the recall statistics, in a savepoint
-                await db.record_recalls(conn, ds.space_ids[p.space], ids)
+            # the recall statistics: the transaction's last statement (no savepoint: a failure
+            # rolls the statistics-only transaction back, services/recall.py)
+            await db.record_recalls(conn, ds.space_ids[p.space], ids)
             r_samples.append(time.perf_counter() - t0)
         return ids
 

@@ -30,8 +30,8 @@ What it does:
    the spaces). Every query text is sent once before timing, so the server's query-embedding LRU
    cache is warm: query embedding is EXCLUDED from the timings. Then the same (query, space)
    pairs are timed through the service function in-process (no HTTP/MCP) and through the bare
-   SQL (``db.memories.search`` after ``enable_filtered_ann``, then ``db.record_recalls`` in a
-   savepoint of the same non-durable transaction, as the service does; on one psycopg connection,
+   SQL (``db.memories.search`` after ``enable_filtered_ann``, then ``db.record_recalls`` as the
+   last statement of the same non-durable transaction, as the service does; on one connection,
    vectors from the same embedder via ``Runtime.embed_one``). ``includeProfile=true`` is timed
    too.
 5. EXPLAIN (ANALYZE, BUFFERS) of the exact SQL ``db.memories.search`` sends (captured from the
