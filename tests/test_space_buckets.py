@@ -153,12 +153,17 @@ def test_migration_0012_splits_an_existing_index_into_bucket_graphs(pg_root_url:
         wide = np.concatenate([rng.standard_normal(1024), np.zeros(2048)])  # a 1,024-d model
         for i in range(30):  # the full-width graphs: a hosted model's rows, in the first space
             _insert(conn, spaces[0], user[0], f"wide memory {i}", np.roll(wide, i))
-    assert migrate(url, ROOT / "migrations") == ["0012_space_bucket_graphs"]
+    later = sorted(p.stem for p in (ROOT / "migrations").glob("*.sql") if int(p.name[:4]) > 11)
+    assert migrate(url, ROOT / "migrations") == later  # 0012, then what came after it
+    assert later[0] == "0012_space_bucket_graphs"
     query = vector_literal((lambda v: (v / np.linalg.norm(v)).tolist())(rng.standard_normal(384)))
     with psycopg.connect(url, autocommit=True, prepare_threshold=None) as conn:
         names = {r[0] for r in conn.execute(
             "SELECT indexname FROM pg_indexes WHERE tablename = 'memories'").fetchall()}
         assert "memories_embedding_384_hnsw" not in names and "memories_embedding_hnsw" not in names
+        # 0013 on existing rows: the profile's ordered category index replaces the plain one
+        assert "memories_space_category_updated_idx" in names
+        assert "memories_space_category_idx" not in names
         for space in spaces:
             _index_search(conn, VectorForm(384), space, query, "memories_embedding_384_hnsw_b")
         wide_query = vector_literal(np.roll(wide, 3).tolist())

@@ -172,14 +172,21 @@ async def profile_stable(
 ) -> list[Row]:
     """Durable facts: profile-like categories first, then the most-recalled memories.
 
-    Two bounded, index-backed candidate lists (the live (space, category) index and the recall
-    ranking index) instead of one scan over every memory of the space.
+    Two bounded, index-backed candidate lists instead of one scan over every memory of the
+    space: the newest ``limit`` of each profile category, read in order from the live
+    (space, category, updated_at) index (migration 0013), of which the newest ``limit`` overall
+    (the same rows as sorting every such memory, which grew with the space); and the recall
+    ranking index's top ``limit``.
     """
     cur = await conn.execute(
         f"""WITH candidates AS (
-                (SELECT m.id, 0 AS tier FROM memories m
-                 WHERE {_LIVE} AND m.category = ANY(%(cats)s)
-                 ORDER BY m.updated_at DESC, m.id LIMIT %(limit)s)
+                (SELECT t.id, 0 AS tier
+                 FROM (SELECT DISTINCT c FROM unnest(%(cats)s::text[]) AS c) AS cat(name)
+                 CROSS JOIN LATERAL (
+                     SELECT m.id, m.updated_at FROM memories m
+                     WHERE {_LIVE} AND m.category = cat.name
+                     ORDER BY m.updated_at DESC, m.id LIMIT %(limit)s) t
+                 ORDER BY t.updated_at DESC, t.id LIMIT %(limit)s)
                 UNION ALL
                 (SELECT r.memory_id, 1 FROM memory_recalls r JOIN memories m ON m.id = r.memory_id
                  WHERE r.space_id = %(space)s AND {_LIVE}
