@@ -20,7 +20,7 @@ from memory_mcp.db import memories as db
 from memory_mcp.db import search as search_db
 from memory_mcp.errors import InvalidInputError
 from memory_mcp.models import Principal, SpaceAccess
-from memory_mcp.services import matching, views
+from memory_mcp.services import matching, rerank, views
 from memory_mcp.services import profile as profile_service
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import resolve_space
@@ -64,14 +64,13 @@ async def ranked(rt: Runtime, conn: Conn, space_id: uuid.UUID, *, query: str | N
             limit=limit, candidates=s.hybrid_candidates,
             lexical_weight=s.hybrid_lexical_weight), "hybrid-rrf"
     # A who/when/how-many/where question re-ranks every fused candidate by answer type.
-    from memory_mcp.services import rerank
-
-    typed = s.answer_type_boost > 0 and rerank.expected(query) is not None
+    kind = rerank.expected(query) if s.answer_type_boost > 0 else None
     rows = await search_db.fused(
         conn, space_id, form, vector=vector, text=query, pattern=pattern, category=category,
-        limit=limit, candidates=s.hybrid_candidates, lexical_boost=s.lexical_boost, every=typed)
-    if typed:
-        rows = rerank.answer_type(rows, query, s.answer_type_boost, thresholds(rt).weak, limit)
+        limit=limit, candidates=s.hybrid_candidates, lexical_boost=s.lexical_boost,
+        every=kind is not None)
+    if kind is not None:
+        rows = rerank.answer_type(rows, kind, s.answer_type_boost, thresholds(rt).weak, limit)
     return rows, "hybrid"
 
 

@@ -130,19 +130,20 @@ def _bare(token: str) -> str:
     return token.strip(".,;:!?()[]\"'").lower().removesuffix("'s").lstrip("#@")
 
 
-def answer_type(rows: Iterable[dict[str, Any]], query: str, weight: float, weak: float,
+def answer_type(rows: Iterable[dict[str, Any]], kind: str, weight: float, weak: float,
                 limit: int) -> list[dict[str, Any]]:
     """``rows`` (fused candidates with ``score``) re-scored for answer-type compatibility, best
-    first, at most ``limit``. A row whose text offers the type ``query`` asks for, and whose
-    score is at least ``weak`` (the model's floor, ``matching.Thresholds.weak``), gets
-    ``score + weight * (1 - score)``; other rows are unchanged. So a type match reorders hits
+    first, at most ``limit``. ``kind`` is what the question asks for (``expected``, which the
+    caller has already asked, to know whether to fetch every candidate). A row whose text offers
+    that type, and whose score is at least ``weak`` (the model's floor,
+    ``matching.Thresholds.weak``), gets ``score + weight * (1 - score)``; other rows are
+    unchanged. So a type match reorders hits
     that are already relevant and never turns a weak hit into a relevant one: which hits are
     weak, and whether a search has a good match at all, is the same with or without it. A
     boosted row carries ``answer_type`` (the kind it fits), so a hit shows why its score is
     above its semantic/lexical mix."""
-    kind = expected(query)
     out = list(rows)
-    if kind is not None and weight > 0:
+    if weight > 0:
         for row in out:
             score = float(row["score"])
             if score >= weak and kind in offers(head(str(row["content"]))):
