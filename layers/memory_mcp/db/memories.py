@@ -29,6 +29,13 @@ _COLUMNS = """m.id, m.space_id, m.content, m.category, m.version, m.parent_id, m
     m.forgotten_by AS forgotten_by_user_id, fu.display_name AS forgotten_by,
     m.created_at, m.updated_at"""
 
+#: The memory's own columns that ``_COLUMNS`` reads: a query that already holds its candidate
+#: rows (a MATERIALIZED CTE selecting these, aliased ``m``) shapes them with ``_COLUMNS`` and
+#: ``_JOINS`` without reading ``memories`` again, one relation fewer to plan.
+_FIELDS = """m.id, m.space_id, m.content, m.category, m.version, m.parent_id, m.root_id,
+    m.is_latest, m.is_forgotten, m.forgotten_at, m.forget_reason, m.source_document_id,
+    m.created_by, m.updated_by, m.forgotten_by, m.created_at, m.updated_at"""
+
 _JOINS = """JOIN users cu ON cu.id = m.created_by
     JOIN users uu ON uu.id = m.updated_by
     LEFT JOIN users fu ON fu.id = m.forgotten_by"""

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from memory_mcp.db.memories import _COLUMNS, _JOINS, _LIVE, Conn, Row
+from memory_mcp.db.memories import _COLUMNS, _FIELDS, _JOINS, _LIVE, Conn, Row
 
 SMALL_WIDTH = 384
 FULL_WIDTH = 3072
@@ -131,6 +131,10 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
     * ``score = semantic + lexical_boost * lexical * (1 - semantic)``: the full-text evidence
       closes part of the gap to 1, so the score stays in [semantic, 1] and reads as one number.
 
+    The scored candidates carry the memory's columns (``_FIELDS``), so the result is shaped
+    from them without reading ``memories`` a fourth time: a quarter less of the planning, which
+    is about half of this query's time in a small space (1.25 -> 0.95 ms at 2.5k memories).
+
     ``every``: return every candidate (up to ``2 * max(candidates, limit)``), best first, not
     just ``limit``, for a re-ranking over them (``services/rerank.py``); the candidates are the
     same either way.
@@ -150,7 +154,7 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
                      ts_rank(m.content_tsv, tt.rare::tsquery, 1) DESC, m.id
             LIMIT %(k)s),
         scored AS MATERIALIZED (
-            SELECT m.id, 1 - ({form.distance}) AS semantic,
+            SELECT {_FIELDS}, 1 - ({form.distance}) AS semantic,
                    CASE WHEN hit.matched >= least(2, tt.n_terms) AND tt.idf_total > 0
                         THEN hit.covered / tt.idf_total ELSE 0 END AS lexical
             FROM (SELECT id FROM sem UNION SELECT id FROM lex) c
@@ -159,9 +163,9 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
             CROSS JOIN LATERAL (SELECT coalesce(sum(w.idf), 0) AS covered, count(*) AS matched
                                 FROM weights w
                                 WHERE w.df > 0 AND m.content_tsv @@ w.q) hit)
-        SELECT {_COLUMNS}, s.semantic, s.lexical,
-               s.semantic + %(boost)s * s.lexical * (1 - s.semantic) AS score
-        FROM scored s JOIN memories_in_scope m ON m.id = s.id {_JOINS}
+        SELECT {_COLUMNS}, m.semantic, m.lexical,
+               m.semantic + %(boost)s * m.lexical * (1 - m.semantic) AS score
+        FROM scored m {_JOINS}
         ORDER BY score DESC, m.id LIMIT %(limit)s"""
     cur = await conn.execute(query.encode(), params)
     return await cur.fetchall()
@@ -207,12 +211,12 @@ async def semantic(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str,
     params: dict[str, Any] = {"vec": vector, "limit": limit}
     where = _filters(space_id, pattern, category, params)
     query = f"""WITH hits AS MATERIALIZED (
-            SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
+            SELECT {_FIELDS}, {form.distance} AS distance FROM memories_in_scope m
             WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
-        SELECT {_COLUMNS}, 1 - h.distance AS semantic, NULL::float8 AS lexical,
-               1 - h.distance AS score
-        FROM hits h JOIN memories_in_scope m ON m.id = h.id {_JOINS}
-        ORDER BY h.distance + 0, m.id"""
+        SELECT {_COLUMNS}, 1 - m.distance AS semantic, NULL::float8 AS lexical,
+               1 - m.distance AS score
+        FROM hits m {_JOINS}
+        ORDER BY m.distance + 0, m.id"""
     cur = await conn.execute(query.encode(), params)
     return await cur.fetchall()
 
