@@ -18,6 +18,7 @@ from memory_mcp.db import pool as pool_module
 from memory_mcp.db.pool import distrust_idle, open_pool
 from memory_mcp.embeddings import Embedder
 from memory_mcp.services import memories, recall
+from memory_mcp.services.keys import authenticate_header
 from memory_mcp.services.runtime import Runtime
 
 from conftest import World, settings_for
@@ -97,6 +98,41 @@ async def test_only_a_non_durable_transaction_skips_the_wal_flush(runtime: Runti
     assert await setting() == "on"  # the server's own setting
     assert await setting(durable=False) == "off"
     assert await setting() == "on", "the setting ends with its transaction"
+
+
+async def test_the_key_check_is_one_statement_and_hands_the_connection_back_as_it_was(
+        one_connection: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every request's key check is a single autocommit statement (no BEGIN, scope or COMMIT
+    around it) that skips the WAL flush; the pooled connection is transactional again after."""
+    member = await world.member(grants={await world.space("keycheck"): "readwrite"})
+    sent: list[str] = []
+    real = psycopg.AsyncConnection.execute
+
+    async def recording(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(query.decode() if isinstance(query, bytes) else str(query))
+        return await real(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", recording)
+    principal = await authenticate_header(one_connection, f"Bearer {member.key}")
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", real)
+    assert str(principal.key_id) == str(member.key_id)
+    sent = [q for q in sent if q.strip()]  # not the pool's empty ping of an idle connection
+    assert len(sent) == 1 and "set_config('synchronous_commit', 'off', true)" in sent[0]
+    async with one_connection.pool.connection() as pooled:
+        assert pooled.autocommit is False
+    # the same (only) connection still rolls a failed transaction back
+    with pytest.raises(RuntimeError):
+        async with one_connection.transaction(system=True) as conn:
+            await conn.execute("UPDATE api_keys SET label = 'changed' WHERE id = %s",
+                               (member.key_id,))
+            raise RuntimeError("fail after the write")
+    async with one_connection.transaction(system=True) as conn:
+        row = await (await conn.execute("SELECT label, last_used_at FROM api_keys WHERE id = %s",
+                                        (member.key_id,))).fetchone()
+    assert row is not None and row["label"] != "changed" and row["last_used_at"] is not None
+    async with one_connection.transaction(system=True) as conn:
+        row = await (await conn.execute("SHOW synchronous_commit")).fetchone()
+    assert row is not None and row["synchronous_commit"] == "on"  # nothing outlived it
 
 
 async def test_a_search_counts_its_hits_and_survives_failing_statistics(

@@ -132,7 +132,8 @@ async def revoke_key(conn: Conn, key_id: UUID) -> Row | None:
 
 
 async def principal_by_key(conn: Conn, prefix: str, key_hash: bytes, *,
-                           request_limit: int | None = None) -> Row | None:
+                           request_limit: int | None = None, lazy_commit: bool = False
+                           ) -> Row | None:
     """The live key with this public prefix and hash, and its active user; None otherwise.
 
     Marks the key used in the same statement, at most once a minute per key, so authentication
@@ -140,7 +141,13 @@ async def principal_by_key(conn: Conn, prefix: str, key_hash: bytes, *,
     requests per minute; a key's own limit overrides it) the same statement also counts this
     request in the key's rate window when the limit in force is not 0 (unlimited), and returns
     the window's ``used`` and ``seconds_left`` (both NULL when nothing was counted): the
-    request check then costs no statement of its own."""
+    request check then costs no statement of its own.
+
+    ``lazy_commit``: the statement also sets ``synchronous_commit = off`` for its own
+    transaction, so an autocommit key check (``Runtime.statement``) does not wait for the WAL
+    flush of what it writes (a last-use time and a counter; tables without row-level security,
+    which is why it needs no scope). Never inside a transaction that writes anything else."""
+    lazy = ", set_config('synchronous_commit', 'off', true) AS lazy_commit" if lazy_commit else ""
     cur = await conn.execute(
         f"""WITH k AS (
                SELECT k.id AS key_id, k.label AS key_label, k.prefix AS key_prefix, k.key_hash,
@@ -162,7 +169,7 @@ async def principal_by_key(conn: Conn, prefix: str, key_hash: bytes, *,
            SELECT key_id, key_label, key_prefix, key_hash, active_space_id, requests_per_minute,
                   writes_per_minute, user_id, email, display_name, role,
                   (SELECT used FROM counted) AS used,
-                  (SELECT seconds_left FROM counted) AS seconds_left
+                  (SELECT seconds_left FROM counted) AS seconds_left{lazy}
            FROM k""",
         {"prefix": prefix, "hash": key_hash, "limit": request_limit},
     )

@@ -73,6 +73,26 @@ class Runtime:
             distrust_idle()
             raise StoreUnavailableError() from exc
 
+    @asynccontextmanager
+    async def statement(self) -> AsyncIterator[Conn]:
+        """A pooled connection in autocommit mode, for a request step that is one statement:
+        the statement is its own transaction, so it costs one round trip where BEGIN, the scope
+        and COMMIT around it would cost three more (the key check runs on every request).
+
+        No scope and no role are set: only for statements that read no table under row-level
+        security (spaces' rows). Failures map as in ``transaction``."""
+        try:
+            async with self.pool.connection() as conn:
+                await conn.set_autocommit(True)
+                try:
+                    yield cast(Conn, conn)
+                finally:
+                    await conn.set_autocommit(False)  # as the pool hands connections out
+                note_idle(conn)
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            distrust_idle()
+            raise StoreUnavailableError() from exc
+
     async def embed(self, texts: list[str]) -> list[str]:
         """Embed off the event loop; return storage-width halfvec literals.
 
