@@ -1,6 +1,7 @@
 """The profile's stable list reads a bounded number of rows however large the space is
-(migration 0013, ``db.memories.profile_stable``), and keeps its order: the newest memories of
-the profile categories first, then the most recalled (real PostgreSQL)."""
+(migration 0013, ``db.memories.profile``), and keeps its order: the newest memories of the
+profile categories first, then the most recalled; the recent list, in the same statement,
+leaves out what the stable list shows (real PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ CATEGORIES = ["preference", "convention", "decision"]
 
 
 class _Capture:
-    """Stands in for a connection: records the one statement ``profile_stable`` sends."""
+    """Stands in for a connection: records the one statement ``profile`` sends."""
 
     def __init__(self) -> None:
         self.query: str = ""
@@ -65,9 +66,15 @@ async def test_the_stable_list_is_the_newest_of_every_profile_category(
     space, texts = await _seed(runtime, world)
     async with runtime.transaction(read=[space]) as conn:
         # a category named twice must not list its memories twice
-        rows = await db.profile_stable(conn, space, [*CATEGORIES, "preference", "policy"], 5)
+        rows, recent = await db.profile(conn, space, [*CATEGORIES, "preference", "policy"], 5,
+                                        7, 4)
+        every = await (await conn.execute(
+            "SELECT id FROM memories WHERE space_id = %s ORDER BY created_at DESC, id",
+            (space,))).fetchall()
     newest = [texts[i] for i in range(59, 54, -1)]  # 59, 58, ... across the three categories
     assert [r["content"] for r in rows] == newest
+    shown = {r["id"] for r in rows}
+    assert [r["id"] for r in recent] == [r["id"] for r in every if r["id"] not in shown][:4]
 
 
 async def test_the_stable_list_reads_a_few_rows_per_category_not_the_space(
@@ -78,7 +85,7 @@ async def test_the_stable_list_reads_a_few_rows_per_category_not_the_space(
     20 category memories of the space are not all read."""
     space, _ = await _seed(runtime, world)
     capture = _Capture()
-    await db.profile_stable(capture, space, CATEGORIES, 4)  # type: ignore[arg-type]
+    await db.profile(capture, space, CATEGORIES, 4, 7, 5)  # type: ignore[arg-type]
     async with runtime.transaction(read=[space]) as conn:
         for name in ("enable_seqscan", "enable_bitmapscan", "enable_sort"):
             await conn.execute(f"SET LOCAL {name} = off")

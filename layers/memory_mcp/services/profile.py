@@ -23,10 +23,9 @@ from memory_mcp.services.runtime import Conn, Runtime
 
 async def build(rt: Runtime, conn: Conn, space: SpaceAccess) -> dict[str, Any]:
     s = rt.settings
-    stable = await db.profile_stable(conn, space.space_id, s.profile_categories,
-                                     s.profile_stable_limit)
-    recent = await db.profile_recent(conn, space.space_id, s.profile_recent_days,
-                                     [row["id"] for row in stable], s.profile_recent_limit)
+    stable, recent = await db.profile(conn, space.space_id, s.profile_categories,
+                                      s.profile_stable_limit, s.profile_recent_days,
+                                      s.profile_recent_limit)
     return {
         "space": space.key,
         "stable": [views.memory(row) for row in stable],
