@@ -13,6 +13,7 @@ import psycopg
 import pytest
 from psycopg_pool import AsyncConnectionPool
 
+from memory_mcp.db import identity
 from memory_mcp.db import memories as memories_db
 from memory_mcp.db import pool as pool_module
 from memory_mcp.db.pool import distrust_idle, open_pool
@@ -101,38 +102,53 @@ async def test_only_a_non_durable_transaction_skips_the_wal_flush(runtime: Runti
 
 
 async def test_the_key_check_is_one_statement_and_hands_the_connection_back_as_it_was(
-        one_connection: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+        database_url: str, embedder: Embedder, world: World,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Every request's key check is a single autocommit statement (no BEGIN, scope or COMMIT
-    around it) that skips the WAL flush; the pooled connection is transactional again after."""
-    member = await world.member(grants={await world.space("keycheck"): "readwrite"})
-    sent: list[str] = []
-    real = psycopg.AsyncConnection.execute
-
-    async def recording(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-        sent.append(query.decode() if isinstance(query, bytes) else str(query))
-        return await real(self, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.AsyncConnection, "execute", recording)
-    principal = await authenticate_header(one_connection, f"Bearer {member.key}")
-    monkeypatch.setattr(psycopg.AsyncConnection, "execute", real)
-    assert str(principal.key_id) == str(member.key_id)
-    sent = [q for q in sent if q.strip()]  # not the pool's empty ping of an idle connection
-    assert len(sent) == 1 and "set_config('synchronous_commit', 'off', true)" in sent[0]
-    async with one_connection.pool.connection() as pooled:
-        assert pooled.autocommit is False
-    # the same (only) connection still rolls a failed transaction back
-    with pytest.raises(RuntimeError):
-        async with one_connection.transaction(system=True) as conn:
-            await conn.execute("UPDATE api_keys SET label = 'changed' WHERE id = %s",
+    around it) that skips the WAL flush and still writes the key's last use and the request
+    count; the pooled connection is transactional again after, and the setting is gone."""
+    settings = settings_for(database_url, pool_min_size=1, pool_max_size=1,
+                            rate_limit_requests_per_minute=100)
+    pool = await open_pool(settings, database_url)
+    rt = Runtime(settings=settings, pool=pool, embedder=embedder)
+    try:
+        member = await world.member(grants={await world.space("keycheck"): "readwrite"})
+        async with rt.transaction(system=True) as conn:
+            await conn.execute("UPDATE api_keys SET last_used_at = NULL WHERE id = %s",
                                (member.key_id,))
-            raise RuntimeError("fail after the write")
-    async with one_connection.transaction(system=True) as conn:
-        row = await (await conn.execute("SELECT label, last_used_at FROM api_keys WHERE id = %s",
-                                        (member.key_id,))).fetchone()
-    assert row is not None and row["label"] != "changed" and row["last_used_at"] is not None
-    async with one_connection.transaction(system=True) as conn:
-        row = await (await conn.execute("SHOW synchronous_commit")).fetchone()
-    assert row is not None and row["synchronous_commit"] == "on"  # nothing outlived it
+        seen: list[tuple[bool, Any]] = []
+        real = identity.principal_by_key
+
+        async def observed(conn: Any, *args: Any, **kwargs: Any) -> Any:
+            seen.append((conn.autocommit, conn.info.transaction_status))
+            return await real(conn, *args, **kwargs)
+
+        monkeypatch.setattr(identity, "principal_by_key", observed)
+        principal = await authenticate_header(rt, f"Bearer {member.key}")
+        assert str(principal.key_id) == str(member.key_id)
+        # in autocommit, outside any transaction block: the statement is its own transaction
+        assert seen == [(True, psycopg.pq.TransactionStatus.IDLE)]
+        async with pool.connection() as pooled:
+            assert pooled.autocommit is False
+        # the same (only) connection still rolls a failed transaction back
+        with pytest.raises(RuntimeError):
+            async with rt.transaction(system=True) as conn:
+                await conn.execute("UPDATE api_keys SET label = 'changed' WHERE id = %s",
+                                   (member.key_id,))
+                raise RuntimeError("fail after the write")
+        async with rt.transaction(system=True) as conn:
+            key = await (await conn.execute(
+                "SELECT label, last_used_at FROM api_keys WHERE id = %s",
+                (member.key_id,))).fetchone()
+            window = await (await conn.execute(
+                "SELECT used FROM rate_windows WHERE key_id = %s", (member.key_id,))).fetchone()
+            setting = await (await conn.execute("SHOW synchronous_commit")).fetchone()
+        assert key is not None and key["label"] != "changed"
+        assert key["last_used_at"] is not None, "the statement's writes were committed"
+        assert window is not None and window["used"] == 1
+        assert setting is not None and setting["synchronous_commit"] == "on"
+    finally:
+        await pool.close()
 
 
 async def test_a_search_counts_its_hits_and_survives_failing_statistics(

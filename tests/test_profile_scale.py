@@ -52,12 +52,13 @@ async def _seed(rt: Runtime, world: Any) -> tuple[uuid.UUID, list[str]]:
             texts.append(text)
             await conn.execute(
                 "INSERT INTO memories (space_id, content, content_hash, category, root_id, "
-                "created_by, updated_by, embedding, updated_at) VALUES (%s, %s, "
+                "created_by, updated_by, embedding, updated_at, created_at) VALUES (%s, %s, "
                 "sha256(convert_to(%s, 'UTF8')), %s, gen_random_uuid(), %s, %s, "
                 "('[' || array_to_string(array_fill(0.05::float4, ARRAY[384]), ',') || "
-                "repeat(',0', 2688) || ']')::halfvec, now() - make_interval(mins => %s))",
+                "repeat(',0', 2688) || ']')::halfvec, now() - make_interval(mins => %s), "
+                "now() - make_interval(secs => %s))",
                 (space, text, text, category, member.principal.user_id,
-                 member.principal.user_id, 90 - i))
+                 member.principal.user_id, 90 - i, (i * 37) % 90))  # creation order shuffled
     return space, texts
 
 
@@ -74,7 +75,9 @@ async def test_the_stable_list_is_the_newest_of_every_profile_category(
     newest = [texts[i] for i in range(59, 54, -1)]  # 59, 58, ... across the three categories
     assert [r["content"] for r in rows] == newest
     shown = {r["id"] for r in rows}
-    assert [r["id"] for r in recent] == [r["id"] for r in every if r["id"] not in shown][:4]
+    expected = [r["id"] for r in every if r["id"] not in shown][:4]  # newest created first
+    assert [r["id"] for r in recent] == expected
+    assert expected != sorted(expected), "created_at, not the id, must decide the order"
 
 
 async def test_the_stable_list_reads_a_few_rows_per_category_not_the_space(

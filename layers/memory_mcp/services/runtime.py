@@ -87,7 +87,8 @@ class Runtime:
                 try:
                     yield cast(Conn, conn)
                 finally:
-                    await conn.set_autocommit(False)  # as the pool hands connections out
+                    if not conn.closed:  # a connection psycopg closed goes nowhere
+                        await conn.set_autocommit(False)  # as the pool hands connections out
                 note_idle(conn)
         except (psycopg.OperationalError, PoolTimeout) as exc:
             distrust_idle()
