@@ -31,6 +31,23 @@ from memory_mcp.errors import (
 Conn = AsyncConnection[dict[str, Any]]
 
 
+@asynccontextmanager
+async def _pooled(pool: AsyncConnectionPool) -> AsyncIterator[Conn]:
+    """A pooled connection, noted as fine to reuse at once when the block ends without error
+    (its transaction committed: db/pool.py), and the database's absence as one retryable error.
+
+    The database went away (or every connection stayed busy): nothing was committed, so nothing
+    was written and the caller may simply retry. Connections that were fine a moment ago may be
+    broken too: each is checked before its next use."""
+    try:
+        async with pool.connection() as conn:
+            yield cast(Conn, conn)
+            note_idle(conn)
+    except (psycopg.OperationalError, PoolTimeout) as exc:
+        distrust_idle()
+        raise StoreUnavailableError() from exc
+
+
 @dataclass
 class Runtime:
     settings: Settings
@@ -56,22 +73,12 @@ class Runtime:
         ``snapshot=True``: a read-only transaction whose every statement sees the database as of
         its first one (REPEATABLE READ), for reads that must add up, such as an export.
         """
-        try:
-            async with self.pool.connection() as conn:
-                async with conn.transaction():
-                    if snapshot:  # must come before any other statement of the transaction
-                        await conn.execute(
-                            "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                    await scope.enter(cast(Conn, conn), system=system, read=read, write=write,
-                                      as_app=self.settings.row_security, durable=durable)
-                    yield cast(Conn, conn)
-                note_idle(conn)  # committed: fine to reuse at once (db/pool.py)
-        except (psycopg.OperationalError, PoolTimeout) as exc:
-            # The database went away (or every connection stayed busy): the transaction did
-            # not commit, so nothing was written; the caller may simply retry. Connections
-            # that were fine a moment ago may be broken too: check each before its next use.
-            distrust_idle()
-            raise StoreUnavailableError() from exc
+        async with _pooled(self.pool) as conn, conn.transaction():
+            if snapshot:  # must come before any other statement of the transaction
+                await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            await scope.enter(conn, system=system, read=read, write=write,
+                              as_app=self.settings.row_security, durable=durable)
+            yield conn
 
     @asynccontextmanager
     async def statement(self) -> AsyncIterator[Conn]:
@@ -81,18 +88,13 @@ class Runtime:
 
         No scope and no role are set: only for statements that read no table under row-level
         security (spaces' rows). Failures map as in ``transaction``."""
-        try:
-            async with self.pool.connection() as conn:
-                await conn.set_autocommit(True)
-                try:
-                    yield cast(Conn, conn)
-                finally:
-                    if not conn.closed:  # a connection psycopg closed goes nowhere
-                        await conn.set_autocommit(False)  # as the pool hands connections out
-                note_idle(conn)
-        except (psycopg.OperationalError, PoolTimeout) as exc:
-            distrust_idle()
-            raise StoreUnavailableError() from exc
+        async with _pooled(self.pool) as conn:
+            await conn.set_autocommit(True)
+            try:
+                yield conn
+            finally:
+                if not conn.closed:  # a connection psycopg closed goes nowhere
+                    await conn.set_autocommit(False)  # as the pool hands connections out
 
     async def embed(self, texts: list[str]) -> list[str]:
         """Embed off the event loop; return storage-width halfvec literals.
