@@ -101,6 +101,33 @@ async def test_write_budget_is_separate_and_lower(limited: Runtime, world: Any) 
     await authenticate_header(limited, f"Bearer {m.key}")  # reads still go through
 
 
+@pytest.mark.anyio
+async def test_both_budgets_start_again_in_a_new_minute(limited: Runtime, world: Any) -> None:
+    """The request window (counted inside the key check's function, migrations/0014) and the
+    write window (db/limits.py) follow the same rule: within the calendar minute the count grows,
+    in a later minute it starts again at 1."""
+    m = await world.member(grants={await world.space(): "readwrite"})
+    for _ in range(5):
+        await authenticate_header(limited, f"Bearer {m.key}")
+    await ratelimit.take_write(limited, m.principal)
+    await ratelimit.take_write(limited, m.principal)
+    with pytest.raises(RateLimitedError):
+        await authenticate_header(limited, f"Bearer {m.key}")
+    with pytest.raises(RateLimitedError):
+        await ratelimit.take_write(limited, m.principal)
+    async with limited.transaction(system=True) as conn:  # as if the minute had passed
+        await conn.execute("UPDATE rate_windows SET window_start = window_start"
+                           " - interval '1 minute' WHERE key_id = %s", (m.key_id,))
+    await authenticate_header(limited, f"Bearer {m.key}")
+    await ratelimit.take_write(limited, m.principal)
+    async with limited.transaction(system=True) as conn:
+        rows = await (await conn.execute(
+            "SELECT budget, used, window_start = date_trunc('minute', now()) AS current"
+            " FROM rate_windows WHERE key_id = %s ORDER BY budget", (m.key_id,))).fetchall()
+    assert [(r["budget"], r["used"], r["current"]) for r in rows] == [
+        ("requests", 1, True), ("writes", 1, True)]
+
+
 @pytest.fixture(scope="module")
 def limited_server(database_url: str) -> Iterator[str]:
     port = free_port()

@@ -25,6 +25,9 @@ class Principal:
     #: This key's own rate limits (None: the deployment's setting; 0: unlimited).
     requests_per_minute: int | None = None
     writes_per_minute: int | None = None
+    #: Every space the key holds a grant on, oldest grant first, as of this request's key check
+    #: (the same statement: ``identity.principal_by_key``). A principal lives for one request.
+    spaces: tuple[SpaceAccess, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -44,13 +44,30 @@ async def enable_filtered_ann(conn: Conn, ef_search: int) -> None:
 EF_PER_MEMORIES = 40
 
 
-async def enable_search_ann(conn: Conn, space_id: UUID, *, floor: int, cap: int) -> None:
+def search_ef(live_memories: int, *, floor: int, cap: int) -> int:
+    """The ef_search ``enable_search_ann`` sets for a space of this many live memories."""
+    return max(int(_ef(min(floor, cap))), min(int(_ef(cap)), live_memories // EF_PER_MEMORIES))
+
+
+def search_settings(ef_search: int) -> dict[str, str]:
+    """``enable_search_ann``'s settings for a known depth, by name: for a transaction that sets
+    them in its first statement (``scope.enter``) instead of a statement of their own."""
+    return {"hnsw.iterative_scan": "relaxed_order", "hnsw.ef_search": _ef(ef_search),
+            "plan_cache_mode": "force_custom_plan"}
+
+
+async def enable_search_ann(conn: Conn, space_id: UUID, *, floor: int, cap: int) -> int:
     """``enable_filtered_ann`` with ef_search scaled to the space's current size
-    (``space_stats``, maintained by triggers), in the same single statement."""
-    await conn.execute(
+    (``space_stats``, maintained by triggers, read under the transaction's scope), in the same
+    single statement; returns that size (live memories), so the caller may remember it."""
+    cur = await conn.execute(
         f"""SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
                   set_config('hnsw.ef_search', greatest(%(floor)s, least(%(cap)s,
-                      coalesce((SELECT live_memories FROM space_stats WHERE space_id = %(space)s),
-                               0) / %(per)s))::text, true), {_CUSTOM_PLANS}""",
+                      st.live / %(per)s))::text, true), {_CUSTOM_PLANS}, st.live
+            FROM (SELECT coalesce((SELECT live_memories FROM space_stats
+                                   WHERE space_id = %(space)s), 0) AS live) st""",
         {"floor": int(_ef(min(floor, cap))), "cap": int(_ef(cap)), "space": space_id,
          "per": EF_PER_MEMORIES})
+    row = await cur.fetchone()
+    assert row is not None
+    return int(row["live"])

@@ -7,8 +7,6 @@ from uuid import UUID
 
 from psycopg import AsyncConnection
 
-from memory_mcp.db import limits
-
 Row = dict[str, Any]
 Conn = AsyncConnection[Row]
 
@@ -143,34 +141,19 @@ async def principal_by_key(conn: Conn, prefix: str, key_hash: bytes, *,
     the window's ``used`` and ``seconds_left`` (both NULL when nothing was counted): the
     request check then costs no statement of its own.
 
+    The key's grants come back with it (``grant_*``: parallel arrays, oldest grant first: the
+    first is the key's default space), so resolving a request's space costs no statement of its
+    own: the request's transaction can open on that one space from its first statement.
+
     ``lazy_commit``: the statement also sets ``synchronous_commit = off`` for its own
     transaction, so an autocommit key check (``Runtime.statement``) does not wait for the WAL
     flush of what it writes (a last-use time and a counter; tables without row-level security,
     which is why it needs no scope). Never inside a transaction that writes anything else."""
     lazy = ", set_config('synchronous_commit', 'off', true) AS lazy_commit" if lazy_commit else ""
+    # The statement lives in migrations/0014 as a PL/pgSQL function: its plan is made once per
+    # connection instead of on every request (planning cost as much as running it).
     cur = await conn.execute(
-        f"""WITH k AS (
-               SELECT k.id AS key_id, k.label AS key_label, k.prefix AS key_prefix, k.key_hash,
-                      k.active_space_id, k.requests_per_minute, k.writes_per_minute,
-                      k.last_used_at, u.id AS user_id, u.email, u.display_name, u.role
-               FROM api_keys k JOIN users u ON u.id = k.user_id
-               WHERE k.prefix = %(prefix)s AND k.key_hash = %(hash)s AND k.revoked_at IS NULL
-                 AND u.active),
-           touched AS (
-               UPDATE api_keys a SET last_used_at = now() FROM k
-               WHERE a.id = k.key_id
-                 AND (k.last_used_at IS NULL OR k.last_used_at < now() - interval '60 seconds')),
-           counted AS (
-               INSERT INTO rate_windows AS r (key_id, budget, window_start, used)
-               SELECT k.key_id, 'requests', date_trunc('minute', now()), 1 FROM k
-               WHERE %(limit)s::int IS NOT NULL
-                 AND coalesce(k.requests_per_minute, %(limit)s::int) > 0
-               {limits.COUNT_ONE})
-           SELECT key_id, key_label, key_prefix, key_hash, active_space_id, requests_per_minute,
-                  writes_per_minute, user_id, email, display_name, role,
-                  (SELECT used FROM counted) AS used,
-                  (SELECT seconds_left FROM counted) AS seconds_left{lazy}
-           FROM k""",
+        f"SELECT k.*{lazy} FROM memory_mcp_key_check(%(prefix)s, %(hash)s, %(limit)s) k",
         {"prefix": prefix, "hash": key_hash, "limit": request_limit},
     )
     return await cur.fetchone()

@@ -168,14 +168,25 @@ def _trim(out: dict[str, Any], limit: int) -> None:
 
 def _fits(data: dict[str, Any], limit: int) -> bool:
     """Whether ``fit_structured`` would change nothing: every field within its cap and the
-    whole within ``limit`` (then each shared field gets all it needs)."""
-    for node in _walk(data):
-        if "memoryChars" in node or "memoryTruncated" in node:
-            return False  # marks the fitting itself rewrites
-        for key, value in node.items():
-            if isinstance(value, str) and key != "content" and len(value) > _SHARED.get(
-                    key, _CAPS.get(key, FIELD_CHARS)):
-                return False
+    whole within ``limit`` (then each shared field gets all it needs).
+
+    Asked of every result on the way out, so it walks with a plain stack instead of
+    ``_walk``'s nested generators (a search result has a few hundred nodes)."""
+    stack: list[Any] = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            if "memoryChars" in node or "memoryTruncated" in node:
+                return False  # marks the fitting itself rewrites
+            for key, value in node.items():
+                if isinstance(value, str):
+                    if key != "content" and len(value) > _SHARED.get(
+                            key, _CAPS.get(key, FIELD_CHARS)):
+                        return False
+                elif isinstance(value, (dict, list)):
+                    stack.append(value)
     return json_size(data) <= limit
 
 

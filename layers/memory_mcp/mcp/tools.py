@@ -69,8 +69,11 @@ async def run(call: Callable[[], Awaitable[dict[str, Any]]],
         note = (f"\n[structuredContent leaves the last {sum(structured['omittedForBudget'].values())}"
                 " item(s) out to stay within this result's budget; ask for a smaller limit to get "
                 "them all.]")
-    text = fit_text(render, fit_structured(data, max(budget.text, budget.structured), trim=False),
-                    budget.text - len(note)) + note
+    # The text renders the full data fitted to the larger budget; when structuredContent is that
+    # same data and already fits (the common case), fitting it again would change nothing.
+    shown = (structured if compact is None and structured is data
+             else fit_structured(data, max(budget.text, budget.structured), trim=False))
+    text = fit_text(render, shown, budget.text - len(note)) + note
     return CallToolResult(content=[TextContent(text=text)], structured_content=structured)
 
 

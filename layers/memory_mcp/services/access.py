@@ -8,6 +8,8 @@ the same words as a space that does not exist.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from memory_mcp.db import identity, scope
 from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
 from memory_mcp.models import Principal, SpaceAccess, effective_access
@@ -77,21 +79,17 @@ def default_space(principal: Principal, spaces: list[SpaceAccess]) -> SpaceAcces
     return spaces[0] if spaces else None
 
 
-async def resolve_space(
-    conn: Conn, principal: Principal, container_tag: str | None, *, write: bool = False,
-    only: bool = False,
-) -> SpaceAccess:
-    """Apply the resolution rule; enforce effective ReadWrite when ``write``. With ``only`` the
-    transaction sees the resolved space alone from here on (as ``narrow`` after it would, one
-    statement fewer), and nothing at all if resolution fails."""
-    spaces = await readable_spaces(conn, principal, open_all=not only)
+def granted(principal: Principal, spaces: Sequence[SpaceAccess], container_tag: str | None, *,
+            write: bool = False) -> SpaceAccess:
+    """Apply the resolution rule to ``spaces`` (the key's grants); enforce effective ReadWrite
+    when ``write``."""
     if container_tag is not None and container_tag.strip():
         tag = checked_tag(container_tag)
         space = next((s for s in spaces if s.key == tag), None)
         if space is None:
             raise space_not_found(tag)
     else:
-        found = default_space(principal, spaces)
+        found = default_space(principal, list(spaces))
         if found is None:
             raise NotFoundError(
                 "This API key has no spaces yet. Ask an operator to grant one "
@@ -100,6 +98,28 @@ async def resolve_space(
         space = found
     if write:
         require_write(principal, space)
+    return space
+
+
+def checked_at_key_check(principal: Principal, container_tag: str | None) -> SpaceAccess:
+    """The space a read acts on, from the grants the request's key check read
+    (``Principal.spaces``): no statement, so the read's transaction can open on that space
+    alone. Only for a read that follows the key check directly, as search_memory does; a step
+    after a wait (a write re-checked after embedding) reads the grants again
+    (``resolve_space``), so an operator's change in between is honoured."""
+    return granted(principal, principal.spaces, container_tag)
+
+
+async def resolve_space(
+    conn: Conn, principal: Principal, container_tag: str | None, *, write: bool = False,
+    only: bool = False,
+) -> SpaceAccess:
+    """Apply the resolution rule to the key's grants as they are now; enforce effective
+    ReadWrite when ``write``. With ``only`` the transaction sees the resolved space alone from
+    here on (as ``narrow`` after it would, one statement fewer), and nothing at all if
+    resolution fails."""
+    spaces = await readable_spaces(conn, principal, open_all=not only)
+    space = granted(principal, spaces, container_tag, write=write)
     if only:
         await narrow(conn, space, write=write)
     return space

@@ -15,7 +15,7 @@ import secrets
 
 from memory_mcp.db import identity
 from memory_mcp.errors import AuthenticationError
-from memory_mcp.models import Principal
+from memory_mcp.models import Principal, SpaceAccess, effective_access
 from memory_mcp.services import audit, ratelimit
 from memory_mcp.services.runtime import Conn, Runtime
 
@@ -89,6 +89,10 @@ async def _lookup(conn: Conn, key: str, *, request_limit: int | None, lazy_commi
         raise AuthenticationError()
     window = (None if row.get("used") is None
               else ratelimit.Window(int(row["used"]), int(row["seconds_left"])))
+    role = row["role"]
+    grants = zip(row["grant_space_ids"] or (), row["grant_keys"] or (), row["grant_names"] or (),
+                 row["grant_descriptions"] or (), row["grant_access"] or (),
+                 row["grant_created_at"] or (), strict=True)
     return Principal(
         key_id=row["key_id"],
         key_label=row["key_label"],
@@ -96,10 +100,15 @@ async def _lookup(conn: Conn, key: str, *, request_limit: int | None, lazy_commi
         user_id=row["user_id"],
         email=row["email"],
         display_name=row["display_name"],
-        role=row["role"],
+        role=role,
         active_space_id=row["active_space_id"],
         requests_per_minute=row["requests_per_minute"],
         writes_per_minute=row["writes_per_minute"],
+        spaces=tuple(
+            SpaceAccess(space_id=space_id, key=key, name=name, description=description,
+                        grant=access, effective=effective_access(role, access),
+                        granted_at=granted_at)
+            for space_id, key, name, description, access, granted_at in grants),
     ), window
 
 

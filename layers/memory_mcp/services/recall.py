@@ -9,13 +9,13 @@ word from the pinned model's calibrated floor. When even the best hit is weak th
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from typing import Any
 
 import psycopg
 
+from memory_mcp.db import ann
 from memory_mcp.db import memories as db
 from memory_mcp.db import search as search_db
 from memory_mcp.errors import InvalidInputError
@@ -23,7 +23,7 @@ from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import matching, rerank, views
 from memory_mcp.services import profile as profile_service
 from memory_mcp.services import validation as v
-from memory_mcp.services.access import resolve_space
+from memory_mcp.services.access import checked_at_key_check
 from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
@@ -43,17 +43,34 @@ def thresholds(rt: Runtime) -> matching.Thresholds:
                                    s.forget_threshold, s.forget_margin, s.weak_score)
 
 
+def _ef_bounds(rt: Runtime, limit: int) -> dict[str, int]:
+    """The least and most ef_search a search for ``limit`` hits uses (db/ann.py)."""
+    return {"floor": max(EF_FLOOR, limit * 2), "cap": max(rt.settings.hnsw_ef_search, limit * 2)}
+
+
+def known_ann(rt: Runtime, space_id: uuid.UUID, limit: int) -> dict[str, str] | None:
+    """The search's HNSW settings when the space's size was read lately (``Runtime.sizes``):
+    the transaction sets them in its first statement and ``ranked`` is told so. None: ``ranked``
+    reads the size itself (and remembers it)."""
+    live = rt.sizes.get(space_id)
+    if live is None:
+        return None
+    return ann.search_settings(ann.search_ef(live, **_ef_bounds(rt, limit)))
+
+
 async def ranked(rt: Runtime, conn: Conn, space_id: uuid.UUID, *, query: str | None,
                  vector: str | None, pattern: str | None, category: str | None,
-                 limit: int) -> tuple[list[db.Row], str]:
+                 limit: int, ann_set: bool = False) -> tuple[list[db.Row], str]:
     """The rows search_memory shows, best first, and the ranking used (``vector``: the query
-    literal at the index width, ``Runtime.query_vector``)."""
+    literal at the index width, ``Runtime.query_vector``). ``ann_set``: the transaction began
+    with ``known_ann``'s settings."""
     s = rt.settings
     if vector is None or query is None:
         return await search_db.newest(conn, space_id, pattern=pattern, category=category,
                                       limit=limit), "newest"
-    await db.enable_search_ann(conn, space_id, floor=max(EF_FLOOR, limit * 2),
-                               cap=max(s.hnsw_ef_search, limit * 2))
+    if not ann_set:
+        rt.sizes.note(space_id, await db.enable_search_ann(conn, space_id,
+                                                            **_ef_bounds(rt, limit)))
     form = rt.vector_form
     if not s.hybrid_search:
         return await search_db.semantic(conn, space_id, form, vector=vector, pattern=pattern,
@@ -91,43 +108,28 @@ async def search(
     limit = DEFAULT_SEARCH_LIMIT if limit is None else limit
     if not 1 <= limit <= MAX_SEARCH_LIMIT:
         raise InvalidInputError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}, got {limit}.")
-    # The query is embedded while the space is resolved. A cached query (agents repeat them) is
-    # ready by then, and the search continues in the same transaction; otherwise the connection
-    # goes back to the pool while the embedding finishes (it may be a remote call).
-    embedding = asyncio.ensure_future(rt.query_vector(q)) if q is not None else None
-    result: dict[str, Any] | None = None
-    try:
-        async with rt.transaction(durable=False) as conn:  # it writes only recall statistics
-            space = await resolve_space(conn, principal, container_tag, only=True)
-            if embedding is None or embedding.done():
-                vector = embedding.result() if embedding is not None else None
-                result, recalled = await _search_in(rt, conn, space, q, kw, tag, vector,
-                                                    include_profile, limit)
-                await _record_recalls(conn, space.space_id, recalled)
-        if result is None:
-            assert embedding is not None  # only an uncached query vector gets here
-            vector = await embedding
-            async with rt.transaction(read=[space.space_id], durable=False) as conn:
-                result, recalled = await _search_in(rt, conn, space, q, kw, tag, vector,
-                                                    include_profile, limit)
-                await _record_recalls(conn, space.space_id, recalled)
-        return result
-    finally:
-        if embedding is not None:
-            if not embedding.done():
-                embedding.cancel()  # the space was refused: nobody will read the vector
-            elif not embedding.cancelled():
-                embedding.exception()  # read, so a failure after a refusal is not logged
+    # The key's grants came with the key check: a refused space costs no statement and no
+    # embedding, and the one transaction opens on the resolved space (and, when its size was read
+    # lately, the HNSW depth) from its first statement. It writes only recall statistics.
+    space = checked_at_key_check(principal, container_tag)
+    vector = await rt.query_vector(q) if q is not None else None
+    ann_settings = known_ann(rt, space.space_id, limit) if vector is not None else None
+    async with rt.transaction(read=[space.space_id], durable=False,
+                              settings=ann_settings) as conn:
+        result, recalled = await _search_in(rt, conn, space, q, kw, tag, vector, include_profile,
+                                            limit, ann_set=ann_settings is not None)
+        await _record_recalls(conn, space.space_id, recalled)
+    return result
 
 
 async def _search_in(rt: Runtime, conn: Conn, space: SpaceAccess, q: str | None, kw: str | None,
-                     tag: str | None, vector: str | None, include_profile: bool, limit: int
-                     ) -> tuple[dict[str, Any], list[uuid.UUID]]:
+                     tag: str | None, vector: str | None, include_profile: bool, limit: int, *,
+                     ann_set: bool) -> tuple[dict[str, Any], list[uuid.UUID]]:
     """The search itself, in a transaction that sees exactly ``space``; and the memories it
     recalled (its hits, weak ones excepted), for the statistics."""
     rows, ranking = await ranked(rt, conn, space.space_id, query=q, vector=vector,
                                  pattern=v.like_pattern(kw) if kw else None, category=tag,
-                                 limit=limit)
+                                 limit=limit, ann_set=ann_set)
     profile = await profile_service.build(rt, conn, space) if include_profile else None
     hits = [views.memory(row) for row in rows]
     result: dict[str, Any] = {"space": space.key, "query": q, "keyword": kw, "category": tag,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -27,6 +27,7 @@ from memory_mcp.errors import (
     StoreUnavailableError,
     UpstreamError,
 )
+from memory_mcp.services.space_sizes import SpaceSizes
 
 Conn = AsyncConnection[dict[str, Any]]
 
@@ -57,11 +58,14 @@ class Runtime:
     _literals: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False)
     #: Merges concurrent embeds into one provider call; None: made on first use (see ``embed``).
     batcher: EmbeddingBatcher | None = field(default=None, repr=False)
+    #: Spaces' sizes as recently read, for the search depth (services/space_sizes.py).
+    sizes: SpaceSizes = field(default_factory=SpaceSizes, repr=False)
 
     @asynccontextmanager
     async def transaction(self, *, system: bool = False, read: Sequence[UUID] = (),
                           write: Sequence[UUID] = (), durable: bool = True,
-                          snapshot: bool = False) -> AsyncIterator[Conn]:
+                          snapshot: bool = False, settings: Mapping[str, str] | None = None
+                          ) -> AsyncIterator[Conn]:
         """A pooled connection inside one transaction: commit on success, roll back on error.
 
         The transaction runs as the application role under row-level security and sees no
@@ -72,12 +76,14 @@ class Runtime:
         ``durable=False``: the commit does not wait for the WAL flush (counters, statistics).
         ``snapshot=True``: a read-only transaction whose every statement sees the database as of
         its first one (REPEATABLE READ), for reads that must add up, such as an export.
+        ``settings``: more transaction-local settings, set in the same first statement.
         """
         async with _pooled(self.pool) as conn, conn.transaction():
             if snapshot:  # must come before any other statement of the transaction
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             await scope.enter(conn, system=system, read=read, write=write,
-                              as_app=self.settings.row_security, durable=durable)
+                              as_app=self.settings.row_security, durable=durable,
+                              settings=settings)
             yield conn
 
     @asynccontextmanager

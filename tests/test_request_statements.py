@@ -1,0 +1,149 @@
+"""What a request costs in statements (real embedded PostgreSQL): the key check brings the key's
+grants with it, and a search whose space size was read lately opens its one transaction on that
+space with its HNSW depth already set, then runs only its query and its statistics."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from memory_mcp.db import ann
+from memory_mcp.services import memories, recall
+from memory_mcp.services.keys import authenticate_header
+from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.space_sizes import SpaceSizes
+
+from conftest import World
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The text of every statement the code under test sends, in order."""
+    seen: list[str] = []
+    real = psycopg.AsyncConnection.execute
+
+    async def recording(self: Any, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        text = query.decode() if isinstance(query, bytes) else str(query)
+        seen.append(" ".join(text.split()))
+        return await real(self, query, params, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", recording)
+    yield seen
+
+
+async def test_the_key_check_brings_the_keys_grants_oldest_first(runtime: Runtime,
+                                                                 world: World) -> None:
+    first, second, third = await world.space("g1"), await world.space("g2"), await world.space("g3")
+    reader = await world.member("reader", grants={third: "readwrite", first: "read",
+                                                  second: "readwrite"})
+    async with runtime.transaction(system=True) as conn:  # grant order differs from name order
+        for space, age in ((second, 3), (third, 2), (first, 1)):
+            await conn.execute(
+                "UPDATE grants g SET created_at = now() - make_interval(days => %s)"
+                " FROM spaces s WHERE s.id = g.space_id AND s.key = %s AND g.key_id = %s",
+                (age, space, reader.key_id))
+    principal = await authenticate_header(runtime, f"Bearer {reader.key}")
+    assert [s.key for s in principal.spaces] == [second, third, first]
+    assert [(s.grant, s.effective) for s in principal.spaces] == [
+        ("readwrite", "read"), ("readwrite", "read"), ("read", "read")], "the role is a ceiling"
+    assert principal.spaces[0].name == f"Space {second}"
+    assert principal.spaces[0].description == "test space"
+    lonely = await world.member()
+    assert (await authenticate_header(runtime, f"Bearer {lonely.key}")).spaces == ()
+
+
+@pytest.mark.parametrize("live", [0, 39, 4_000, 4_039, 20_000, 39_999, 40_000, 1_000_000])
+@pytest.mark.parametrize(("floor", "cap"), [(100, 1000), (100, 60), (20, 1000), (5, 5000)])
+async def test_the_remembered_depth_is_the_one_the_statement_sets(
+        runtime: Runtime, world: World, live: int, floor: int, cap: int) -> None:
+    space = await world.space("ef")
+    async with runtime.transaction(system=True) as conn:
+        row = await (await conn.execute("SELECT id FROM spaces WHERE key = %s",
+                                        (space,))).fetchone()
+        assert row is not None
+        await conn.execute(
+            "INSERT INTO space_stats (space_id, live_memories, all_memories) VALUES (%s, %s, %s)"
+            " ON CONFLICT (space_id) DO UPDATE SET live_memories = EXCLUDED.live_memories",
+            (row["id"], live, live))
+        read = await ann.enable_search_ann(conn, row["id"], floor=floor, cap=cap)
+        setting = await (await conn.execute("SHOW hnsw.ef_search")).fetchone()
+    assert read == live
+    assert setting is not None
+    assert int(setting["hnsw.ef_search"]) == ann.search_ef(live, floor=floor, cap=cap)
+    assert ann.search_settings(ann.search_ef(live, floor=floor, cap=cap))["hnsw.ef_search"] == \
+        setting["hnsw.ef_search"]
+
+
+async def test_a_search_of_a_space_read_lately_is_three_statements(
+        runtime: Runtime, world: World, statements: list[str]) -> None:
+    space = await world.space("stmts")
+    m = await world.member(grants={space: "readwrite"})
+    saved = await memories.save(runtime, m.principal, "The release train leaves every Tuesday.",
+                                None, space)
+
+    async def search() -> dict[str, Any]:
+        return await recall.search(runtime, m.principal, query="When does the release train go?",
+                                   keyword=None, category=None, include_profile=False,
+                                   container_tag=space, limit=5)
+
+    runtime.sizes = SpaceSizes()
+    statements.clear()
+    first = await search()
+    assert [s.split(" ")[0:2] for s in statements] == [
+        ["SELECT", "set_config('role',"], ["SELECT", "set_config('hnsw.iterative_scan',"],
+        ["WITH", "sem"], ["INSERT", "INTO"]], "first: the size is read, in its own statement"
+    assert "hnsw.ef_search" not in statements[0]
+    statements.clear()
+    second = await search()
+    assert len(statements) == 3, statements
+    assert statements[0].startswith("SELECT set_config('role',") and \
+        statements[0].count("set_config(%s, %s, true)") == 4, "depth set with the scope"
+    assert statements[1].startswith("WITH sem") and statements[2].startswith("INSERT INTO")
+    assert [h["id"] for h in second["results"]] == [h["id"] for h in first["results"]]
+    assert second["results"][0]["id"] == saved["memory"]["id"]
+
+
+async def test_a_refused_space_costs_no_statement_and_no_embedding(
+        runtime: Runtime, world: World, statements: list[str]) -> None:
+    mine, theirs = await world.space("mine"), await world.space("theirs")
+    m = await world.member(grants={mine: "read"})
+    embedded: list[str] = []
+    real = runtime.embed_one
+
+    async def counting(text: str) -> str:
+        embedded.append(text)
+        return await real(text)
+
+    runtime.embed_one = counting  # type: ignore[method-assign]
+    try:
+        statements.clear()
+        with pytest.raises(Exception, match="was not found"):
+            await recall.search(runtime, m.principal, query="An unseen question about trains",
+                                keyword=None, category=None, include_profile=False,
+                                container_tag=theirs, limit=5)
+    finally:
+        runtime.embed_one = real  # type: ignore[method-assign]
+    assert statements == [] and embedded == []
+
+
+def test_space_sizes_expire_and_stay_bounded() -> None:
+    now = [0.0]
+    sizes = SpaceSizes(ttl=30.0, capacity=2, clock=lambda: now[0])
+    a, b, c = uuid.uuid4(), uuid.uuid4(), uuid.uuid4()
+    assert sizes.get(a) is None
+    sizes.note(a, 10)
+    now[0] = 29.9
+    assert sizes.get(a) == 10
+    now[0] = 30.0
+    assert sizes.get(a) is None, "read again once the reading is ttl seconds old"
+    sizes.note(a, 11)
+    sizes.note(b, 20)
+    assert sizes.get(a) == 11  # a is now the most recently used
+    sizes.note(c, 30)  # over capacity: b, the least recently used, goes
+    assert (sizes.get(a), sizes.get(b), sizes.get(c)) == (11, None, 30)
