@@ -174,7 +174,7 @@ async def test_a_search_counts_its_hits_and_survives_failing_statistics(
 
     first = await search()
     assert first["results"][0]["id"] == str(memory_id) and await count() == 1
-    await search()  # the query's vector is cached now: one transaction does it all
+    await search()  # the query's vector is cached and the space's size remembered now
     assert await count() == 2
 
     async def failing(conn: Any, space_id: Any, ids: Any) -> None:

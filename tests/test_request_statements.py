@@ -12,7 +12,8 @@ import psycopg
 import pytest
 
 from memory_mcp.db import ann
-from memory_mcp.services import memories, recall
+from memory_mcp.errors import NotFoundError
+from memory_mcp.services import admin, memories, recall
 from memory_mcp.services.keys import authenticate_header
 from memory_mcp.services.runtime import Runtime
 from memory_mcp.services.space_sizes import SpaceSizes
@@ -130,6 +131,42 @@ async def test_a_refused_space_costs_no_statement_and_no_embedding(
     finally:
         runtime.embed_one = real  # type: ignore[method-assign]
     assert statements == [] and embedded == []
+
+
+@pytest.mark.parametrize("change", ["grant revoked", "key revoked", "user deactivated"])
+async def test_a_search_after_the_key_check_obeys_a_grant_lost_meanwhile(
+        runtime: Runtime, world: World, change: str) -> None:
+    """The key check runs before the request's body is read, so time passes before the search;
+    its first statement checks the grant again, and a lost one reads nothing."""
+    space = await world.space("lost")
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The vault code is 4711.", None, space)
+    principal = await authenticate_header(runtime, f"Bearer {m.key}")
+    for _ in range(2):  # the space's size unknown, then remembered: both paths check the grant
+        found = await recall.search(runtime, principal, query="What is the vault code?",
+                                    keyword=None, category=None, include_profile=False,
+                                    container_tag=space, limit=5)
+        assert found["results"] and "4711" in found["results"][0]["memory"]
+    if change == "grant revoked":
+        await admin.revoke_grant(runtime, m.key_id, space)
+    elif change == "key revoked":
+        await admin.revoke_key(runtime, m.key_id)
+    else:
+        await admin.update_user(runtime, m.user["email"], active=False)
+    with pytest.raises(NotFoundError, match=f'Space "{space}" was not found'):
+        await recall.search(runtime, principal, query="What is the vault code?", keyword=None,
+                            category=None, include_profile=False, container_tag=space, limit=5)
+    with pytest.raises(NotFoundError):  # the default space too
+        await recall.search(runtime, principal, query="What is the vault code?", keyword=None,
+                            category=None, include_profile=False, container_tag=None, limit=5)
+
+
+async def test_extra_settings_cannot_replace_the_scope(runtime: Runtime) -> None:
+    for name in ("role", "memory_mcp.read_spaces", "memory_mcp.write_spaces",
+                 "session_authorization"):
+        with pytest.raises(ValueError, match="may not replace"):
+            async with runtime.transaction(read=[uuid.uuid4()], settings={name: "*"}):
+                pass
 
 
 def test_space_sizes_expire_and_stay_bounded() -> None:

@@ -24,6 +24,11 @@ class NotFoundError(MemoryMcpError):
     http_status = 404
 
 
+class GrantLostError(NotFoundError):
+    """A space the request resolved is no longer granted to its key (revoked, or the key or its
+    user deactivated, since the key check); the caller words it as "not found" for that space."""
+
+
 class AccessDeniedError(MemoryMcpError):
     """The caller may see the space but not do this there (e.g. write while read-only)."""
 

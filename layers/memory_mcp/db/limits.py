@@ -13,7 +13,8 @@ Conn = AsyncConnection[Row]
 #: The tail of an ``INSERT INTO rate_windows AS r (key_id, budget, window_start, used)`` of one
 #: use in the current minute: the window's count after it, and the seconds left in the window.
 #: The key check counts a request by the same rule inside ``memory_mcp_key_check``
-#: (migrations/0014); tests/test_limits_audit.py checks both windows behave alike.
+#: (migrations/0014): a change to the rule here needs a new migration that changes it there too
+#: (tests/test_limits_audit.py checks both windows start again in a new minute).
 COUNT_ONE = """ON CONFLICT (key_id, budget) DO UPDATE
         SET used = CASE WHEN r.window_start = EXCLUDED.window_start THEN r.used + 1 ELSE 1 END,
             window_start = EXCLUDED.window_start

@@ -21,9 +21,18 @@ APP_ROLE = "memory_mcp_app"
 EVERY_SPACE = "*"
 
 
+#: Settings the scope itself owns; ``enter``'s extra ``settings`` may not name them.
+_OWN = ("role", "session_authorization")
+_OWN_PREFIX = "memory_mcp."
+
+#: The read list limited to the spaces a key still holds a live grant on (the key not revoked,
+#: its user active), as ``_lists`` writes it: sorted ids, comma-separated (migrations/0014).
+_STILL_GRANTED = "memory_mcp_still_granted(%s, %s::uuid[])"
+
+
 async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable[UUID] = (),
                 write: Iterable[UUID] = (), durable: bool = True,
-                settings: Mapping[str, str] | None = None) -> None:
+                settings: Mapping[str, str] | None = None, holder: UUID | None = None) -> bool:
     """Start the transaction's scope: every space (``system``), else the spaces named (none
     yet if none are), and, unless ``as_app`` is off (``MEMORY_MCP_ROW_SECURITY=false``, for
     measuring), the application role. The scope is set either way: search reads through
@@ -32,20 +41,39 @@ async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable
     that write only counters and statistics, which a crash may lose the last few of.
     ``settings``: more transaction-local settings by name (a search's HNSW depth, db/ann.py).
 
+    ``holder``: a key id whose grants the request read earlier (at its key check); the read
+    spaces are then only those the key *still* holds a live grant on, checked in this same
+    statement, and the result says whether every one was kept (False: the caller must not go
+    on as if it could read them; the transaction sees only what was kept). Reads only.
+
     One statement, whatever is set: it runs at the start of every transaction."""
+    extra = dict(settings or {})
+    if any(name in _OWN or name.startswith(_OWN_PREFIX) for name in extra):
+        raise ValueError("settings may not replace the transaction's role or spaces")
     if system:
         readable = writable = EVERY_SPACE
     else:
         readable, writable = _lists(read, write)
-    extra = dict(settings or {})
+    if holder is not None and (system or writable):
+        raise ValueError("holder checks a read scope only")
     if not durable:
         extra["synchronous_commit"] = "off"
-    await conn.execute(
-        "SELECT set_config('role', %s, true), set_config('memory_mcp.read_spaces', %s, true),"
+    read_params: tuple[object, ...]
+    if holder is None:
+        read_sql, read_params = "%s", (readable,)
+    else:
+        read_sql, read_params = _STILL_GRANTED, (holder, readable.split(",") if readable else [])
+    cur = await conn.execute(
+        "SELECT set_config('role', %s, true),"
+        f" set_config('memory_mcp.read_spaces', {read_sql}, true) AS read_spaces,"
         " set_config('memory_mcp.write_spaces', %s, true)"
         + ", set_config(%s, %s, true)" * len(extra),
-        (APP_ROLE if as_app else "none", readable, writable,
+        (APP_ROLE if as_app else "none", *read_params, writable,
          *(part for item in extra.items() for part in item)))
+    if holder is None:
+        return True
+    row = await cur.fetchone()
+    return row is not None and row["read_spaces"] == readable
 
 
 def _lists(read: Iterable[UUID], write: Iterable[UUID]) -> tuple[str, str]:

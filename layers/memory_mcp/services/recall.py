@@ -18,12 +18,12 @@ import psycopg
 from memory_mcp.db import ann
 from memory_mcp.db import memories as db
 from memory_mcp.db import search as search_db
-from memory_mcp.errors import InvalidInputError
+from memory_mcp.errors import GrantLostError, InvalidInputError
 from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import matching, rerank, views
 from memory_mcp.services import profile as profile_service
 from memory_mcp.services import validation as v
-from memory_mcp.services.access import checked_at_key_check
+from memory_mcp.services.access import checked_at_key_check, space_not_found
 from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
@@ -110,15 +110,21 @@ async def search(
         raise InvalidInputError(f"limit must be between 1 and {MAX_SEARCH_LIMIT}, got {limit}.")
     # The key's grants came with the key check: a refused space costs no statement and no
     # embedding, and the one transaction opens on the resolved space (and, when its size was read
-    # lately, the HNSW depth) from its first statement. It writes only recall statistics.
+    # lately, the HNSW depth) from its first statement, which also checks that the key still
+    # holds that grant (``holder``: time passes between the key check and here). It writes only
+    # recall statistics.
     space = checked_at_key_check(principal, container_tag)
     vector = await rt.query_vector(q) if q is not None else None
     ann_settings = known_ann(rt, space.space_id, limit) if vector is not None else None
-    async with rt.transaction(read=[space.space_id], durable=False,
-                              settings=ann_settings) as conn:
-        result, recalled = await _search_in(rt, conn, space, q, kw, tag, vector, include_profile,
-                                            limit, ann_set=ann_settings is not None)
-        await _record_recalls(conn, space.space_id, recalled)
+    try:
+        async with rt.transaction(read=[space.space_id], holder=principal.key_id, durable=False,
+                                  settings=ann_settings) as conn:
+            result, recalled = await _search_in(rt, conn, space, q, kw, tag, vector,
+                                                include_profile, limit,
+                                                ann_set=ann_settings is not None)
+            await _record_recalls(conn, space.space_id, recalled)
+    except GrantLostError:
+        raise space_not_found(space.key) from None
     return result
 
 

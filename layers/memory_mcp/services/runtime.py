@@ -22,6 +22,7 @@ from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder
 from memory_mcp.embeddings.batching import EmbeddingBatcher
 from memory_mcp.errors import (
+    GrantLostError,
     InvalidInputError,
     MemoryMcpError,
     StoreUnavailableError,
@@ -64,8 +65,8 @@ class Runtime:
     @asynccontextmanager
     async def transaction(self, *, system: bool = False, read: Sequence[UUID] = (),
                           write: Sequence[UUID] = (), durable: bool = True,
-                          snapshot: bool = False, settings: Mapping[str, str] | None = None
-                          ) -> AsyncIterator[Conn]:
+                          snapshot: bool = False, settings: Mapping[str, str] | None = None,
+                          holder: UUID | None = None) -> AsyncIterator[Conn]:
         """A pooled connection inside one transaction: commit on success, roll back on error.
 
         The transaction runs as the application role under row-level security and sees no
@@ -77,13 +78,18 @@ class Runtime:
         ``snapshot=True``: a read-only transaction whose every statement sees the database as of
         its first one (REPEATABLE READ), for reads that must add up, such as an export.
         ``settings``: more transaction-local settings, set in the same first statement.
+        ``holder``: the request's key id, for ``read`` spaces resolved from the grants its key
+        check returned: the same first statement opens only those the key still holds, and a
+        lost one raises ``GrantLostError`` (db/scope.py).
         """
         async with _pooled(self.pool) as conn, conn.transaction():
             if snapshot:  # must come before any other statement of the transaction
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            await scope.enter(conn, system=system, read=read, write=write,
-                              as_app=self.settings.row_security, durable=durable,
-                              settings=settings)
+            kept = await scope.enter(conn, system=system, read=read, write=write,
+                                     as_app=self.settings.row_security, durable=durable,
+                                     settings=settings, holder=holder)
+            if not kept:
+                raise GrantLostError("This space is no longer granted to this key.")
             yield conn
 
     @asynccontextmanager
