@@ -46,6 +46,13 @@ class SpaceAccess:
     def writable(self) -> bool:
         return self.effective == "readwrite"
 
+    @classmethod
+    def granted(cls, role: Role, space_id: UUID, key: str, name: str, description: str,
+                grant: Access, granted_at: object) -> SpaceAccess:
+        """A grant as the key's role lets it be used (the role is a ceiling)."""
+        return cls(space_id=space_id, key=key, name=name, description=description, grant=grant,
+                   effective=effective_access(role, grant), granted_at=granted_at)
+
 
 def effective_access(role: Role, grant: Access) -> Access:
     """The role is a ceiling everywhere: a Reader is read-only whatever the grant says."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from memory_mcp.db import identity, scope
 from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
-from memory_mcp.models import Principal, SpaceAccess, effective_access
+from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services.runtime import Conn
 from memory_mcp.services.validation import check_text
 
@@ -47,18 +47,9 @@ async def readable_spaces(conn: Conn, principal: Principal, *, open_all: bool = 
     ``open_all=False`` leaves that to the caller (``resolve_space(only=True)``).
     """
     rows = await identity.grants_for_key(conn, principal.key_id)
-    spaces = [
-        SpaceAccess(
-            space_id=row["space_id"],
-            key=row["key"],
-            name=row["name"],
-            description=row["description"],
-            grant=row["access"],
-            effective=effective_access(principal.role, row["access"]),
-            granted_at=row["created_at"],
-        )
-        for row in rows
-    ]
+    spaces = [SpaceAccess.granted(principal.role, row["space_id"], row["key"], row["name"],
+                                  row["description"], row["access"], row["created_at"])
+              for row in rows]
     if open_all:
         await scope.limit(conn, [s.space_id for s in spaces],
                           [s.space_id for s in spaces if s.writable])
@@ -104,9 +95,9 @@ def granted(principal: Principal, spaces: Sequence[SpaceAccess], container_tag: 
 def checked_at_key_check(principal: Principal, container_tag: str | None) -> SpaceAccess:
     """The space a read acts on, from the grants the request's key check read
     (``Principal.spaces``): no statement, so the read's transaction can open on that space
-    alone. Only for a read that follows the key check directly, as search_memory does; a step
-    after a wait (a write re-checked after embedding) reads the grants again
-    (``resolve_space``), so an operator's change in between is honoured."""
+    alone. The grant may be lost after the key check, so that transaction must check it again
+    in its first statement (``Runtime.transaction(holder=...)``), as search_memory does; a
+    write reads the grants again where it writes (``resolve_space``)."""
     return granted(principal, principal.spaces, container_tag)
 
 

@@ -15,7 +15,7 @@ import secrets
 
 from memory_mcp.db import identity
 from memory_mcp.errors import AuthenticationError
-from memory_mcp.models import Principal, SpaceAccess, effective_access
+from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import audit, ratelimit
 from memory_mcp.services.runtime import Conn, Runtime
 
@@ -104,11 +104,7 @@ async def _lookup(conn: Conn, key: str, *, request_limit: int | None, lazy_commi
         active_space_id=row["active_space_id"],
         requests_per_minute=row["requests_per_minute"],
         writes_per_minute=row["writes_per_minute"],
-        spaces=tuple(
-            SpaceAccess(space_id=space_id, key=key, name=name, description=description,
-                        grant=access, effective=effective_access(role, access),
-                        granted_at=granted_at)
-            for space_id, key, name, description, access, granted_at in grants),
+        spaces=tuple(SpaceAccess.granted(role, *grant) for grant in grants),
     ), window
 
 
