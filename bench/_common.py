@@ -25,6 +25,8 @@ from memory_mcp.config import Settings
 from memory_mcp.db import embedded
 from memory_mcp.db.pool import open_pool
 from memory_mcp.embeddings import build_embedder
+from memory_mcp.models import Principal
+from memory_mcp.services.keys import authenticate
 from memory_mcp.services.runtime import Runtime
 from memory_mcp.services.startup import check_model
 
@@ -215,3 +217,11 @@ async def product_runtime(settings: Settings, url: str) -> AsyncIterator[Runtime
         yield rt
     finally:
         await pool.close()
+
+
+async def request_principal(rt: Runtime, key: str) -> Principal:
+    """The caller behind ``key`` as a request starting now sees it: a principal carries the
+    key's grants as of its key check and lives for one request, so a bench that grants spaces
+    asks for a new one afterwards, as the next request would."""
+    async with rt.transaction(system=True) as conn:
+        return await authenticate(conn, key)

@@ -21,7 +21,6 @@ import numpy as np
 from _common import Deadline, log
 from _retrieval_seed import Seeded, seed_group
 
-from memory_mcp.models import Principal
 from memory_mcp.services import memories as memory_service
 from memory_mcp.services.runtime import Runtime
 
@@ -64,7 +63,7 @@ def pick_queries(queries: list[data.Query], limit: int | None) -> list[data.Quer
     return [queries[i * len(queries) // limit] for i in range(max(limit, 0))]
 
 
-async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key_id: str,
+async def run_dataset(rt: Runtime, key: str, user_id: uuid.UUID, key_id: str,
                       corpus: data.Corpus, args: argparse.Namespace, deadline: Deadline
                       ) -> dict[str, Any]:
     timing: dict[str, float] = defaultdict(float)
@@ -77,6 +76,7 @@ async def run_dataset(rt: Runtime, principal: Principal, user_id: uuid.UUID, key
                                          docs, timing)
     async with rt.transaction(system=True) as conn:
         await conn.execute("ANALYZE memories")
+    principal = await common.request_principal(rt, key)  # the grants made above, as a request
     rate = timing["embedded"] / timing["embed_s"] if timing["embed_s"] else float("nan")
     log(f"{corpus.name}: embedded {int(timing['embedded'])} texts in {timing['embed_s']:.1f}s "
         f"({rate:.0f}/s), inserted in {timing['insert_s']:.1f}s")

@@ -53,7 +53,6 @@ from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.models import Principal
 from memory_mcp.services import admin, documents, memories, uploads
 from memory_mcp.services import validation as v
-from memory_mcp.services.keys import authenticate
 from memory_mcp.services.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,13 +169,12 @@ async def run(url: str, args: argparse.Namespace) -> None:
         rt.storage = LocalStorage(args.objects, b"bench-secret")
         user = await admin.create_user(rt, "bench-docs@example.test", "Bench Docs", "writer")
         key = await admin.create_key(rt, user["id"], "bench")
-        async with rt.transaction(system=True) as conn:
-            who = await authenticate(conn, key["key"])
         common.log(f"{len(c.markdown.encode()):,}-byte Markdown file of {len(c.texts)} abstracts")
         rows: list[tuple[str, int, float, dict[str, Any]]] = []
 
         sp = await admin.create_space(rt, f"dc-{uuid.uuid4().hex[:6]}", "pipeline", "")
         await admin.set_grant(rt, key["id"], sp["key"], "readwrite")
+        who = await common.request_principal(rt, key["key"])
         body = c.markdown.encode()
         started = await uploads.create_upload(rt, who, filename="abstracts.md",
                                               content_type="text/markdown", size=len(body),
@@ -196,6 +194,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
         for name, texts in designs(c).items():
             sp = await admin.create_space(rt, f"dc-{uuid.uuid4().hex[:6]}", name, "")
             await admin.set_grant(rt, key["id"], sp["key"], "readwrite")
+            who = await common.request_principal(rt, key["key"])
             common.log(f"{name}: embedding {len(texts)} memories")
             seconds = await seed(rt, uuid.UUID(sp["id"]), uuid.UUID(user["id"]), texts)
             rows.append((name, len(texts), seconds, await score(rt, who, sp["key"], c)))

@@ -89,7 +89,6 @@ from pydantic import SecretStr
 from memory_mcp.config import Settings
 from memory_mcp.db.migrator import migrate
 from memory_mcp.services import admin
-from memory_mcp.services.keys import authenticate
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
@@ -132,11 +131,9 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         facts["model"] = f"{rt.embedder.model_id} ({rt.embedder.dimensions} dims, zero-padded to halfvec)"
         user = await admin.create_user(rt, "bench-quality@example.test", "Bench Quality", "writer")
         key = await admin.create_key(rt, user["id"], "bench")
-        async with rt.transaction(system=True) as conn:
-            principal = await authenticate(conn, key["key"])
         results = []
         for corpus in corpora:
-            results.append(await run_dataset(rt, principal, uuid.UUID(user["id"]), key["id"],
+            results.append(await run_dataset(rt, key["key"], uuid.UUID(user["id"]), key["id"],
                                              corpus, args, deadline))
     facts["loadavg"] = f"{facts['load_start']:.2f} at start, {common.load1():.2f} at the end (1 min)"
     report(results, facts, args, deadline, max(settings.hnsw_ef_search, 2 * K))
