@@ -58,7 +58,8 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
         per = sd["copy_with_index_s"] / rows_idx
         print(f"  COPY into the existing HNSW index: {rows_idx} rows in {sd['copy_with_index_s']:.1f}s"
               f" = {per * 1000:.1f} ms/row (so all {args.n} rows that way: ~{per * args.n:.0f}s)")
-    print(f"  VACUUM ANALYZE {sd['vacuum_analyze_s']:.1f}s; seeding total {sd['total_s']:.1f}s")
+    print(f"  VACUUM ANALYZE {sd['vacuum_analyze_s']:.1f}s; CHECKPOINT {sd['checkpoint_s']:.1f}s; "
+          f"seeding total {sd['total_s']:.1f}s")
     print()
     print("EXPLAIN (ANALYZE, BUFFERS) of the SQL db.memories.search sends (first query pair; the "
           "vector literal is elided)")
@@ -70,8 +71,8 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
         for line in lines:
             print(f"     {line}")
     print()
-    print(f"Latency, ms (limit={LIMIT}, {args.queries} (query, space) pairs over {args.spaces} spaces; "
-          "query embedding CACHED, i.e. excluded)")
+    print(f"Latency, ms (limit={LIMIT}, {args.queries} (query, space) pairs over {args.spaces} spaces, "
+          f"{args.rounds} rounds; query embedding CACHED, i.e. excluded)")
     print(f"  {'':<52} {'n':>5}  {'p50':>8}  {'p95':>8}  {'mean':>8}  {'min':>8}")
     print(fmt_row("warm-up e2e (first call: embeds the query)", r["warmup"]))
     print(fmt_row("search_memory over HTTP/MCP, includeProfile=false", r["e2e"]))
@@ -92,6 +93,14 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
     print(f"  ratio end-to-end / SQL query: p50 {e2e['p50'] / sq['p50']:.2f}x, "
           f"p95 {e2e['p95'] / sq['p95']:.2f}x (target <= 1.5x);  end-to-end / SQL txns: "
           f"p50 {e2e['p50'] / r['sql_txn']['p50']:.2f}x")
+    cpu = r.get("cpu")
+    if cpu is None:
+        print("  CPU per HTTP call: not measured (needs Linux /proc and the PostgreSQL pid)")
+    else:
+        spent = cpu["client"] + cpu["server"] + cpu["postgres"]
+        print(f"  CPU per HTTP call (includeProfile=false; calls are sequential, so the three take "
+              f"turns): client {cpu['client']:.2f} ms, server {cpu['server']:.2f} ms, PostgreSQL "
+              f"{cpu['postgres']:.2f} ms; together {spent:.2f} of {cpu['wall']:.2f} ms wall (mean)")
     same, total = r["identical"]
     print(f"  identical top-{LIMIT} ids, HTTP vs SQL: {same}/{total} pairs; the product plan uses the "
           f"HNSW index in {r['hnsw_spaces']}/{args.spaces} spaces (EXPLAIN per space)")
@@ -129,8 +138,8 @@ def report(args: argparse.Namespace, facts: dict[str, Any], r: dict[str, Any], e
         for label, (bad, n) in rc["order"].items()))
     print()
     print("Notes")
-    print("  * Client and server share one Python process (server in a uvicorn thread), as in the "
-          "tests; calls are sequential.")
+    print(f"  * The server runs in its own process; calls are sequential; the layers take turns "
+          f"({args.rounds} rounds, each timing every layer over all the pairs).")
     print("  * search_memory resolves the space, searches and records its recall statistics "
           "(memory_recalls upsert, its last statement; a failure rolls it back) in one transaction "
           "that commits "

@@ -3,24 +3,41 @@
 The end-to-end timings go through the real ``create_app`` under uvicorn and the official MCP
 client, exactly as an agent would call ``search_memory``; starting and reaching that server is
 plumbing the measurements should not have to carry.
+
+The app runs in its own process, as ``memory-mcp serve`` and the Lambda do. In a thread of the
+benchmark's process, server and client would take turns on one interpreter lock, a cost no
+deployment pays.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import socket
-import threading
+import subprocess
+import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 
 import httpx
 import httpx2
-import uvicorn
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from memory_mcp.config import Settings
-from memory_mcp.http.app import create_app
+
+#: The child: the product's app factory under uvicorn, configured from MEMORY_MCP_* like a
+#: deployment (``Settings()`` reads them), on the port given as its one argument, with the
+#: SDK's per-request INFO line off as ``memory-mcp serve`` has it.
+_SERVE = ("import logging, sys, uvicorn\n"
+          "from memory_mcp.config import Settings\n"
+          "from memory_mcp.http.app import create_app\n"
+          "app = create_app(Settings())\n"
+          "logging.getLogger('mcp').setLevel(logging.WARNING)\n"
+          "uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[1]),"
+          " log_level='warning')\n")
 
 
 def free_port() -> int:
@@ -29,19 +46,57 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(settings: Settings) -> tuple[uvicorn.Server, threading.Thread, str]:
+def settings_env(settings: Settings) -> dict[str, str]:
+    """The settings the bench chose, as the environment a deployment would give the server."""
+    env: dict[str, str] = {}
+    for name, value in settings.model_dump().items():
+        if value is None:
+            continue
+        if hasattr(value, "get_secret_value"):
+            value = value.get_secret_value()
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        if isinstance(value, (list, tuple, dict)):
+            value = json.dumps(value)  # pydantic-settings reads complex fields as JSON
+        env[f"MEMORY_MCP_{name.upper()}"] = str(value)
+    return env
+
+
+@dataclass(frozen=True)
+class ServerProcess:
+    url: str  # the MCP endpoint
+    pid: int
+
+
+@contextmanager
+def running_server(settings: Settings, timeout_s: float = 180) -> Iterator[ServerProcess]:
+    """Start the app in a child process; yield its MCP URL and pid; stop it (SIGTERM, then
+    kill)."""
     port = free_port()
-    app = create_app(settings)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 120
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the app did not start")
-        time.sleep(0.05)
-    httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10, trust_env=False).raise_for_status()
-    return server, thread, f"http://127.0.0.1:{port}/mcp"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_MCP_")}
+    env.update(settings_env(settings))
+    proc = subprocess.Popen([sys.executable, "-c", _SERVE, str(port)], env=env)  # noqa: S603 (our own code)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the app exited with {proc.returncode} before serving")
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5,
+                          trust_env=False).raise_for_status()
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the app did not start") from None
+                time.sleep(0.1)
+        yield ServerProcess(f"http://127.0.0.1:{port}/mcp", proc.pid)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=30)
 
 
 @asynccontextmanager

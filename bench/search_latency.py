@@ -24,16 +24,18 @@ What it does:
    recreates the index from its own definition (``pg_get_indexdef``) and then COPYs a tail of
    rows with the index in place to measure the incremental HNSW insert cost at full size.
    ``--seed-mode insert`` COPYs every row into the existing index instead (much slower).
-4. Starts the real app (``create_app``) under uvicorn in a thread (before seeding, so a broken
-   app fails fast; it idles meanwhile) and times ``search_memory`` end to end with the official
-   MCP client (one connected client, ``includeProfile=false``, ``limit=10``, queries spread over
-   the spaces). Every query text is sent once before timing, so the server's query-embedding LRU
-   cache is warm: query embedding is EXCLUDED from the timings. Then the same (query, space)
-   pairs are timed through the service function in-process (no HTTP/MCP) and through the bare
-   SQL (``db.memories.search`` after ``enable_filtered_ann``, then ``db.record_recalls`` as the
-   last statement of the same non-durable transaction, as the service does; on one connection,
-   vectors from the same embedder via ``Runtime.embed_one``). ``includeProfile=true`` is timed
-   too.
+4. Starts the real app (``create_app``) under uvicorn in its own process, configured through
+   ``MEMORY_MCP_*`` as a deployment is (before seeding, so a broken app fails fast; it idles
+   meanwhile). After seeding (which ends with VACUUM ANALYZE and a CHECKPOINT), it times
+   ``search_memory`` end to end with the official MCP client (one connected client,
+   ``limit=10``, queries spread over the spaces, with and without ``includeProfile``), the
+   service function in-process (no HTTP/MCP), and the bare SQL (``recall.ranked`` after the
+   request's scope, then ``db.record_recalls`` as the last statement of the same non-durable
+   transaction, as the service does; the vector-only floor; the query under row-level
+   security), all over the same (query, space) pairs. Every query text is sent once before
+   timing, so the server's query-embedding LRU cache is warm: query embedding is EXCLUDED from
+   the timings. The layers take turns: ``--rounds`` rounds, each timing every layer once over
+   all the pairs, so no layer alone carries a slow spell of the machine.
 5. EXPLAIN (ANALYZE, BUFFERS) of the exact SQL ``db.memories.search`` sends (captured from the
    function, not re-typed), and per space whether the planner uses the HNSW index.
 6. Recall@10 against exact search (the same SQL with ``SET LOCAL enable_indexscan = off``: scan
@@ -65,13 +67,14 @@ import anyio
 import numpy as np
 import psycopg
 from _common import Deadline, log
+from _search_cpu import CpuMeter, postmaster_pid
 from _search_data import LIMIT, LOCAL_DIMS, query_pairs
 from _search_recall import measure_recall
 from _search_report import report
 from _search_seed import make_dataset, seed
-from _search_server import start_server
+from _search_server import running_server
 from _search_sql import explain_plans
-from _search_timing import time_e2e, time_service, time_sql
+from _search_timing import time_layers
 from psycopg.rows import dict_row
 from pydantic import SecretStr
 
@@ -93,6 +96,9 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         database_url=SecretStr(url), data_dir=args.resolved_data_dir, migrations_dir=ROOT / "migrations",
         auto_migrate=True, pool_min_size=1, pool_max_size=4,
         embedding_cache_size=max(512, 2 * args.queries + 64), log_level="WARNING",
+        # The rounds send more than a minute's default budget; the key check still counts
+        # every request (the same statement), it just never refuses one here.
+        rate_limit_requests_per_minute=1_000_000,
     )
     ef_product = max(settings.hnsw_ef_search, LIMIT * 2)
 
@@ -102,9 +108,9 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         ds = await make_dataset(rt, args, rng)
 
         # ---- the app first, so a broken app fails fast (it idles while seeding)
-        log("starting the app under uvicorn")
-        server, thread, mcp_url = start_server(settings)
-        try:
+        log("starting the app under uvicorn, in its own process")
+        results: dict[str, Any] = {}
+        with running_server(settings) as server:
             # ---- seed
             log(f"seeding {args.n} memories ({args.seed_mode} mode)")
             t = time.perf_counter()
@@ -121,30 +127,20 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
             async with rt.transaction(system=True) as conn:
                 principal = await authenticate(conn, ds.key)
 
-        except BaseException:
-            server.should_exit = True
-            thread.join(timeout=30)
-            raise
+            # ---- every layer, in turns: HTTP/MCP, the service in-process, the bare SQL
+            log(f"timing every layer, {args.rounds} rounds in turns")
+            async with await psycopg.AsyncConnection.connect(
+                    url, prepare_threshold=None, row_factory=dict_row) as conn:
+                async with conn.transaction():  # not left open: it would hold what it reads
+                    row = await (await conn.execute("SHOW data_directory")).fetchone()
+                assert row is not None
+                meter = CpuMeter(server.pid, postmaster_pid(row["data_directory"]))
+                e2e_out, sql_ids = await time_layers(
+                    server.url, rt, principal, conn, ds, pairs, ef_product, args.rounds,
+                    args.time_budget, deadline, results, meter)
 
-        # ---- end to end over HTTP
-        results: dict[str, Any] = {}
-        try:
-            e2e_out = await time_e2e(mcp_url, ds, pairs, args.time_budget, deadline, results)
-        finally:
-            server.should_exit = True
-            thread.join(timeout=30)
-
-        # ---- in-process service call (no HTTP, no MCP, no auth)
-        log("timing the service function in-process")
-        await time_service(rt, principal, ds, pairs, deadline, results)
-
-        # ---- bare SQL: exactly db.memories.search after enable_filtered_ann, then the recall
-        # statistics in their own transaction, as services.memories.search runs them
-        log("timing the bare SQL (db.memories.search) for the same pairs")
         async with await psycopg.AsyncConnection.connect(
                 url, prepare_threshold=None, row_factory=dict_row) as conn:
-            sql_ids = await time_sql(conn, rt, ds, pairs, ef_product, deadline, results)
-
             same = sum(1 for a, b in zip(e2e_out, sql_ids, strict=False)
                        if [r["id"] for r in a["results"]] == [str(x) for x in b])
             results["identical"] = (same, min(len(e2e_out), len(sql_ids)))
@@ -196,13 +192,16 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         "worst case of migration 0012: by default a space's bucket is random)")
     p.add_argument("--recall-queries", type=int, default=24,
                    help="synthetic recall queries per space, half on-topic (default 24)")
+    p.add_argument("--rounds", type=int, default=3,
+                   help="rounds of timing; each round times every layer over all the pairs, "
+                        "in turns (default 3)")
     p.add_argument("--time-budget", type=float, default=900,
                    help="seconds for the timed phases before loops stop early (default 900)")
     p.add_argument("--seed", type=int, default=1234)
     p.add_argument("--keep", action="store_true", help="keep the benchmark database")
     args = p.parse_args(argv)
-    if args.n < args.spaces or args.spaces < 1 or args.queries < 1:
-        p.error("need n >= spaces >= 1 and queries >= 1")
+    if args.n < args.spaces or args.spaces < 1 or args.queries < 1 or args.rounds < 1:
+        p.error("need n >= spaces >= 1, queries >= 1 and rounds >= 1")
     return args
 
 
