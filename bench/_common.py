@@ -72,6 +72,60 @@ async def timed_loop(items: Sequence[T], call: Callable[[T], Awaitable[Any]], de
 
 
 # --------------------------------------------------------------------------------------------
+# CPU by process, from /proc (Linux; zeros elsewhere), and a free port
+
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def process_cpu_s(pid: int, children: bool = False) -> float:
+    """User + system CPU seconds of one process (0.0 once it is gone); with ``children``, plus
+    those of its children that have exited and been reaped."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14, 15 of stat)
+    if children:
+        ticks += int(fields[13]) + int(fields[14])  # cutime, cstime
+    return ticks / _TICK
+
+
+def postmaster_pid(pgdata: Path) -> int | None:
+    """The PostgreSQL server's process id, from its ``postmaster.pid`` (None if unreadable)."""
+    try:
+        return int((pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def postgres_cpu_s(postmaster: int | None) -> float:
+    """CPU seconds of a PostgreSQL server: the postmaster with its reaped children (backends and
+    workers that have exited still count), plus its live children."""
+    if postmaster is None:
+        return 0.0
+    total = process_cpu_s(postmaster, children=True)
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == postmaster:
+            total += (int(fields[11]) + int(fields[12])) / _TICK
+    return total
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# --------------------------------------------------------------------------------------------
 # machine facts
 
 

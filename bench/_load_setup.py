@@ -34,50 +34,6 @@ SEED_PER_SPACE = 12
 UPLOAD_WAIT_S = 120.0
 
 
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-# --------------------------------------------------------------------------------------------
-# CPU by process, from /proc (zeros elsewhere)
-
-_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-def _stat(pid: int, children: bool) -> float:
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    ticks = int(fields[11]) + int(fields[12])
-    if children:
-        ticks += int(fields[13]) + int(fields[14])
-    return ticks / _TICK
-
-
-def postgres_cpu(pgdata: Path) -> float:
-    """The postmaster (with its reaped children) plus its live children."""
-    try:
-        postmaster = int((pgdata / "postmaster.pid").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return 0.0
-    total = _stat(postmaster, children=True)
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if int(fields[1]) == postmaster:
-            total += (int(fields[11]) + int(fields[12])) / _TICK
-    return total
-
-
 @dataclass
 class Cpu:
     server_pid: int
@@ -86,20 +42,25 @@ class Cpu:
     pg_spent: float = 0.0  # postgres CPU of clusters already stopped (outage)
     _pg_from: float = 0.0
 
+    def _postgres(self) -> float:
+        return common.postgres_cpu_s(common.postmaster_pid(self.pgdata))
+
     def start(self) -> None:
-        self.marks = {"bench": time.process_time(), "server": _stat(self.server_pid, True)}
-        self._pg_from = postgres_cpu(self.pgdata)
+        self.marks = {"bench": time.process_time(),
+                      "server": common.process_cpu_s(self.server_pid, children=True)}
+        self._pg_from = self._postgres()
 
     def pg_stopping(self) -> None:
-        self.pg_spent += postgres_cpu(self.pgdata) - self._pg_from
+        self.pg_spent += self._postgres() - self._pg_from
 
     def pg_started(self) -> None:
-        self._pg_from = postgres_cpu(self.pgdata)
+        self._pg_from = self._postgres()
 
     def read(self) -> dict[str, float]:
-        return {"server": _stat(self.server_pid, True) - self.marks["server"],
+        return {"server": common.process_cpu_s(self.server_pid, children=True)
+                - self.marks["server"],
                 "clients (bench process)": time.process_time() - self.marks["bench"],
-                "postgres": self.pg_spent + postgres_cpu(self.pgdata) - self._pg_from}
+                "postgres": self.pg_spent + self._postgres() - self._pg_from}
 
 
 # --------------------------------------------------------------------------------------------
@@ -144,7 +105,7 @@ async def setup(url: str, args: argparse.Namespace) -> list[KeyPlan]:
 def server_process(url: str, data_dir: Path, args: argparse.Namespace
                    ) -> Iterator[tuple[subprocess.Popen[bytes], str, Path]]:
     """``memory-mcp serve`` in its own process; yields (process, base URL, log file)."""
-    port = free_port()
+    port = common.free_port()
     env = {**os.environ, "DATABASE_URL": url, "MEMORY_MCP_DATA_DIR": str(data_dir),
            "MEMORY_MCP_RATE_LIMIT_REQUESTS_PER_MINUTE": "0",
            "MEMORY_MCP_RATE_LIMIT_WRITES_PER_MINUTE": "0", "MEMORY_MCP_LOG_LEVEL": "WARNING",

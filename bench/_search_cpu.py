@@ -13,73 +13,47 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+import _common as common
 
-
-def process_cpu_s(pid: int) -> float:
-    """User + system CPU seconds of one process (0.0 once it is gone)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / _TICK  # utime, stime (after pid, comm)
-
-
-def children(ppid: int) -> list[int]:
-    """The processes whose parent is ``ppid`` (PostgreSQL's backends and workers)."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == ppid:
-                    out.append(int(entry.name))
-            except (OSError, IndexError, ValueError):
-                continue
-    return out
-
-
-def postmaster_pid(data_directory: str) -> int | None:
-    """The PostgreSQL server's process id, from its ``postmaster.pid`` (None if unreadable)."""
-    try:
-        return int((Path(data_directory) / "postmaster.pid").read_text().split()[0])
-    except (OSError, IndexError, ValueError):
-        return None
+PARTS = ("client", "server", "postgres")
 
 
 @dataclass
 class CpuMeter:
-    """CPU seconds spent by this process (the client), the server process and PostgreSQL (the
-    postmaster and its children) over the measured passes, and the calls they served."""
+    """CPU seconds spent over the measured passes by this process (the client), the server
+    process and PostgreSQL (the postmaster with its reaped children, plus its live children:
+    backends, autovacuum, the checkpointer; so PostgreSQL's background work counts too), and
+    the calls and wall time those passes took."""
 
     server_pid: int
     postgres_pid: int | None
-    spent: dict[str, float] = field(default_factory=lambda: dict.fromkeys(
-        ("client", "server", "postgres"), 0.0))
+    spent: dict[str, float] = field(default_factory=lambda: dict.fromkeys(PARTS, 0.0))
     calls: int = 0
     wall_s: float = 0.0
 
     @property
     def available(self) -> bool:
+        """Whether there is anything to read (Linux, and the PostgreSQL pid known)."""
         return Path("/proc/self/stat").exists() and self.postgres_pid is not None
 
     def snapshot(self) -> dict[str, float]:
+        """Cumulative CPU seconds of each part now."""
         me = os.times()
-        pg = 0.0
-        if self.postgres_pid is not None:
-            pg = sum(process_cpu_s(p) for p in [self.postgres_pid, *children(self.postgres_pid)])
-        return {"client": me.user + me.system, "server": process_cpu_s(self.server_pid),
-                "postgres": pg}
+        return {"client": me.user + me.system,
+                "server": common.process_cpu_s(self.server_pid, children=True),
+                "postgres": common.postgres_cpu_s(self.postgres_pid)}
 
     def add(self, before: dict[str, float], after: dict[str, float], calls: int,
             wall_s: float) -> None:
-        for name in self.spent:
+        """Count one measured pass: the snapshots around it, its calls and their wall time."""
+        for name in PARTS:
             self.spent[name] += after[name] - before[name]
         self.calls += calls
         self.wall_s += wall_s
 
     def per_call_ms(self) -> dict[str, float]:
-        """Milliseconds of CPU per call for each process, and the mean wall time per call."""
+        """Milliseconds of CPU per call for each part, and the mean wall time per call."""
         n = max(self.calls, 1)
-        out = {name: 1000.0 * s / n for name, s in self.spent.items()}
+        out = {name: 1000.0 * self.spent[name] / n for name in PARTS}
         out["wall"] = 1000.0 * self.wall_s / n
         return out

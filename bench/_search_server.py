@@ -4,16 +4,15 @@ The end-to-end timings go through the real ``create_app`` under uvicorn and the 
 client, exactly as an agent would call ``search_memory``; starting and reaching that server is
 plumbing the measurements should not have to carry.
 
-The app runs in its own process, as ``memory-mcp serve`` and the Lambda do. In a thread of the
-benchmark's process, server and client would take turns on one interpreter lock, a cost no
-deployment pays.
+The app runs in its own process, as ``memory-mcp serve`` and the Lambda do, so the CPU the
+server spends can be read apart from the client's (``_search_cpu.py``). (An earlier scratch
+comparison found a server thread in the client's process timing the same as a server process.)
 """
 
 from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -21,6 +20,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 
+import _common as common
 import httpx
 import httpx2
 from mcp import Client
@@ -38,12 +38,6 @@ _SERVE = ("import logging, sys, uvicorn\n"
           "logging.getLogger('mcp').setLevel(logging.WARNING)\n"
           "uvicorn.run(app, host='127.0.0.1', port=int(sys.argv[1]),"
           " log_level='warning')\n")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def settings_env(settings: Settings) -> dict[str, str]:
@@ -72,8 +66,11 @@ class ServerProcess:
 def running_server(settings: Settings, timeout_s: float = 180) -> Iterator[ServerProcess]:
     """Start the app in a child process; yield its MCP URL and pid; stop it (SIGTERM, then
     kill)."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_MCP_")}
+    port = common.free_port()
+    # Only the bench's settings: a MEMORY_MCP_* or DATABASE_URL (which config.py prefers) of
+    # the caller's shell must not point the server elsewhere.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("MEMORY_MCP_") and k != "DATABASE_URL"}
     env.update(settings_env(settings))
     proc = subprocess.Popen([sys.executable, "-c", _SERVE, str(port)], env=env)  # noqa: S603 (our own code)
     try:

@@ -169,13 +169,22 @@ async def time_layers(mcp_url: str, rt: Runtime, principal: Principal, conn: Any
                 warm_part.clear()
 
         for r in range(rounds):
+            if deadline.expired():
+                deadline.notes.append(f"time budget spent after {r}/{rounds} rounds")
+                break
             log(f"round {r + 1}/{rounds}: " + ", ".join(layer.name for layer in layers))
+            complete = True
             for layer in layers:
                 before = meter.snapshot() if layer.name == "e2e" else None
-                samples, layer.last = await timed_loop(pairs, layer.call, deadline, layer.name)
+                samples, last = await timed_loop(pairs, layer.call, deadline, layer.name)
                 if before is not None:
                     meter.add(before, meter.snapshot(), len(samples), sum(samples))
                 layer.samples.extend(samples)
+                if len(last) == len(pairs):  # the comparisons use one complete round
+                    layer.last = last
+                complete = complete and len(samples) == len(pairs)
+            if not complete:  # the budget ran out within the round: no layer gets another
+                break
 
     results["cpu"] = meter.per_call_ms() if meter.available else None
     for layer in layers:

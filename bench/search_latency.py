@@ -67,7 +67,7 @@ import anyio
 import numpy as np
 import psycopg
 from _common import Deadline, log
-from _search_cpu import CpuMeter, postmaster_pid
+from _search_cpu import CpuMeter
 from _search_data import LIMIT, LOCAL_DIMS, query_pairs
 from _search_recall import measure_recall
 from _search_report import report
@@ -91,7 +91,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None:
     rng = np.random.default_rng(args.seed)
-    deadline = Deadline(args.time_budget)
     settings = Settings(
         database_url=SecretStr(url), data_dir=args.resolved_data_dir, migrations_dir=ROOT / "migrations",
         auto_migrate=True, pool_min_size=1, pool_max_size=4,
@@ -119,6 +118,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
             seeding["total_s"] = time.perf_counter() - t
             facts["seeding"] = seeding
             log(f"seeded in {seeding['total_s']:.1f}s")
+            deadline = Deadline(args.time_budget)  # the timed phases' budget starts now
 
             # ---- query texts and their vectors (same embedder, same path as the server)
             pairs = query_pairs(rng, args.queries, args.spaces)
@@ -134,7 +134,7 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
                 async with conn.transaction():  # not left open: it would hold what it reads
                     row = await (await conn.execute("SHOW data_directory")).fetchone()
                 assert row is not None
-                meter = CpuMeter(server.pid, postmaster_pid(row["data_directory"]))
+                meter = CpuMeter(server.pid, common.postmaster_pid(Path(row["data_directory"])))
                 e2e_out, sql_ids = await time_layers(
                     server.url, rt, principal, conn, ds, pairs, ef_product, args.rounds,
                     args.time_budget, deadline, results, meter)
