@@ -9,6 +9,7 @@ import logging
 import os
 import platform
 import shutil
+import subprocess
 import tempfile
 import time
 import uuid
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
+import httpx
 import psycopg
 
 from memory_mcp.config import Settings
@@ -114,6 +116,34 @@ def postgres_cpu_s(postmaster: int | None) -> float:
         if int(fields[1]) == postmaster:
             total += (int(fields[11]) + int(fields[12])) / _TICK
     return total
+
+
+def wait_until_healthy(proc: subprocess.Popen[bytes], base_url: str, timeout_s: float,
+                       exited: Callable[[], str]) -> None:
+    """Poll ``base_url``/healthz until it answers 200; raise if ``proc`` exits first (with
+    ``exited()`` as the message) or ``timeout_s`` passes."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(exited())
+        try:
+            if httpx.get(f"{base_url}/healthz", timeout=5, trust_env=False).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the server did not start within {timeout_s:.0f} s")
+        time.sleep(0.1)
+
+
+def stop_child(proc: subprocess.Popen[bytes], wait_s: float = 30) -> None:
+    """SIGTERM (the server shuts down cleanly), then SIGKILL if it has not exited in time."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=wait_s)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=wait_s)
 
 
 def free_port() -> int:

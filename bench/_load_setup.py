@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import _common as common
-import httpx
 from _common import log
 from _load_records import KeyPlan
 from pydantic import SecretStr
@@ -121,23 +120,8 @@ def server_process(url: str, data_dir: Path, args: argparse.Namespace
             env=env, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {log_path.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{base}/healthz", timeout=2, trust_env=False).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server did not start within 120 s")
-            time.sleep(0.2)
+        common.wait_until_healthy(
+            proc, base, 120, lambda: f"the server exited: {log_path.read_text()[-2000:]}")
         yield proc, base, log_path
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        common.stop_child(proc, wait_s=20)

@@ -15,13 +15,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 
 import _common as common
-import httpx
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
@@ -74,26 +72,11 @@ def running_server(settings: Settings, timeout_s: float = 180) -> Iterator[Serve
     env.update(settings_env(settings))
     proc = subprocess.Popen([sys.executable, "-c", _SERVE, str(port)], env=env)  # noqa: S603 (our own code)
     try:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the app exited with {proc.returncode} before serving")
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5,
-                          trust_env=False).raise_for_status()
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the app did not start") from None
-                time.sleep(0.1)
+        common.wait_until_healthy(proc, f"http://127.0.0.1:{port}", timeout_s,
+                                  lambda: f"the app exited with {proc.returncode} before serving")
         yield ServerProcess(f"http://127.0.0.1:{port}/mcp", proc.pid)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=30)
+        common.stop_child(proc)
 
 
 @asynccontextmanager

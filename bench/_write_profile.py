@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import _common as common
+
 from memory_mcp.db import memories as db
 from memory_mcp.db import saves
 from memory_mcp.services import access, matching
@@ -187,19 +189,7 @@ class CpuMeter:
             self.postmaster = int(pid_file.read_text().split()[0])
 
     def _postgres(self) -> float:
-        if self.postmaster is None:
-            return 0.0
-        total = _stat_times(Path(f"/proc/{self.postmaster}/stat"), children=True)
-        for proc in Path("/proc").iterdir():
-            if not proc.name.isdigit():
-                continue
-            try:
-                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
-                continue
-            if int(fields[1]) == self.postmaster:
-                total += (int(fields[11]) + int(fields[12])) / _TICK
-        return total
+        return common.postgres_cpu_s(self.postmaster)
 
     def read(self) -> dict[str, float]:
         process = time.process_time()
