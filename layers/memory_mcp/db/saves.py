@@ -14,7 +14,7 @@ prescribes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 from uuid import UUID
 
 from memory_mcp.db.ann import _ANN, _ef
@@ -39,19 +39,28 @@ async def begin_save(conn: Conn, space_id: UUID, ef_search: int, *, exclusive: b
                        {"ef": _ef(ef_search), "space": space_id})
 
 
+class Seen(NamedTuple):
+    """What a save's decision saw: the space's write counter (``space_stats.all_memories``:
+    every memory ever inserted there, maintained by the 0008 triggers) and the snapshot
+    (``pg_current_snapshot()`` as text) it was read in. ``finish_save`` compares the first
+    with the counter after the write and, when it moved by more than the save's own row,
+    reads the rows the second did not see."""
+
+    writes: int
+    snapshot: str
+
+
 async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vector: str,
-                             limit: int) -> tuple[list[Row], int]:
+                             limit: int) -> tuple[list[Row], Seen]:
     """The closest current memories a save may become the next version of (cosine
-    ``similarity``), and the space's write counter (``space_stats.all_memories``: every memory
-    ever inserted there, maintained by the 0008 triggers) read in the same snapshot: if it
-    moved by more than the save's own row when the save has written, something arrived that
-    this decision did not see (``finish_save``)."""
+    ``similarity``), and what the decision saw (``Seen``), read in the same statement and so
+    in the same snapshot."""
     cur = await conn.execute(
         f"""WITH nearest AS MATERIALIZED (
                 SELECT m.id, {form.distance} AS distance FROM memories m
                 WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
-            SELECT w.writes, c.id, c.content, c.content_hash, c.category, c.version, c.root_id,
-                   c.similarity
+            SELECT w.writes, pg_current_snapshot()::text AS snapshot, c.id, c.content,
+                   c.content_hash, c.category, c.version, c.root_id, c.similarity
             FROM (SELECT coalesce((SELECT s.all_memories FROM space_stats s
                                    WHERE s.space_id = %(space)s), 0) AS writes) w
             LEFT JOIN LATERAL (
@@ -63,7 +72,8 @@ async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vecto
         {"space": space_id, "vec": vector, "limit": limit},
     )
     rows = await cur.fetchall()
-    return [r for r in rows if r["id"] is not None], int(rows[0]["writes"])
+    seen = Seen(int(rows[0]["writes"]), str(rows[0]["snapshot"]))
+    return [r for r in rows if r["id"] is not None], seen
 
 
 _RETURNED = """id, space_id, content, category, version, parent_id, root_id, is_latest,
@@ -108,33 +118,48 @@ async def save_row(
     return await cur.fetchone()
 
 
+def unseen_rows_sql(form: VectorForm) -> str:
+    """The current memories of ``%(space)s`` other than ``%(me)s`` whose writing transaction
+    the snapshot ``%(snapshot)s`` did not see, with their cosine ``distance`` to ``%(vec)s``.
+
+    A range on ``memories_space_write_xid_idx`` (migration 0015) from the snapshot's xmin,
+    then the snapshot's own test for the few transactions in flight when it was taken. The
+    distance, in the select list, is computed only for the rows left; ``OFFSET 0`` keeps a
+    caller's condition on it from being pushed into the scan's filter."""
+    return f"""SELECT m.id, {form.distance} AS distance FROM memories m
+               WHERE {_LIVE} AND {form.predicate} AND m.id <> %(me)s
+                 AND m.write_xid >= pg_snapshot_xmin(%(snapshot)s::pg_snapshot)
+                 AND NOT pg_visible_in_snapshot(m.write_xid, %(snapshot)s::pg_snapshot)
+               OFFSET 0"""
+
+
 async def finish_save(conn: Conn, space_id: UUID, memory_id: UUID, *, form: VectorForm,
-                      vector: str, writes_seen: int | None, known: list[UUID], threshold: float,
-                      limit: int) -> list[UUID] | None:
+                      vector: str, seen: Seen | None, threshold: float) -> list[UUID] | None:
     """After a save's row is written (its statement holds the space's ``space_stats`` row
     until commit, so nothing else can arrive in the space now): record the space's activity
     and return the current memories at least ``threshold`` close to ``vector`` that the
-    save's decision did not see (not in ``known``), so it must be decided again; [] or None:
-    the decision stands.
+    save's decision did not see, closest first, so it must be decided again; [] or None: the
+    decision stands.
 
-    The check is a nearest-neighbour query, run only when the write counter moved by more than
-    this save's own row since the decision (``writes_seen``; None: never check) or cannot be
-    read. Otherwise nothing was inserted meanwhile, no check is made, and None is returned."""
+    The check runs only when the write counter moved by more than this save's own row since
+    the decision (``seen``; None: never check) or cannot be read. It reads just the rows whose
+    writing transaction the decision's snapshot did not see (``unseen_rows_sql``), a handful
+    under concurrent saves, and compares each one exactly: no second walk of the HNSW graph
+    (which, under concurrent saves, every save used to pay). Rows written before migration
+    0015 carry no transaction id; they are older than any decision being checked."""
     cur = await conn.execute(
         f"""WITH touch AS (UPDATE spaces SET last_activity_at = now() WHERE id = %(space)s)
             SELECT CASE WHEN %(seen)s::bigint IS NOT NULL
                          AND coalesce(s.writes, -1) <> %(seen)s::bigint + 1
-                THEN (SELECT coalesce(array_agg(r.id), '{{}}') FROM (
-                          SELECT m.id, {form.distance} AS distance FROM memories m
-                          WHERE {_LIVE} AND {form.predicate} AND m.id <> %(me)s
-                          ORDER BY {form.distance} LIMIT %(limit)s) r
-                      WHERE 1 - r.distance >= %(threshold)s
-                        AND NOT (r.id = ANY(%(known)s::uuid[])))
+                THEN (SELECT coalesce(array_agg(u.id ORDER BY u.distance, u.id), '{{}}')
+                      FROM ({unseen_rows_sql(form)}) u
+                      WHERE 1 - u.distance >= %(threshold)s)
                 END AS unseen
             FROM (SELECT (SELECT all_memories FROM space_stats
                           WHERE space_id = %(space)s) AS writes) s""",
-        {"space": space_id, "seen": writes_seen, "me": memory_id, "vec": vector,
-         "threshold": threshold, "known": known, "limit": limit},
+        {"space": space_id, "seen": seen.writes if seen else None,
+         "snapshot": seen.snapshot if seen else None, "me": memory_id, "vec": vector,
+         "threshold": threshold},
     )
     row = await cur.fetchone()
     return None if row is None or row["unseen"] is None else list(row["unseen"])

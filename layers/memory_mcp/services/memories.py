@@ -109,7 +109,7 @@ async def _save_once(
     await _same_space(conn, principal, container_tag, space_id)
     await saves.begin_save(conn, space_id, min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search),
                         exclusive=exclusive)
-    near, writes = await saves.version_candidates(conn, space_id, form, query, VERSION_CANDIDATES)
+    near, seen = await saves.version_candidates(conn, space_id, form, query, VERSION_CANDIDATES)
     if any(bytes(r["content_hash"]) == digest for r in near):
         # the identical text arrived since the first look: never supersede it with itself (the
         # unique index cannot stop that, the superseded row no longer counts); report it
@@ -123,9 +123,8 @@ async def _save_once(
     if row is None:  # predecessor taken, or identical text won: undo any supersede, retry
         raise _LostRace()
     unseen = await saves.finish_save(
-        conn, space_id, new_id, form=form, vector=query,
-        writes_seen=None if exclusive else writes, known=[r["id"] for r in near],
-        threshold=t.version, limit=VERSION_CANDIDATES)
+        conn, space_id, new_id, form=form, vector=query, seen=None if exclusive else seen,
+        threshold=t.version)
     if unseen:  # a close memory arrived after the decision: decide again with it
         raise _LostRace()
     result: dict[str, Any] = {"action": "versioned" if nearest is not None else "saved",
