@@ -54,7 +54,7 @@ class Phase:
     held: list[float] = field(default_factory=list)
     #: attempts that lost a race (predecessor or identical text taken: "lost"; a close memory
     #: arrived after the decision: "unseen"), exclusive retries, and how many post-write
-    #: checks had to run the nearest-neighbour query ("checked") or not ("skipped")
+    #: checks had to read the rows written since the decision ("checked") or not ("skipped")
     events: Counter[str] = field(default_factory=Counter)
     rates: list[float] = field(default_factory=list)
     loads: list[float] = field(default_factory=list)  # 1-minute load average after each round

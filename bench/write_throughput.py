@@ -16,9 +16,10 @@ Run: ``.venv/bin/python bench/write_throughput.py [--n 100000] [--seconds 60] [-
    (``EmbeddingBatcher``). Each save is split into stages by wrapping the functions ``save``
    calls (embed, lock, candidates, decide, write, post-write check, commit, ...); "held" is the
    part of a save other saves of the space wait for (``_write_profile``). How often saves lost
-   a race, retried exclusively, or had to run the post-write nearest-neighbour check is counted,
-   and the CPU each phase used is split into the event loop, the model's threads and
-   PostgreSQL (``CpuMeter``): on a small machine the CPU, not the lock, bounds the rate.
+   a race, retried exclusively, or had to run the post-write check (the rows written since the
+   decision, migration 0015) is counted, and the CPU each phase used is split into the event
+   loop, the model's threads and PostgreSQL (``CpuMeter``): on a small machine the CPU, not the
+   lock, bounds the rate.
    Then, unless ``--no-what-if``, the baseline and the largest writer count again with the
    model's ONNX session built with one intra-op thread (``one_thread_embedder``: a measured
    proposal for ``embeddings/local.py``, simulated in this process).
@@ -142,8 +143,8 @@ def report(facts: dict[str, Any], seeded: dict[str, Any], model: dict[int, float
           f"{facts.get('cores')} cores)")
     print("\nAttempts per phase: lost = predecessor or identical text taken by a concurrent "
           "save; unseen = a close memory arrived after the decision; excl = exclusive retries; "
-          "checked / skipped = post-write checks that ran the nearest-neighbour query / that "
-          "the write counter let skip")
+          "checked / skipped = post-write checks that read the rows written since the decision / "
+          "that the write counter let skip")
     for p in phases:
         print(f"  {p.name:<28} {dict(p.events)}")
     print("\nCPU per save (ms, this phase's rounds): python = the event loop (service code, "
