@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from memory_mcp.db import ann
-from memory_mcp.errors import NotFoundError
+from memory_mcp.errors import AccessDeniedError, NotFoundError
 from memory_mcp.services import admin, memories, recall
 from memory_mcp.services.keys import authenticate_header
 from memory_mcp.services.runtime import Runtime
@@ -163,6 +163,82 @@ async def test_a_search_after_the_key_check_obeys_a_grant_lost_meanwhile(
             await recall.search(runtime, principal, query="What is the vault code?",
                                 keyword=None, category=None, include_profile=False,
                                 container_tag=tag, limit=5)
+
+
+async def test_a_saves_first_look_is_one_statement_after_its_scope(
+        runtime: Runtime, world: World, statements: list[str]) -> None:
+    """The identical-text look before embedding opens on the space from the key check's grants
+    (the scope statement also checks the key still holds it), then reads; an identical save
+    ends there, with nothing embedded or written."""
+    space = await world.space("look")
+    m = await world.member(grants={space: "readwrite"})
+    text = "The release train leaves every Tuesday."
+    await memories.save(runtime, m.principal, text, None, space)
+    statements.clear()
+    again = await memories.save(runtime, m.principal, text, None, space)
+    assert again["action"] == "unchanged"
+    assert len(statements) == 2, statements
+    assert statements[0].startswith("SELECT set_config('role',") and \
+        "memory_mcp_still_granted" in statements[0]
+    assert "content_hash" in statements[1]
+
+
+async def test_a_read_only_saver_costs_no_statement_and_no_embedding(
+        runtime: Runtime, world: World, statements: list[str]) -> None:
+    space = await world.space("ro")
+    m = await world.member(grants={space: "read"})
+    embedded: list[str] = []
+    real = runtime.embed_one
+
+    async def counting(text: str) -> str:
+        embedded.append(text)
+        return await real(text)
+
+    runtime.embed_one = counting  # type: ignore[method-assign]
+    try:
+        statements.clear()
+        with pytest.raises(AccessDeniedError, match="read-only"):
+            await memories.save(runtime, m.principal, "A fact nobody may write here.", None,
+                                space)
+    finally:
+        runtime.embed_one = real  # type: ignore[method-assign]
+    assert statements == [] and embedded == []
+
+
+@pytest.mark.parametrize("change", ["grant revoked", "grant made read-only", "key revoked",
+                                    "user deactivated"])
+async def test_a_save_after_the_key_check_obeys_a_grant_changed_meanwhile(
+        runtime: Runtime, world: World, change: str) -> None:
+    """Both of a save's transactions read the grants again: its first look (the scope
+    statement: the grant still there) and its write (the space resolved again where it writes,
+    with the access as it is now). Nothing is written. A grant made read-only meanwhile still
+    lets the first look answer "unchanged" for a text already stored, as it would have a
+    moment earlier: that answer writes nothing."""
+    space = await world.space("lostw")
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The vault code is 4711.", None, space)
+    principal = await authenticate_header(runtime, f"Bearer {m.key}")
+    if change == "grant revoked":
+        await admin.revoke_grant(runtime, m.key_id, space)
+    elif change == "grant made read-only":
+        await admin.set_grant(runtime, m.key_id, space, "read")
+    elif change == "key revoked":
+        await admin.revoke_key(runtime, m.key_id)
+    else:
+        await admin.update_user(runtime, m.user["email"], active=False)
+    if change == "grant made read-only":
+        same = await memories.save(runtime, principal, "The vault code is 4711.", None, space)
+        assert same["action"] == "unchanged"
+        with pytest.raises(AccessDeniedError, match="read-only"):
+            await memories.save(runtime, principal, "The vault code is now 1234.", None, space)
+    else:
+        for text in ("The vault code is 4711.", "The vault code is now 1234."):  # same, new
+            with pytest.raises(NotFoundError, match=f'Space "{space}" was not found'):
+                await memories.save(runtime, principal, text, None, space)
+    async with runtime.transaction(system=True) as conn:
+        cur = await conn.execute("SELECT m.content FROM memories m JOIN spaces s"
+                                 " ON s.id = m.space_id WHERE s.key = %s", (space,))
+        assert [r["content"] for r in await cur.fetchall()] == ["The vault code is 4711."]
 
 
 async def test_extra_settings_cannot_replace_the_scope(runtime: Runtime) -> None:

@@ -92,13 +92,15 @@ def granted(principal: Principal, spaces: Sequence[SpaceAccess], container_tag: 
     return space
 
 
-def checked_at_key_check(principal: Principal, container_tag: str | None) -> SpaceAccess:
+def checked_at_key_check(principal: Principal, container_tag: str | None, *,
+                         write: bool = False) -> SpaceAccess:
     """The space a read acts on, from the grants the request's key check read
     (``Principal.spaces``): no statement, so the read's transaction can open on that space
     alone. The grant may be lost after the key check, so that transaction must check it again
     in its first statement (``Runtime.transaction(holder=...)``), as search_memory does; a
-    write reads the grants again where it writes (``resolve_space``)."""
-    return granted(principal, principal.spaces, container_tag)
+    write reads the grants again where it writes (``resolve_space``). ``write``: refuse a
+    caller who could not write there even now (a save's first look, before it embeds)."""
+    return granted(principal, principal.spaces, container_tag, write=write)
 
 
 async def resolve_space(

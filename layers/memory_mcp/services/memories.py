@@ -8,11 +8,11 @@ from typing import Any
 
 from memory_mcp.db import identity, saves
 from memory_mcp.db import memories as db
-from memory_mcp.errors import ConflictError, NotFoundError
+from memory_mcp.errors import ConflictError, GrantLostError, NotFoundError
 from memory_mcp.models import Principal
 from memory_mcp.services import agreement, audit, matching, recall, views
 from memory_mcp.services import validation as v
-from memory_mcp.services.access import resolve_space
+from memory_mcp.services.access import checked_at_key_check, resolve_space, space_not_found
 from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
@@ -53,9 +53,16 @@ async def save(
     text = v.content(content, rt.settings.max_content_chars)
     tag = v.category(category)
     digest = v.content_hash(text)
-    async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag, write=True)
-        existing = await db.find_live_by_hash(conn, space.space_id, digest)
+    # The first look (identical text already there: nothing to embed or write) uses the grants
+    # of the request's key check, as a search does: a read-only caller is refused before any
+    # embedding, the transaction opens on the space in its first statement, which checks the
+    # key still holds it, and the write below reads the grants again where it writes.
+    space = checked_at_key_check(principal, container_tag, write=True)
+    try:
+        async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
+            existing = await db.find_live_by_hash(conn, space.space_id, digest)
+    except GrantLostError:
+        raise space_not_found(space.key) from None
     if existing is not None:
         return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
     vector = await rt.embed_one(text)  # outside any transaction: may take a while
