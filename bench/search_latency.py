@@ -10,9 +10,10 @@ What it does:
    in a temporary directory (or ``--data-dir``), creates a fresh database and migrates it with
    ``memory_mcp.db.migrator.migrate``. Pins the local embedding model the way the server does.
 2. Creates a writer user, ``--spaces`` spaces and one key with read grants on all of them
-   (``memory_mcp.services.admin``). Each space's bucket of HNSW graphs (migration 0012) follows
-   from its random id and is printed; ``--one-bucket`` keeps creating spaces until all of them
-   share one bucket, i.e. one graph: the worst case, what a crowded bucket gives.
+   (``memory_mcp.services.admin``). Each space's bucket of HNSW graphs (migration 0012) is
+   printed: new spaces go to the bucket with the fewest spaces (``identity.insert_space``), so
+   up to 16 get a graph each; ``--one-bucket`` keeps creating spaces until all of them share
+   one bucket, i.e. one graph: the worst case, what a crowded deployment can still give.
 3. Seeds ``--n`` memories by binary COPY with PRECOMPUTED clustered vectors. By default the
    vectors live in the local model's 384-dim space, zero-padded to ``halfvec(3072)`` exactly as
    the product stores them: the 200 cluster centroids are real MiniLM embeddings of 200 synthetic

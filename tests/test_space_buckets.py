@@ -18,11 +18,12 @@ from memory_mcp.db import search as search_db
 from memory_mcp.db.identity import find_space
 from memory_mcp.db.memories import vector_literal
 from memory_mcp.db.migrator import migrate
+from memory_mcp.db.pool import open_pool
 from memory_mcp.db.search import SPACE_BUCKETS, VectorForm
-from memory_mcp.services import memories
+from memory_mcp.services import admin, memories
 from memory_mcp.services.runtime import Runtime
 
-from conftest import ROOT, empty_database
+from conftest import ROOT, empty_database, settings_for
 
 TEXTS = ["The billing service retries failed card payments three times.",
          "Staging is rebuilt from the production snapshot every Sunday.",
@@ -203,3 +204,31 @@ async def test_a_generic_plan_default_cannot_take_the_bucket_graphs_away(
         custom = " ".join(r["QUERY PLAN"] for r in await (await conn.execute(run)).fetchall())
         assert f"memories_embedding_384_hnsw_b{bucket:02d}" in custom, custom
         await conn.execute(sql.SQL("DEALLOCATE {}").format(sql.Identifier(name)))
+
+
+@pytest.mark.anyio
+async def test_new_spaces_go_to_the_bucket_with_the_fewest_spaces_then_memories(
+        fresh_database_url: str, embedder: Any) -> None:
+    """Sixteen spaces, sixteen graphs; the next one joins the bucket whose spaces hold the
+    fewest memories (identity.insert_space)."""
+    settings = settings_for(fresh_database_url)
+    pool = await open_pool(settings, fresh_database_url)
+    rt = Runtime(settings=settings, pool=pool, embedder=embedder)
+    try:
+        made = [await admin.create_space(rt, f"bal-{i}", f"Space {i}", "") for i in range(16)]
+        buckets = {(await _bucket(rt, s["key"]))[1]: s for s in made}
+        assert sorted(buckets) == list(range(SPACE_BUCKETS)), "one graph per space"
+        quiet = 11  # every bucket's space holds memories, this one's the fewest
+        async with rt.transaction(system=True) as conn:
+            for bucket, space in buckets.items():
+                await conn.execute(
+                    "INSERT INTO space_stats (space_id, live_memories, all_memories)"
+                    " VALUES (%(id)s, %(n)s, %(n)s) ON CONFLICT (space_id) DO UPDATE"
+                    " SET live_memories = EXCLUDED.live_memories",
+                    {"id": UUID(space["id"]), "n": 5 if bucket == quiet else 100_000})
+        seventeenth = await admin.create_space(rt, "bal-16", "Space 16", "")
+        assert (await _bucket(rt, seventeenth["key"]))[1] == quiet
+        eighteenth = await admin.create_space(rt, "bal-17", "Space 17", "")
+        assert (await _bucket(rt, eighteenth["key"]))[1] != quiet, "fewest spaces come first"
+    finally:
+        await pool.close()

@@ -7,6 +7,8 @@ from uuid import UUID
 
 from psycopg import AsyncConnection
 
+from memory_mcp.db.search import SPACE_BUCKETS
+
 Row = dict[str, Any]
 Conn = AsyncConnection[Row]
 
@@ -55,11 +57,41 @@ async def update_user(conn: Conn, user_id: UUID, **fields: Any) -> Row | None:
     return await cur.fetchone()
 
 
+#: Random ids drawn for a new space before one falls in the chosen bucket: each does with
+#: probability 1/16, so all of them missing it is a chance below 1e-28; the insert then
+#: simply takes one more random id.
+_ID_DRAWS = 1024
+
+
 async def insert_space(conn: Conn, key: str, name: str, description: str) -> Row:
+    """A new space, its id drawn in the HNSW bucket (migration 0012: ``uuid_hash(id)``
+    modulo ``SPACE_BUCKETS``) holding the fewest spaces, then the fewest live memories.
+
+    A space shares its bucket's graph with every other space there, and a search of a large
+    space in a graph shared with another large one loses recall (docs/pgvector-halfvec-
+    search.md, "A graph per bucket of spaces"). Ids drawn at random put two of the first five
+    spaces in one bucket half the time; drawn this way, the first sixteen spaces get a graph
+    each, and later ones go where the fewest spaces (and, among those, memories) are. Needs the
+    every-space scope to see every space's count (the admin paths run with it); an import
+    keeps the id it exported instead (``db/transfer.create_space``)."""
     cur = await conn.execute(
-        """INSERT INTO spaces (key, name, description) VALUES (%s, %s, %s)
+        """WITH target AS (
+               SELECT b.bucket FROM generate_series(0, %(buckets)s - 1) AS b(bucket)
+               LEFT JOIN spaces s ON (uuid_hash(s.id) & (%(buckets)s - 1)) = b.bucket
+               LEFT JOIN space_stats st ON st.space_id = s.id
+               GROUP BY b.bucket
+               ORDER BY count(s.id), coalesce(sum(st.live_memories), 0), random()
+               LIMIT 1),
+           drawn AS (
+               SELECT d.id FROM (SELECT gen_random_uuid() AS id
+                                 FROM generate_series(1, %(draws)s)) d, target t
+               WHERE (uuid_hash(d.id) & (%(buckets)s - 1)) = t.bucket LIMIT 1)
+           INSERT INTO spaces (id, key, name, description)
+           VALUES (coalesce((SELECT id FROM drawn), gen_random_uuid()), %(key)s, %(name)s,
+                   %(description)s)
            RETURNING id, key, name, description, created_at, last_activity_at""",
-        (key, name, description),
+        {"buckets": SPACE_BUCKETS, "draws": _ID_DRAWS, "key": key, "name": name,
+         "description": description},
     )
     row = await cur.fetchone()
     assert row is not None
