@@ -51,6 +51,31 @@ def test_a_healthy_database_passes_every_database_check(make_database: Any, tmp_
     assert list((tmp_path / "objects").iterdir()) == [], "the probe is removed"
 
 
+def test_large_spaces_sharing_a_graph_are_named(make_database: Any, tmp_path: Path) -> None:
+    url = make_database()
+    settings = settings_for(url, data_dir=tmp_path)
+    assert by_name(run_checks(settings))["search graphs"].status == "ok"
+    with psycopg.connect(url) as conn:  # two large spaces in bucket 3, one in bucket 4
+        conn.execute(
+            """INSERT INTO spaces (id, key, name, description)
+               SELECT id, 'big-' || b || '-' || row_number() OVER (), 'x', ''
+               FROM (SELECT id, uuid_hash(id) & 15 AS b
+                     FROM (SELECT gen_random_uuid() AS id FROM generate_series(1, 2000)) g) h
+               WHERE (b = 3 AND id::text < '8') OR b = 4""")
+        conn.execute("""DELETE FROM spaces WHERE key NOT IN (
+                            (SELECT min(key) FROM spaces WHERE key LIKE 'big-3-%'),
+                            (SELECT max(key) FROM spaces WHERE key LIKE 'big-3-%'),
+                            (SELECT min(key) FROM spaces WHERE key LIKE 'big-4-%'))""")
+        conn.execute("""INSERT INTO space_stats (space_id, live_memories, all_memories)
+                        SELECT id, 25000 + row_number() OVER (ORDER BY key), 30000 FROM spaces""")
+        keys = [r[0] for r in conn.execute("SELECT key FROM spaces ORDER BY key").fetchall()]
+    assert len(keys) == 3
+    graphs = by_name(run_checks(settings))["search graphs"]
+    assert graphs.status == "info" and "export it and import it" in graphs.fix
+    assert keys[0] in graphs.detail and keys[1] in graphs.detail and keys[2] not in graphs.detail
+    assert "25,00" in graphs.detail
+
+
 def test_pending_migrations_are_reported_and_not_applied(pg_root_url: str, tmp_path: Path) -> None:
     url = empty_database(pg_root_url)
     checks = by_name(run_checks(settings_for(url, data_dir=tmp_path)))

@@ -43,3 +43,20 @@ def pinned_model(conn: Conn) -> tuple[str, int] | None:
         return None
     row = conn.execute("SELECT model_id, dimensions FROM embedding_model").fetchone()
     return (str(row[0]), int(row[1])) if row else None
+
+
+def large_spaces(conn: Conn, at_least: int, buckets: int) -> list[tuple[int, str, int]] | None:
+    """(HNSW bucket, space key, live memories) of every space with at least ``at_least`` live
+    memories, by bucket; None before the schema exists. Read in the every-space scope
+    (``space_stats`` is under row-level security for the application login), in a transaction
+    of its own so the setting ends with it."""
+    if not _scalar(conn, "SELECT to_regclass('space_stats') IS NOT NULL"):
+        return None
+    with conn.transaction():
+        conn.execute("SELECT set_config('memory_mcp.read_spaces', '*', true)")
+        rows = conn.execute(
+            """SELECT uuid_hash(s.id) & %s, s.key, st.live_memories
+               FROM spaces s JOIN space_stats st ON st.space_id = s.id
+               WHERE st.live_memories >= %s ORDER BY 1, 3 DESC, 2""",
+            (buckets - 1, at_least)).fetchall()
+    return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
