@@ -64,8 +64,13 @@ async def run(url: str, args: argparse.Namespace) -> None:
     async with common.product_runtime(settings, url) as rt:
         user = await admin.create_user(rt, "bench-forget@example.test", "Bench Forget", "writer")
         key = await admin.create_key(rt, user["id"], "bench")
-        async with rt.transaction(system=True) as conn:
-            principal: Principal = await authenticate(conn, key["key"])
+
+        async def principal_now() -> Principal:
+            """The key as a request would see it now: its grants include the spaces seeded
+            since (a save resolves its space from the key check's grants)."""
+            async with rt.transaction(system=True) as conn:
+                return await authenticate(conn, key["key"])
+
         user_id = uuid.UUID(user["id"])
         literals = dict(zip(facts, await rt.embed(list(facts.values())), strict=True))
         t = recall.thresholds(rt)
@@ -85,7 +90,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
                                                     agreement.strip_preamble(case["request"]))
             sweep_inputs.append((case, [(r["content"], float(r["semantic"])) for r in rows],
                                  [ids[str(r["id"])] for r in rows]))
-            res = await memories.forget(rt, principal, case["request"], None, tag)
+            res = await memories.forget(rt, await principal_now(), case["request"], None, tag)
             if res["action"] == "forgotten":
                 hit = ids[res["memory"]["id"]]
                 outcome = "right" if hit == expect else "WRONG"
@@ -96,7 +101,7 @@ async def run(url: str, args: argparse.Namespace) -> None:
             forget_out[cls][outcome] += 1
             # the same text saved into another fresh space: which fact (if any) does it supersede?
             tag2, _, ids2 = await seed(rt, user_id, key["id"], n, facts, literals)
-            saved = await memories.save(rt, principal, case["request"], None, tag2)
+            saved = await memories.save(rt, await principal_now(), case["request"], None, tag2)
             if saved["action"] == "versioned":
                 old = ids2[saved["supersedes"]["id"]]
                 if old == expect:

@@ -14,7 +14,7 @@ import pytest
 from memory_mcp.db import processing
 from memory_mcp.db import saves as saves_db
 from memory_mcp.documents.storage import LocalStorage
-from memory_mcp.errors import AccessDeniedError, ConflictError, InvalidInputError
+from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
 from memory_mcp.services import admin, memories, uploads
 from memory_mcp.services.runtime import Runtime
 
@@ -343,13 +343,13 @@ async def test_forget_refuses_when_the_space_changes_mid_request(runtime: Runtim
         return await real(text)
 
     runtime.embed_one = revoking  # type: ignore[method-assign]
-    try:
-        with pytest.raises(ConflictError) as info:
+    try:  # the space it resolved is gone: refused in its words, not redirected to `second`
+        with pytest.raises(NotFoundError) as info:
             await memories.forget(runtime, m.principal, "Rotate signing keys each quarter", None,
                                   None)
     finally:
         runtime.embed_one = real  # type: ignore[method-assign]
-    assert "nothing was written" in str(info.value)
+    assert f'Space "{first}" was not found' in str(info.value)
     await admin.set_grant(runtime, m.key_id, first, "readwrite")
     page = await memories.list_page(runtime, m.principal, 1, 10, first)
     assert [x["isForgotten"] for x in page["memories"]] == [False]

@@ -38,7 +38,9 @@ class _Capture:
 
 async def _seed(rt: Runtime, world: Any) -> tuple[uuid.UUID, list[str]]:
     """A space of 90 memories: 20 in each profile category and 30 in none, with distinct
-    ``updated_at``, the profile categories' newest interleaved across categories."""
+    ``updated_at``, the profile categories' newest interleaved across categories. Ids rise
+    with ``i`` while creation times are shuffled, so an order by id is never the order by
+    creation (random ids were, one run in 24, for the four rows the test compares)."""
     key = await world.space("profile-scale")
     member = await world.member(grants={key: "readwrite"})
     async with rt.transaction(system=True) as conn:
@@ -46,18 +48,19 @@ async def _seed(rt: Runtime, world: Any) -> tuple[uuid.UUID, list[str]]:
         assert row is not None
         space = row["id"]
         texts = []
+        base = uuid.uuid4().int & ~0xFFFF  # unique to this run; the low bits carry i
         for i in range(90):
             category = CATEGORIES[i % 3] if i < 60 else None
             text = f"Profile scale fact {i} ({category})"
             texts.append(text)
             await conn.execute(
-                "INSERT INTO memories (space_id, content, content_hash, category, root_id, "
-                "created_by, updated_by, embedding, updated_at, created_at) VALUES (%s, %s, "
+                "INSERT INTO memories (id, space_id, content, content_hash, category, root_id, "
+                "created_by, updated_by, embedding, updated_at, created_at) VALUES (%s, %s, %s, "
                 "sha256(convert_to(%s, 'UTF8')), %s, gen_random_uuid(), %s, %s, "
                 "('[' || array_to_string(array_fill(0.05::float4, ARRAY[384]), ',') || "
                 "repeat(',0', 2688) || ']')::halfvec, now() - make_interval(mins => %s), "
                 "now() - make_interval(secs => %s))",
-                (space, text, text, category, member.principal.user_id,
+                (uuid.UUID(int=base + i), space, text, text, category, member.principal.user_id,
                  member.principal.user_id, 90 - i, (i * 37) % 90))  # creation order shuffled
     return space, texts
 

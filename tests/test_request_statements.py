@@ -241,6 +241,95 @@ async def test_a_save_after_the_key_check_obeys_a_grant_changed_meanwhile(
         assert [r["content"] for r in await cur.fetchall()] == ["The vault code is 4711."]
 
 
+async def test_a_new_save_is_seven_statements(runtime: Runtime, world: World,
+                                              statements: list[str]) -> None:
+    """First look: scope (grant still held) + identical-text lookup. Write: scope (key may still
+    write there, migration 0016) + save lock + candidates + write + post-write check."""
+    space = await world.space("seven")
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The release train leaves every Tuesday.", None,
+                        space)
+    statements.clear()
+    saved = await memories.save(runtime, m.principal, "Lunch is at noon in the canteen.", None,
+                                space)
+    assert saved["action"] == "saved"
+    assert len(statements) == 7, statements
+    assert "memory_mcp_still_granted" in statements[0]
+    assert "memory_mcp_still_writable" in statements[2]
+    assert "grants" not in " ".join(statements[3:]), "no second read of the grants"
+
+
+@pytest.mark.parametrize(("change", "refused"), [
+    ("grant revoked", NotFoundError), ("key revoked", NotFoundError),
+    ("user deactivated", NotFoundError), ("grant made read-only", AccessDeniedError),
+    ("user made a reader", AccessDeniedError)])
+async def test_a_save_whose_access_changes_while_it_embeds_writes_nothing(
+        runtime: Runtime, world: World, change: str, refused: type[Exception]) -> None:
+    """The writing transaction's first statement checks the key may still write there, with
+    the role and grant as they are now, not as the key check saw them."""
+    space = await world.space("embedw")
+    m = await world.member(grants={space: "readwrite"})
+    principal = await authenticate_header(runtime, f"Bearer {m.key}")
+    real = runtime.embed_one
+
+    async def changing(text: str) -> str:
+        if change == "grant revoked":
+            await admin.revoke_grant(runtime, m.key_id, space)
+        elif change == "key revoked":
+            await admin.revoke_key(runtime, m.key_id)
+        elif change == "user deactivated":
+            await admin.update_user(runtime, m.user["email"], active=False)
+        elif change == "grant made read-only":
+            await admin.set_grant(runtime, m.key_id, space, "read")
+        else:
+            await admin.update_user(runtime, m.user["email"], role="reader")
+        return await real(text)
+
+    runtime.embed_one = changing  # type: ignore[method-assign]
+    try:
+        with pytest.raises(refused) as caught:
+            await memories.save(runtime, principal, "The vault code is 4711.", None, space)
+    finally:
+        runtime.embed_one = real  # type: ignore[method-assign]
+    words = f'Space "{space}" was not found' if refused is NotFoundError else "read-only"
+    assert words in str(caught.value)
+    async with runtime.transaction(system=True) as conn:
+        cur = await conn.execute("SELECT count(*) AS n FROM memories m JOIN spaces s"
+                                 " ON s.id = m.space_id WHERE s.key = %s", (space,))
+        assert await cur.fetchone() == {"n": 0}
+
+
+@pytest.mark.parametrize(("change", "refused"), [
+    ("key revoked", NotFoundError), ("user made a reader", AccessDeniedError)])
+async def test_a_forget_whose_access_changes_while_it_looks_forgets_nothing(
+        runtime: Runtime, world: World, change: str, refused: type[Exception]) -> None:
+    space = await world.space("embedf")
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The staging database runs PostgreSQL 16.", None,
+                        space)
+    principal = await authenticate_header(runtime, f"Bearer {m.key}")
+    real = runtime.query_vector
+
+    async def changing(text: str) -> str:  # the look for the memory the text means
+        if change == "key revoked":
+            await admin.revoke_key(runtime, m.key_id)
+        else:
+            await admin.update_user(runtime, m.user["email"], role="reader")
+        return await real(text)
+
+    runtime.query_vector = changing  # type: ignore[method-assign]
+    try:
+        with pytest.raises(refused):
+            await memories.forget(runtime, principal, "staging database runs PostgreSQL 16",
+                                  None, space)
+    finally:
+        runtime.query_vector = real  # type: ignore[method-assign]
+    async with runtime.transaction(system=True) as conn:
+        cur = await conn.execute("SELECT bool_and(NOT m.is_forgotten) AS kept FROM memories m"
+                                 " JOIN spaces s ON s.id = m.space_id WHERE s.key = %s", (space,))
+        assert await cur.fetchone() == {"kept": True}
+
+
 async def test_extra_settings_cannot_replace_the_scope(runtime: Runtime) -> None:
     for name in ("role", "memory_mcp.read_spaces", "memory_mcp.write_spaces",
                  "session_authorization"):

@@ -49,7 +49,7 @@ class _Space:
                                                      form.query_literal(vector), 5)
             return seen
 
-    async def finish(self, content: str, vector: str, seen: saves.Seen | None
+    async def finish(self, content: str, vector: str, seen: saves.Seen
                      ) -> tuple[UUID, list[UUID] | None]:
         """Write this save's own row and run the check, then roll both back."""
         form = self.rt.vector_form
@@ -81,14 +81,18 @@ async def test_the_check_reports_only_close_rows_the_decision_did_not_see(
         # written next, so only the snapshot's own visibility test can tell that row was seen.
         lingering.execute("SELECT pg_current_xact_id()")
         seen_but_recent = await space.write(CLOSE + "!", close)
+        # A row restored from a cluster whose transaction ids ran higher: seen, whatever its id.
+        restored = await space.write(CLOSE + " (restored)", close)
+        with psycopg.connect(database_url, autocommit=True) as owner:
+            owner.execute("UPDATE memories SET write_xid = '999999999999'::xid8 WHERE id = %s",
+                          (restored,))
         seen = await space.decide(close)
         unseen_close = await space.write(CLOSE + "?", close)
         unseen_far = await space.write(FAR, far)
         me, unseen = await space.finish(CLOSE + " (mine)", close, seen)
     assert unseen == [unseen_close]
-    assert not {before, seen_but_recent, unseen_far, me} & set(unseen)
-    # An exclusive save (seen=None) makes no check; nor does one that nothing overtook.
-    assert (await space.finish(CLOSE + " (exclusive)", close, None))[1] is None
+    assert not {before, seen_but_recent, restored, unseen_far, me} & set(unseen)
+    # A save that nothing overtook makes no check at all.
     assert (await space.finish(CLOSE + " (alone)", close, await space.decide(close)))[1] is None
 
 

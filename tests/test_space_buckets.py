@@ -44,8 +44,8 @@ async def _bucket(rt: Runtime, space: str) -> tuple[UUID, int]:
 
 
 async def _spaces(rt: Runtime, world: Any) -> dict[str, tuple[str, UUID, int]]:
-    """Spaces A and B in different buckets and C in A's bucket (space ids are random: create
-    spaces until both cases exist; 16 buckets make that a few dozen at most)."""
+    """Spaces A and B in different buckets and C in A's bucket (new spaces go to the bucket
+    with the fewest spaces: create spaces until both cases exist, a few dozen at most)."""
     made: list[tuple[str, UUID, int]] = []
     for _ in range(200):
         key = await world.space("bk")

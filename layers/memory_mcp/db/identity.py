@@ -73,7 +73,9 @@ async def insert_space(conn: Conn, key: str, name: str, description: str) -> Row
     spaces in one bucket half the time; drawn this way, the first sixteen spaces get a graph
     each, and later ones go where the fewest spaces (and, among those, memories) are. Needs the
     every-space scope to see every space's count (the admin paths run with it); an import
-    keeps the id it exported instead (``db/transfer.create_space``)."""
+    keeps the id it exported instead (``db/transfer.create_space``). Space creations take
+    turns (a transaction-scoped advisory lock), so two at once do not pick the same bucket."""
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('memory_mcp.new_space', 0))")
     cur = await conn.execute(
         """WITH target AS (
                SELECT b.bucket FROM generate_series(0, %(buckets)s - 1) AS b(bucket)

@@ -57,18 +57,16 @@ async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vecto
     in the same snapshot."""
     cur = await conn.execute(
         f"""WITH nearest AS MATERIALIZED (
-                SELECT m.id, {form.distance} AS distance FROM memories m
+                SELECT m.id, m.content, m.content_hash, m.category, m.version, m.root_id,
+                       {form.distance} AS distance
+                FROM memories m
                 WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
-            SELECT w.writes, pg_current_snapshot()::text AS snapshot, c.id, c.content,
-                   c.content_hash, c.category, c.version, c.root_id, c.similarity
+            SELECT w.writes, pg_current_snapshot()::text AS snapshot, n.id, n.content,
+                   n.content_hash, n.category, n.version, n.root_id, 1 - n.distance AS similarity
             FROM (SELECT coalesce((SELECT s.all_memories FROM space_stats s
                                    WHERE s.space_id = %(space)s), 0) AS writes) w
-            LEFT JOIN LATERAL (
-                SELECT m.id, m.content, m.content_hash, m.category, m.version, m.root_id,
-                       1 - n.distance AS similarity, n.distance
-                FROM nearest n JOIN memories m ON m.id = n.id
-                WHERE m.is_latest AND NOT m.is_forgotten) c ON true
-            ORDER BY c.distance + 0, c.id""",
+            LEFT JOIN nearest n ON true
+            ORDER BY n.distance + 0, n.id""",
         {"space": space_id, "vec": vector, "limit": limit},
     )
     rows = await cur.fetchall()
@@ -122,19 +120,22 @@ def unseen_rows_sql(form: VectorForm) -> str:
     """The current memories of ``%(space)s`` other than ``%(me)s`` whose writing transaction
     the snapshot ``%(snapshot)s`` did not see, with their cosine ``distance`` to ``%(vec)s``.
 
-    A range on ``memories_space_write_xid_idx`` (migration 0015) from the snapshot's xmin,
-    then the snapshot's own test for the few transactions in flight when it was taken. The
+    A range on ``memories_space_write_xid_idx`` (migration 0015) from the snapshot's xmin up
+    to this statement's own xmax (every row it can see was written below it; a row restored
+    from another cluster whose ids ran higher is never taken for a new one), then the
+    snapshot's own test for the few transactions in flight when it was taken. The
     distance, in the select list, is computed only for the rows left; ``OFFSET 0`` keeps a
     caller's condition on it from being pushed into the scan's filter."""
     return f"""SELECT m.id, {form.distance} AS distance FROM memories m
                WHERE {_LIVE} AND {form.predicate} AND m.id <> %(me)s
                  AND m.write_xid >= pg_snapshot_xmin(%(snapshot)s::pg_snapshot)
+                 AND m.write_xid < pg_snapshot_xmax(pg_current_snapshot())
                  AND NOT pg_visible_in_snapshot(m.write_xid, %(snapshot)s::pg_snapshot)
                OFFSET 0"""
 
 
 async def finish_save(conn: Conn, space_id: UUID, memory_id: UUID, *, form: VectorForm,
-                      vector: str, seen: Seen | None, threshold: float) -> list[UUID] | None:
+                      vector: str, seen: Seen, threshold: float) -> list[UUID] | None:
     """After a save's row is written (its statement holds the space's ``space_stats`` row
     until commit, so nothing else can arrive in the space now): record the space's activity
     and return the current memories at least ``threshold`` close to ``vector`` that the
@@ -142,24 +143,22 @@ async def finish_save(conn: Conn, space_id: UUID, memory_id: UUID, *, form: Vect
     decision stands.
 
     The check runs only when the write counter moved by more than this save's own row since
-    the decision (``seen``; None: never check) or cannot be read. It reads just the rows whose
+    the decision (``seen``) or cannot be read. It reads just the rows whose
     writing transaction the decision's snapshot did not see (``unseen_rows_sql``), a handful
     under concurrent saves, and compares each one exactly: no second walk of the HNSW graph
     (which, under concurrent saves, every save used to pay). Rows written before migration
     0015 carry no transaction id; they are older than any decision being checked."""
     cur = await conn.execute(
         f"""WITH touch AS (UPDATE spaces SET last_activity_at = now() WHERE id = %(space)s)
-            SELECT CASE WHEN %(seen)s::bigint IS NOT NULL
-                         AND coalesce(s.writes, -1) <> %(seen)s::bigint + 1
+            SELECT CASE WHEN coalesce(s.writes, -1) <> %(seen)s::bigint + 1
                 THEN (SELECT coalesce(array_agg(u.id ORDER BY u.distance, u.id), '{{}}')
                       FROM ({unseen_rows_sql(form)}) u
                       WHERE 1 - u.distance >= %(threshold)s)
                 END AS unseen
             FROM (SELECT (SELECT all_memories FROM space_stats
                           WHERE space_id = %(space)s) AS writes) s""",
-        {"space": space_id, "seen": seen.writes if seen else None,
-         "snapshot": seen.snapshot if seen else None, "me": memory_id, "vec": vector,
-         "threshold": threshold},
+        {"space": space_id, "seen": seen.writes, "snapshot": seen.snapshot, "me": memory_id,
+         "vec": vector, "threshold": threshold},
     )
     row = await cur.fetchone()
     return None if row is None or row["unseen"] is None else list(row["unseen"])

@@ -28,6 +28,8 @@ _OWN_PREFIX = "memory_mcp."
 #: The read list limited to the spaces a key still holds a live grant on (the key not revoked,
 #: its user active), as ``_lists`` writes it: sorted ids, comma-separated (migrations/0014).
 _STILL_GRANTED = "memory_mcp_still_granted(%s, %s::uuid[])"
+#: The write list limited to the spaces the key may still write (migrations/0016), same form.
+_STILL_WRITABLE = "memory_mcp_still_writable(%s, %s::uuid[])"
 
 
 async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable[UUID] = (),
@@ -42,9 +44,10 @@ async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable
     ``settings``: more transaction-local settings by name (a search's HNSW depth, db/ann.py).
 
     ``holder``: a key id whose grants the request read earlier (at its key check); the read
-    spaces are then only those the key *still* holds a live grant on, checked in this same
-    statement, and the result says whether every one was kept (False: the caller must not go
-    on as if it could read them; the transaction sees only what was kept). Reads only.
+    spaces are then only those the key *still* holds a live grant on, and the write spaces
+    only those it may *still* write (grant ReadWrite, user a Writer: migration 0016), checked
+    in this same statement. The result says whether every one was kept (False: the caller must
+    not go on as if it could read or write them; the transaction sees only what was kept).
 
     One statement, whatever is set: it runs at the start of every transaction."""
     extra = dict(settings or {})
@@ -54,26 +57,33 @@ async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable
         readable = writable = EVERY_SPACE
     else:
         readable, writable = _lists(read, write)
-    if holder is not None and (system or writable):
-        raise ValueError("holder checks a read scope only")
+    if holder is not None and system:
+        raise ValueError("holder checks named spaces, not every space")
     if not durable:
         extra["synchronous_commit"] = "off"
     read_params: tuple[object, ...]
-    if holder is None:
-        read_sql, read_params = "%s", (readable,)
-    else:
-        read_sql, read_params = _STILL_GRANTED, (holder, readable.split(",") if readable else [])
+    write_params: tuple[object, ...]
+    read_sql, read_params = "%s", (readable,)
+    write_sql, write_params = "%s", (writable,)
+    if holder is not None:
+        read_sql, read_params = _STILL_GRANTED, (holder, _ids(readable))
+        if writable:
+            write_sql, write_params = _STILL_WRITABLE, (holder, _ids(writable))
     cur = await conn.execute(
         "SELECT set_config('role', %s, true),"
         f" set_config('memory_mcp.read_spaces', {read_sql}, true) AS read_spaces,"
-        " set_config('memory_mcp.write_spaces', %s, true)"
+        f" set_config('memory_mcp.write_spaces', {write_sql}, true) AS write_spaces"
         + ", set_config(%s, %s, true)" * len(extra),
-        (APP_ROLE if as_app else "none", *read_params, writable,
+        (APP_ROLE if as_app else "none", *read_params, *write_params,
          *(part for item in extra.items() for part in item)))
     if holder is None:
         return True
     row = await cur.fetchone()
-    return row is not None and row["read_spaces"] == readable
+    return row is not None and (row["read_spaces"], row["write_spaces"]) == (readable, writable)
+
+
+def _ids(listed: str) -> list[str]:
+    return listed.split(",") if listed else []
 
 
 def _lists(read: Iterable[UUID], write: Iterable[UUID]) -> tuple[str, str]:

@@ -8,8 +8,14 @@ from typing import Any
 
 from memory_mcp.db import identity, saves
 from memory_mcp.db import memories as db
-from memory_mcp.errors import ConflictError, GrantLostError, NotFoundError
-from memory_mcp.models import Principal
+from memory_mcp.errors import (
+    AccessDeniedError,
+    ConflictError,
+    GrantLostError,
+    MemoryMcpError,
+    NotFoundError,
+)
+from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import agreement, audit, matching, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import checked_at_key_check, resolve_space, space_not_found
@@ -48,8 +54,10 @@ async def save(
     not see arrived meanwhile close enough to change that decision (``saves.finish_save``); else
     it rolls back and decides again. Identical texts meet at the unique index, two versions of
     one memory at its row (the supersede is conditional), and the last attempt decides under
-    the space's exclusive save lock (``saves.begin_save``), so it cannot lose to another save.
-    Whatever fails, the transaction rolls back: no half-written row."""
+    the space's exclusive save lock (``saves.begin_save``), so it cannot lose to another save;
+    its check still sees a memory that a document's extraction or an import (which take no
+    save lock) wrote meanwhile, and then the save reports a conflict. Whatever fails, the
+    transaction rolls back: no half-written row."""
     text = v.content(content, rt.settings.max_content_chars)
     tag = v.category(category)
     digest = v.content_hash(text)
@@ -68,11 +76,15 @@ async def save(
     vector = await rt.embed_one(text)  # outside any transaction: may take a while
     for attempt in range(1, MAX_SAVE_ATTEMPTS + 1):
         try:
-            async with rt.transaction() as conn:
-                result = await _save_once(rt, conn, principal, container_tag, space.space_id,
-                                          text, digest, tag, vector,
+            # Opened on the space the request resolved, in a first statement that checks the
+            # key may still write there (time passed while embedding): see ``_refusal``.
+            async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
+                result = await _save_once(rt, conn, space.space_id, text, digest, tag, vector,
+                                          principal.user_id,
                                           exclusive=attempt == MAX_SAVE_ATTEMPTS)
             return {"space": space.key, **result}
+        except GrantLostError:
+            raise await _refusal(rt, principal, space) from None
         except _LostRace:
             async with rt.transaction(read=[space.space_id]) as conn:
                 existing = await db.find_live_by_hash(conn, space.space_id, digest)
@@ -81,14 +93,19 @@ async def save(
     raise ConflictError("This memory was changed concurrently several times; please retry.")
 
 
-async def _same_space(conn: Conn, principal: Principal, container_tag: str | None,
-                      space_id: uuid.UUID) -> None:
-    """Re-check write access at commit time and insist it is still the same space: a grant
-    revoked (or the active space switched) while we were embedding must not redirect the write."""
-    current = await resolve_space(conn, principal, container_tag, write=True)
-    if current.space_id != space_id:
-        raise ConflictError("The space changed while this request ran; nothing was written. "
-                            "Please retry.")
+async def _refusal(rt: Runtime, principal: Principal, space: SpaceAccess) -> MemoryMcpError:
+    """Why a save's writing transaction found its space no longer writable (the first
+    statement's check, migration 0016), asked again in a transaction of its own: the key no
+    longer reaches the space at all (grant revoked, key revoked, user deactivated: the same
+    words as a space never granted), or it may only read there now (grant or role changed).
+    Nothing was written either way."""
+    try:
+        async with rt.transaction(read=[space.space_id], holder=principal.key_id):
+            pass
+    except GrantLostError:
+        return space_not_found(space.key)
+    return AccessDeniedError(f'You are read-only in space "{space.key}" now (this key\'s grant or '
+                             "your role changed while the request ran); nothing was written.")
 
 
 def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
@@ -105,15 +122,13 @@ def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
 
 
 async def _save_once(
-    rt: Runtime, conn: Conn, principal: Principal, container_tag: str | None,
-    space_id: uuid.UUID, text: str, digest: bytes, tag: str | None, vector: str, *,
-    exclusive: bool,
+    rt: Runtime, conn: Conn, space_id: uuid.UUID, text: str, digest: bytes, tag: str | None,
+    vector: str, user_id: uuid.UUID, *, exclusive: bool,
 ) -> dict[str, Any]:
-    """One attempt, in one transaction; raises ``_LostRace`` (rolling it back) when a
-    concurrent write invalidated the decision."""
+    """One attempt, in one transaction whose scope is the space, writable; raises
+    ``_LostRace`` (rolling it back) when a concurrent write invalidated the decision."""
     form, t = rt.vector_form, recall.thresholds(rt)
     query = form.query_literal(vector)
-    await _same_space(conn, principal, container_tag, space_id)
     await saves.begin_save(conn, space_id, min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search),
                         exclusive=exclusive)
     near, seen = await saves.version_candidates(conn, space_id, form, query, VERSION_CANDIDATES)
@@ -126,12 +141,11 @@ async def _save_once(
     row = await saves.save_row(
         conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
         category=tag if tag is not None or nearest is None else nearest["category"],
-        vector=vector, user_id=principal.user_id, supersedes=nearest)
+        vector=vector, user_id=user_id, supersedes=nearest)
     if row is None:  # predecessor taken, or identical text won: undo any supersede, retry
         raise _LostRace()
     unseen = await saves.finish_save(
-        conn, space_id, new_id, form=form, vector=query, seen=None if exclusive else seen,
-        threshold=t.version)
+        conn, space_id, new_id, form=form, vector=query, seen=seen, threshold=t.version)
     if unseen:  # a close memory arrived after the decision: decide again with it
         raise _LostRace()
     result: dict[str, Any] = {"action": "versioned" if nearest is not None else "saved",
@@ -179,26 +193,29 @@ async def forget(
             return {"space": space.key, **match}
         how = "similar"
     reason = (text or f"forget by id {target_id}")[:MAX_REASON_CHARS]
-    async with rt.transaction() as conn:  # any error below rolls the forget back
-        await _same_space(conn, principal, container_tag, space.space_id)
-        target, note = match, None
-        if not target["is_latest"]:  # a superseded version: forget the fact's current version
-            latest = await db.latest_of_chain(conn, space.space_id, match["root_id"])
-            if latest is None or latest["is_forgotten"]:
-                return {"action": "already_forgotten", "space": space.key,
-                        "memory": views.memory(latest or match)}
-            target = latest
-            note = (f"{target_id} is an older version (v{match['version']}); forgot the current "
-                    f"version v{target['version']}.")
-        if not await db.forget(conn, space.space_id, target["id"], principal.user_id, reason):
-            raise ConflictError("That memory changed while this request ran (forgotten or "
-                                "superseded); nothing was forgotten. Please retry.")
-        await audit.record(conn, "memory.forgotten", principal, space_id=space.space_id,
-                           target_id=target["id"], match=how)
-        await identity.touch_space(conn, space.space_id)
-        row = await db.get(conn, space.space_id, target["id"])
-        if row is None:
-            raise ConflictError("That memory disappeared while this request ran; please retry.")
+    try:  # opened only if the key may still write there; any error below rolls it back
+        async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
+            target, note = match, None
+            if not target["is_latest"]:  # a superseded version: forget the fact's current version
+                latest = await db.latest_of_chain(conn, space.space_id, match["root_id"])
+                if latest is None or latest["is_forgotten"]:
+                    return {"action": "already_forgotten", "space": space.key,
+                            "memory": views.memory(latest or match)}
+                target = latest
+                note = (f"{target_id} is an older version (v{match['version']}); forgot the current "
+                        f"version v{target['version']}.")
+            if not await db.forget(conn, space.space_id, target["id"], principal.user_id, reason):
+                raise ConflictError("That memory changed while this request ran (forgotten or "
+                                    "superseded); nothing was forgotten. Please retry.")
+            await audit.record(conn, "memory.forgotten", principal, space_id=space.space_id,
+                               target_id=target["id"], match=how)
+            await identity.touch_space(conn, space.space_id)
+            row = await db.get(conn, space.space_id, target["id"])
+            if row is None:
+                raise ConflictError("That memory disappeared while this request ran; please retry.")
+    except GrantLostError:
+        raise await _refusal(rt, principal, space) from None
+
     result: dict[str, Any] = {"action": "forgotten", "match": how, "space": space.key,
                               "memory": views.memory(row)}
     if note:

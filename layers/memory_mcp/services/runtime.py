@@ -78,9 +78,10 @@ class Runtime:
         ``snapshot=True``: a read-only transaction whose every statement sees the database as of
         its first one (REPEATABLE READ), for reads that must add up, such as an export.
         ``settings``: more transaction-local settings, set in the same first statement.
-        ``holder``: the request's key id, for ``read`` spaces resolved from the grants its key
-        check returned: the same first statement opens only those the key still holds, and a
-        lost one raises ``GrantLostError`` (db/scope.py).
+        ``holder``: the request's key id, for ``read``/``write`` spaces resolved from the grants
+        its key check returned: the same first statement opens only those the key still holds
+        (and, to write, may still write), and a lost one raises ``GrantLostError``
+        (db/scope.py).
         """
         async with _pooled(self.pool) as conn, conn.transaction():
             if snapshot:  # must come before any other statement of the transaction
