@@ -38,6 +38,21 @@ def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield seen
 
 
+@pytest.fixture
+def embedded(runtime: Runtime) -> Iterator[list[str]]:
+    """The texts the code under test embeds (``embed_one`` counted, then restored)."""
+    texts: list[str] = []
+    real = runtime.embed_one
+
+    async def counting(text: str) -> str:
+        texts.append(text)
+        return await real(text)
+
+    runtime.embed_one = counting  # type: ignore[method-assign]
+    yield texts
+    runtime.embed_one = real  # type: ignore[method-assign]
+
+
 async def test_the_key_check_brings_the_keys_grants_oldest_first(runtime: Runtime,
                                                                  world: World) -> None:
     first, second, third = await world.space("g1"), await world.space("g2"), await world.space("g3")
@@ -111,25 +126,14 @@ async def test_a_search_of_a_space_read_lately_is_three_statements(
 
 
 async def test_a_refused_space_costs_no_statement_and_no_embedding(
-        runtime: Runtime, world: World, statements: list[str]) -> None:
+        runtime: Runtime, world: World, statements: list[str], embedded: list[str]) -> None:
     mine, theirs = await world.space("mine"), await world.space("theirs")
     m = await world.member(grants={mine: "read"})
-    embedded: list[str] = []
-    real = runtime.embed_one
-
-    async def counting(text: str) -> str:
-        embedded.append(text)
-        return await real(text)
-
-    runtime.embed_one = counting  # type: ignore[method-assign]
-    try:
-        statements.clear()
-        with pytest.raises(Exception, match="was not found"):
-            await recall.search(runtime, m.principal, query="An unseen question about trains",
-                                keyword=None, category=None, include_profile=False,
-                                container_tag=theirs, limit=5)
-    finally:
-        runtime.embed_one = real  # type: ignore[method-assign]
+    statements.clear()
+    with pytest.raises(Exception, match="was not found"):
+        await recall.search(runtime, m.principal, query="An unseen question about trains",
+                            keyword=None, category=None, include_profile=False,
+                            container_tag=theirs, limit=5)
     assert statements == [] and embedded == []
 
 
@@ -184,24 +188,12 @@ async def test_a_saves_first_look_is_one_statement_after_its_scope(
 
 
 async def test_a_read_only_saver_costs_no_statement_and_no_embedding(
-        runtime: Runtime, world: World, statements: list[str]) -> None:
+        runtime: Runtime, world: World, statements: list[str], embedded: list[str]) -> None:
     space = await world.space("ro")
     m = await world.member(grants={space: "read"})
-    embedded: list[str] = []
-    real = runtime.embed_one
-
-    async def counting(text: str) -> str:
-        embedded.append(text)
-        return await real(text)
-
-    runtime.embed_one = counting  # type: ignore[method-assign]
-    try:
-        statements.clear()
-        with pytest.raises(AccessDeniedError, match="read-only"):
-            await memories.save(runtime, m.principal, "A fact nobody may write here.", None,
-                                space)
-    finally:
-        runtime.embed_one = real  # type: ignore[method-assign]
+    statements.clear()
+    with pytest.raises(AccessDeniedError, match="read-only"):
+        await memories.save(runtime, m.principal, "A fact nobody may write here.", None, space)
     assert statements == [] and embedded == []
 
 
