@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 import uvicorn
 from pydantic import SecretStr
@@ -73,8 +74,6 @@ def _with_database(url: str, name: str) -> str:
 
 def empty_database(pg_root_url: str) -> str:
     """A new database without any schema on the session server (what a first deploy meets)."""
-    import psycopg
-
     name = f"t_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(pg_root_url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
@@ -233,3 +232,32 @@ def package_logging_restored() -> Iterator[None]:
             logger.handlers, logger.propagate = handlers, propagate
             logger.setLevel(level)
 
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The text of every statement the code under test sends, in order."""
+    seen: list[str] = []
+    real = psycopg.AsyncConnection.execute
+
+    async def recording(self: Any, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        text = query.decode() if isinstance(query, bytes) else str(query)
+        seen.append(" ".join(text.split()))
+        return await real(self, query, params, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", recording)
+    yield seen
+
+
+@pytest.fixture
+def embedded(runtime: Runtime) -> Iterator[list[str]]:
+    """The texts the code under test embeds (``embed_one`` counted, then restored)."""
+    texts: list[str] = []
+    real = runtime.embed_one
+
+    async def counting(text: str) -> str:
+        texts.append(text)
+        return await real(text)
+
+    runtime.embed_one = counting  # type: ignore[method-assign]
+    yield texts
+    runtime.embed_one = real  # type: ignore[method-assign]
