@@ -35,12 +35,21 @@ async def test_a_saves_first_look_is_one_statement_after_its_scope(
     assert "content_hash" in statements[1]
 
 
-async def test_a_read_only_saver_costs_no_statement_and_no_embedding(
-        runtime: Runtime, world: World, statements: list[str], embedded: list[str]) -> None:
-    space = await world.space("ro")
-    m = await world.member(grants={space: "read"})
+@pytest.mark.parametrize(("who", "refused", "words"), [
+    ("grant read", AccessDeniedError, "read-only"), ("a Reader", AccessDeniedError, "read-only"),
+    ("no grant", NotFoundError, "was not found")])
+async def test_a_saver_who_may_not_write_costs_no_statement_and_no_embedding(
+        runtime: Runtime, world: World, statements: list[str], embedded: list[str], who: str,
+        refused: type[Exception], words: str) -> None:
+    space, other = await world.space("ro"), await world.space("ro-other")
+    if who == "grant read":
+        m = await world.member(grants={space: "read"})
+    elif who == "a Reader":
+        m = await world.member("reader", grants={space: "readwrite"})
+    else:
+        m = await world.member(grants={other: "readwrite"})
     statements.clear()
-    with pytest.raises(AccessDeniedError, match="read-only"):
+    with pytest.raises(refused, match=words):
         await memories.save(runtime, m.principal, "A fact nobody may write here.", None, space)
     assert statements == [] and embedded == []
 
