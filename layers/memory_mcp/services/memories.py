@@ -64,7 +64,7 @@ async def save(
     # The first look (identical text already there: nothing to embed or write) uses the grants
     # of the request's key check, as a search does: a read-only caller is refused before any
     # embedding, the transaction opens on the space in its first statement, which checks the
-    # key still holds it, and the write below reads the grants again where it writes.
+    # key still holds it, and the write below checks again that the key may still write there.
     space = checked_at_key_check(principal, container_tag, write=True)
     try:
         async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
