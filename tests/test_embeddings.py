@@ -90,6 +90,56 @@ def test_local_batch_padding_and_order_do_not_change_vectors(local: Any) -> None
     np.testing.assert_allclose(batched[0], local.embed([long])[0], atol=1e-5)
 
 
+def test_batch_size_gives_each_thread_a_batch_only_when_worth_it() -> None:
+    from memory_mcp.embeddings.local import BATCH_SIZE, MIN_SPLIT, batch_size
+
+    assert [batch_size(n, 2) for n in (1, 8, 16, 17, 40, 64, 65, 1000)] == [
+        MIN_SPLIT, MIN_SPLIT, MIN_SPLIT, 9, 20, BATCH_SIZE, BATCH_SIZE, BATCH_SIZE]
+    assert batch_size(40, 1) == BATCH_SIZE and batch_size(3, 0) == MIN_SPLIT
+
+
+def test_a_large_input_runs_its_batches_side_by_side_in_order(
+        local: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each ONNX call is one thread; a large input's batches go to the embedder's threads, and
+    every vector still lands at its text's position (the batches are length-sorted)."""
+    import threading
+
+    from memory_mcp.embeddings.local import LocalEmbedder
+
+    texts = [f"fact {i}: " + "the cache is warmed nightly " * (i % 7) for i in range(40)]
+    alone = [local.embed([t])[0] for t in texts]
+    where: list[tuple[str, int]] = []
+    real = LocalEmbedder._embed_batch
+
+    def spy(runtime: Any, batch: list[str]) -> Any:
+        where.append((threading.current_thread().name, len(batch)))
+        return real(runtime, batch)
+
+    monkeypatch.setattr(LocalEmbedder, "_embed_batch", staticmethod(spy))
+    together = local.embed(texts)
+    assert sorted(size for _, size in where) == [20, 20]
+    assert all(name.startswith("minilm") for name, _ in where)
+    np.testing.assert_allclose(together, alone, atol=1e-5)
+    where.clear()
+    local.embed(texts[:5])  # one small batch: on the caller's thread, no hand-over
+    assert where == [(threading.current_thread().name, 5)]
+
+
+def test_a_failing_batch_fails_the_whole_call(local: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memory_mcp.embeddings.local import LocalEmbedder
+
+    real = LocalEmbedder._embed_batch
+
+    def second_fails(runtime: Any, batch: list[str]) -> Any:
+        if "boom" in batch[-1]:
+            raise RuntimeError("onnx failed")
+        return real(runtime, batch)
+
+    monkeypatch.setattr(LocalEmbedder, "_embed_batch", staticmethod(second_fails))
+    with pytest.raises(RuntimeError, match="onnx failed"):
+        local.embed([f"short {i}" for i in range(20)] + ["a much longer text that says boom"])
+
+
 def test_padding_to_storage_keeps_cosine(local: Any) -> None:
     vectors = local.embed(["tabs or spaces", "indentation style preference"])
     padded = [[float(x) for x in vector_literal(v, STORAGE_DIMENSIONS)[1:-1].split(",")]

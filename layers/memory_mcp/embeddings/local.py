@@ -19,7 +19,9 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import logging
+import math
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +45,8 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 #: tokenizer.json says 128, so truncation is set explicitly rather than trusted from the file.
 MAX_TOKENS = 256
 BATCH_SIZE = 32
+#: The smallest batch worth a thread of its own: below it, one call on the caller's thread.
+MIN_SPLIT = 8
 TOKENIZER_PATH = Path(__file__).parent / "assets" / "tokenizer.json"
 _PAD = "[PAD]"
 
@@ -76,6 +80,12 @@ def verify_file(path: Path, expected_sha256: str, what: str) -> None:
         )
 
 
+def batch_size(count: int, threads: int) -> int:
+    """Texts per ONNX call for ``count`` texts: enough batches to give each of ``threads`` one
+    when there are at least ``MIN_SPLIT`` texts per batch, never more than ``BATCH_SIZE``."""
+    return max(MIN_SPLIT, min(BATCH_SIZE, math.ceil(count / max(1, threads))))
+
+
 @dataclass(frozen=True)
 class _Runtime:
     """What a loaded embedder needs per call; built once, then shared read-only by threads."""
@@ -93,6 +103,14 @@ class LocalEmbedder:
     embedder at start-up is instant and concurrent first calls load the model exactly once.
     After loading, ``embed`` takes no lock: ``InferenceSession.run`` and
     ``Tokenizer.encode_batch`` are safe to call concurrently.
+
+    Each ONNX call runs on ONE thread, the caller's; ``threads`` is how many batches of a
+    large input run at once. A save or a query embeds one short text, and splitting a
+    ~20-token input across two threads costs more in handing work over than it gains
+    (measured on an AVX2 machine: 14.0 against 11.0 ms of CPU per text, and slower too,
+    12.9 against 11.7 ms; ``bench/write_throughput.py``'s what-if, same run: 8 concurrent
+    saves 46.7 -> 50.4/s). A document's hundreds of chunks still use every thread: as
+    batches side by side instead of one batch split inside the model.
     """
 
     def __init__(
@@ -111,6 +129,7 @@ class LocalEmbedder:
         self._threads = threads
         self._lock = threading.Lock()
         self._runtime: _Runtime | None = None
+        self._pool: ThreadPoolExecutor | None = None
 
     @property
     def model_id(self) -> str:
@@ -123,7 +142,8 @@ class LocalEmbedder:
         return DIMENSIONS
 
     def embed(self, texts: list[str]) -> Vectors:
-        """Embed texts in length-sorted batches (less padding, same result) and restore order."""
+        """Embed texts in length-sorted batches (less padding, same result) and restore order;
+        with more than one batch, up to ``threads`` of them at once."""
         if not texts:
             return []
         import numpy as np
@@ -131,11 +151,26 @@ class LocalEmbedder:
         runtime = self._load()
         out = np.zeros((len(texts), DIMENSIONS), dtype=np.float32)
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-        for start in range(0, len(order), BATCH_SIZE):
-            idx = order[start : start + BATCH_SIZE]
+        size = batch_size(len(texts), self._threads)
+        batches = [order[start : start + size] for start in range(0, len(order), size)]
+
+        def run(idx: list[int]) -> None:
             out[idx] = self._embed_batch(runtime, [texts[i] for i in idx])
+
+        if len(batches) == 1:
+            run(batches[0])
+        else:
+            list(self._executor().map(run, batches))  # list(): waits, and re-raises a failure
         rows: Vectors = out.tolist()
         return rows
+
+    def _executor(self) -> ThreadPoolExecutor:
+        """The threads that embed a large input's batches side by side (created on first use:
+        most processes never embed more than a batch at once)."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="minilm")
+            return self._pool
 
     def warm_up(self) -> None:
         """Load and verify the model now (e.g. at server start) instead of on first use."""
@@ -169,13 +204,14 @@ class LocalEmbedder:
         tokenizer.enable_padding(pad_id=0 if pad_id is None else pad_id, pad_token=_PAD)
 
         options = ort.SessionOptions()
-        # Small, fixed thread counts: the server runs several requests at once and should not
-        # oversubscribe the CPU (onnxruntime defaults to one thread per core).
-        options.intra_op_num_threads = self._threads
+        # One thread per call (see the class docstring): the server runs several requests at
+        # once, and a large input runs its batches side by side (``embed``); onnxruntime would
+        # otherwise start a thread per core for every call.
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
-        # Its worker threads otherwise busy-wait between calls, burning the CPU PostgreSQL and
-        # the event loop need (bench/write_throughput.py: 26-30 -> 18-20 ms of model CPU per
-        # save; 16 writers 20.8 -> 29.0 saves/s in the same run).
+        # Kept should the thread count ever rise again: idle intra-op workers otherwise busy-wait
+        # between calls, burning the CPU PostgreSQL and the event loop need (with two of them,
+        # bench/write_throughput.py measured 26-30 -> 18-20 ms of model CPU per save).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
         session = ort.InferenceSession(
