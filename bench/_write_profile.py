@@ -8,8 +8,10 @@ statement (``saves.save_row``; its 0008 trigger took the space's ``space_stats``
 memory write of the space needs, and keeps it until commit) to the end of the commit. It does
 not include the trigger itself, which runs at the end of the write statement (about 1 ms: the
 INSERT-cost table, "without the stats triggers"). ``1 / held`` bounds a space's saves/s.
-An exclusive retry (``saves.begin_save(exclusive=True)``) holds the space from its lock on:
-such attempts are counted ("excl") and their lock-to-commit time is added to "held".
+An exclusive retry (``saves.lock_exclusively``) holds the space from its lock on: such attempts
+are counted ("excl") and their lock-to-commit time is added to "held". A shared attempt takes
+its lock in its transaction's first statement, so waiting for it is part of "begin"; "lock
+wait" is the exclusive attempts' wait.
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ class Profiler:
         patches: list[tuple[object, str, Any]] = [
             (service, "resolve_space", self._timed(access.resolve_space, "resolve_space")),
             (db, "find_live_by_hash", self._timed(db.find_live_by_hash, "find_by_hash")),
-            (saves, "begin_save", self._begin(saves.begin_save)),
+            (saves, "lock_exclusively", self._exclusive(saves.lock_exclusively)),
             (saves, "version_candidates", self._timed(saves.version_candidates, "candidates")),
             (saves, "save_row", self._write(saves.save_row)),
             (saves, "finish_save", self._finish(saves.finish_save)),
@@ -106,13 +108,12 @@ class Profiler:
         if self.phase is not None:
             self.phase.events[event] += 1
 
-    def _begin(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+    def _exclusive(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def wrapper(*a: Any, **k: Any) -> Any:
             with self.stage("lock wait"):
                 await fn(*a, **k)
-            if k.get("exclusive"):
-                self.count("excl")
-                _LOCKED_AT.set(time.perf_counter())
+            self.count("excl")
+            _LOCKED_AT.set(time.perf_counter())
         return wrapper
 
     def _write(self, fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:

@@ -87,14 +87,15 @@ def _decide_together(monkeypatch: pytest.MonkeyPatch, *parties: int
 
 
 def _count_exclusive(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Record the mode of every ``begin_save`` (True: exclusive)."""
-    real, modes = saves_db.begin_save, []
+    """Record every exclusive save lock taken (``lock_exclusively``; shared attempts take
+    theirs in their transaction's first statement)."""
+    real, modes = saves_db.lock_exclusively, []
 
-    async def begin(*a: Any, exclusive: bool, **k: Any) -> None:
-        modes.append(exclusive)
-        await real(*a, exclusive=exclusive, **k)
+    async def lock(*a: Any, **k: Any) -> None:
+        modes.append(True)
+        await real(*a, **k)
 
-    monkeypatch.setattr(saves_db, "begin_save", begin)
+    monkeypatch.setattr(saves_db, "lock_exclusively", lock)
     return modes
 
 
@@ -243,12 +244,12 @@ async def test_an_exclusive_save_waits_for_saves_in_flight(
     m = await world.member(grants={space: "readwrite"})
     is_b = contextvars.ContextVar("is_b", default=False)
     a_decided, b_locking, release_a = asyncio.Event(), asyncio.Event(), asyncio.Event()
-    real_begin, real_candidates = saves_db.begin_save, saves_db.version_candidates
+    real_lock, real_candidates = saves_db.lock_exclusively, saves_db.version_candidates
 
-    async def begin(*a: Any, exclusive: bool, **k: Any) -> None:
+    async def lock(*a: Any, **k: Any) -> None:
         if is_b.get():
             b_locking.set()
-        await real_begin(*a, exclusive=exclusive or is_b.get(), **k)
+        await real_lock(*a, **k)
 
     async def candidates(*a: Any, **k: Any) -> Any:
         result = await real_candidates(*a, **k)
@@ -257,7 +258,7 @@ async def test_an_exclusive_save_waits_for_saves_in_flight(
             await asyncio.wait_for(release_a.wait(), 30)
         return result
 
-    monkeypatch.setattr(saves_db, "begin_save", begin)
+    monkeypatch.setattr(saves_db, "lock_exclusively", lock)
     monkeypatch.setattr(saves_db, "version_candidates", candidates)
 
     async def save_b() -> dict[str, Any]:
@@ -270,6 +271,7 @@ async def test_an_exclusive_save_waits_for_saves_in_flight(
         runtime, m.principal, "The team deploys to production every Friday afternoon", None,
         space))
     await asyncio.wait_for(a_decided.wait(), 30)
+    monkeypatch.setattr(memories, "MAX_SAVE_ATTEMPTS", 1)  # B's first attempt is its last
     b = asyncio.create_task(save_b())
     await asyncio.wait_for(b_locking.wait(), 30)
     await asyncio.sleep(0.3)

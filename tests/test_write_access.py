@@ -1,9 +1,11 @@
 """What a write re-checks, and what it costs in statements (real embedded PostgreSQL): a
-save's first look opens on the space from the key check's grants; its writing transaction, and
-a forget's, opens the space writable only if the key may still write there now (migration
-0016), whatever changed since the key check."""
+save's writing transaction, and a forget's, opens the space writable only if the key may still
+write there now (migration 0016), whatever changed since the key check; a save's first look
+(remote models only) opens on the space from the key check's grants."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
@@ -17,22 +19,45 @@ from conftest import World
 pytestmark = pytest.mark.anyio
 
 
-async def test_a_saves_first_look_is_one_statement_after_its_scope(
-        runtime: Runtime, world: World, statements: list[str]) -> None:
-    """The identical-text look before embedding opens on the space from the key check's grants
-    (the scope statement also checks the key still holds it), then reads; an identical save
-    ends there, with nothing embedded or written."""
+async def test_an_identical_save_is_found_by_the_writes_own_candidates(
+        runtime: Runtime, world: World, statements: list[str], embedded: list[str]) -> None:
+    """With the local model there is no look before embedding: the writing transaction's
+    candidates meet the identical text and answer "unchanged" (scope with the save lock, the
+    candidates, the row), writing nothing; the text's vector comes from the cache."""
     space = await world.space("look")
     m = await world.member(grants={space: "readwrite"})
     text = "The release train leaves every Tuesday."
-    await memories.save(runtime, m.principal, text, None, space)
+    first = await memories.save(runtime, m.principal, text, None, space)
     statements.clear()
-    again = await memories.save(runtime, m.principal, text, None, space)
+    again = await memories.save(runtime, m.principal, "  the release train leaves EVERY tuesday. ",
+                                None, space)
+    assert again["action"] == "unchanged" and again["memory"]["id"] == first["memory"]["id"]
+    assert len(statements) == 3, statements
+    assert "memory_mcp_still_writable" in statements[0] and \
+        "pg_advisory_xact_lock_shared" in statements[0]
+    assert "content_hash" in statements[2] and "INSERT" not in " ".join(statements)
+    assert len(embedded) == 2  # one text each time; the literal of the first is cached
+
+
+async def test_with_a_remote_model_a_save_first_looks_for_the_identical_text(
+        runtime: Runtime, world: World, statements: list[str], embedded: list[str]) -> None:
+    """A remote model costs a call per text: the identical-text look comes first (scope: the
+    grant still held, then the lookup), and an identical save ends there, embedding nothing."""
+    remote = replace(runtime, settings=runtime.settings.model_copy(
+        update={"embedding_provider": "openai"}))
+    space = await world.space("look-remote")
+    m = await world.member(grants={space: "readwrite"})
+    text = "The release train leaves every Wednesday."
+    await memories.save(remote, m.principal, text, None, space)
+    statements.clear()
+    embedded.clear()
+    again = await memories.save(remote, m.principal, text, None, space)
     assert again["action"] == "unchanged"
     assert len(statements) == 2, statements
     assert statements[0].startswith("SELECT set_config('role',") and \
         "memory_mcp_still_granted" in statements[0]
     assert "content_hash" in statements[1]
+    assert embedded == []
 
 
 @pytest.mark.parametrize(("who", "refused", "words"), [
@@ -58,11 +83,9 @@ async def test_a_saver_who_may_not_write_costs_no_statement_and_no_embedding(
                                     "user deactivated"])
 async def test_a_save_after_the_key_check_obeys_a_grant_changed_meanwhile(
         runtime: Runtime, world: World, change: str) -> None:
-    """Both of a save's transactions read the grants again: its first look (the scope
-    statement: the grant still there) and its write (the space resolved again where it writes,
-    with the access as it is now). Nothing is written. A grant made read-only meanwhile still
-    lets the first look answer "unchanged" for a text already stored, as it would have a
-    moment earlier: that answer writes nothing."""
+    """The writing transaction reads the grants again (the space resolved again where it
+    writes, with the access as it is now): nothing is written, and an identical text is refused
+    the same way (with the local model it is recognised only inside that transaction)."""
     space = await world.space("lostw")
     m = await world.member(grants={space: "readwrite"})
     await memories.save(runtime, m.principal, "The vault code is 4711.", None, space)
@@ -75,26 +98,23 @@ async def test_a_save_after_the_key_check_obeys_a_grant_changed_meanwhile(
         await admin.revoke_key(runtime, m.key_id)
     else:
         await admin.update_user(runtime, m.user["email"], active=False)
-    if change == "grant made read-only":
-        same = await memories.save(runtime, principal, "The vault code is 4711.", None, space)
-        assert same["action"] == "unchanged"
-        with pytest.raises(AccessDeniedError, match="read-only"):
-            await memories.save(runtime, principal, "The vault code is now 1234.", None, space)
-    else:
-        for text in ("The vault code is 4711.", "The vault code is now 1234."):  # same, new
-            with pytest.raises(NotFoundError, match=f'Space "{space}" was not found'):
-                await memories.save(runtime, principal, text, None, space)
+    refused, words = ((AccessDeniedError, "read-only") if change == "grant made read-only"
+                      else (NotFoundError, f'Space "{space}" was not found'))
+    for text in ("The vault code is 4711.", "The vault code is now 1234."):  # same, new
+        with pytest.raises(refused, match=words):
+            await memories.save(runtime, principal, text, None, space)
     async with runtime.transaction(system=True) as conn:
         cur = await conn.execute("SELECT m.content FROM memories m JOIN spaces s"
                                  " ON s.id = m.space_id WHERE s.key = %s", (space,))
         assert [r["content"] for r in await cur.fetchall()] == ["The vault code is 4711."]
 
 
-async def test_a_new_save_is_seven_statements(runtime: Runtime, world: World,
-                                              statements: list[str]) -> None:
-    """First look: scope (grant still held) + identical-text lookup. Write: scope (key may still
-    write there, migration 0016) + save lock + candidates + write + post-write check."""
-    space = await world.space("seven")
+async def test_a_new_save_is_four_statements(runtime: Runtime, world: World,
+                                             statements: list[str]) -> None:
+    """Scope (the key may still write there, migration 0016; the HNSW settings; the save lock,
+    shared) + candidates + write + post-write check. No look before embedding with the local
+    model, and no second read of the grants."""
+    space = await world.space("four")
     m = await world.member(grants={space: "readwrite"})
     await memories.save(runtime, m.principal, "The release train leaves every Tuesday.", None,
                         space)
@@ -102,10 +122,11 @@ async def test_a_new_save_is_seven_statements(runtime: Runtime, world: World,
     saved = await memories.save(runtime, m.principal, "Lunch is at noon in the canteen.", None,
                                 space)
     assert saved["action"] == "saved"
-    assert len(statements) == 7, statements
-    assert "memory_mcp_still_granted" in statements[0]
-    assert "memory_mcp_still_writable" in statements[2]
-    assert "grants" not in " ".join(statements[3:]), "no second read of the grants"
+    assert len(statements) == 4, statements
+    assert "memory_mcp_still_writable" in statements[0]
+    assert statements[0].count("set_config(%s, %s, true)") == 3  # the HNSW settings
+    assert "pg_advisory_xact_lock_shared" in statements[0]
+    assert "grants" not in " ".join(statements[1:]), "no second read of the grants"
 
 
 @pytest.mark.parametrize(("change", "refused"), [

@@ -30,11 +30,15 @@ _OWN_PREFIX = "memory_mcp."
 _STILL_GRANTED = "memory_mcp_still_granted(%s, %s::uuid[])"
 #: The write list limited to the spaces the key may still write (migrations/0016), same form.
 _STILL_WRITABLE = "memory_mcp_still_writable(%s, %s::uuid[])"
+#: A space's save lock, taken shared (``lock``); ``db.saves.lock_exclusively`` takes the same lock
+#: (the same key: the space id's text, hashed) exclusively.
+SAVE_LOCK_SHARED = "pg_advisory_xact_lock_shared(hashtextextended(%s::text, 0))"
 
 
 async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable[UUID] = (),
                 write: Iterable[UUID] = (), durable: bool = True,
-                settings: Mapping[str, str] | None = None, holder: UUID | None = None) -> bool:
+                settings: Mapping[str, str] | None = None, holder: UUID | None = None,
+                lock: UUID | None = None) -> bool:
     """Start the transaction's scope: every space (``system``), else the spaces named (none
     yet if none are), and, unless ``as_app`` is off (``MEMORY_MCP_ROW_SECURITY=false``, for
     measuring), the application role. The scope is set either way: search reads through
@@ -48,6 +52,9 @@ async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable
     only those it may *still* write (grant ReadWrite, user a Writer: migration 0016), checked
     in this same statement. The result says whether every one was kept (False: the caller must
     not go on as if it could read or write them; the transaction sees only what was kept).
+
+    ``lock``: a space whose save lock (``SAVE_LOCK_SHARED``) the transaction takes shared, for
+    a save (``services.memories.save``), instead of in a statement of its own.
 
     One statement, whatever is set: it runs at the start of every transaction."""
     extra = dict(settings or {})
@@ -73,9 +80,10 @@ async def enter(conn: Conn, *, system: bool, as_app: bool = True, read: Iterable
         "SELECT set_config('role', %s, true),"
         f" set_config('memory_mcp.read_spaces', {read_sql}, true) AS read_spaces,"
         f" set_config('memory_mcp.write_spaces', {write_sql}, true) AS write_spaces"
-        + ", set_config(%s, %s, true)" * len(extra),
+        + ", set_config(%s, %s, true)" * len(extra)
+        + ("" if lock is None else ", " + SAVE_LOCK_SHARED),
         (APP_ROLE if as_app else "none", *read_params, *write_params,
-         *(part for item in extra.items() for part in item)))
+         *(part for item in extra.items() for part in item), *(() if lock is None else (lock,))))
     if holder is None:
         return True
     row = await cur.fetchone()

@@ -54,34 +54,40 @@ async def save(
     not see arrived meanwhile close enough to change that decision (``saves.finish_save``); else
     it rolls back and decides again. Identical texts meet at the unique index, two versions of
     one memory at its row (the supersede is conditional), and the last attempt decides under
-    the space's exclusive save lock (``saves.begin_save``), so it cannot lose to another save;
+    the space's exclusive save lock (``saves.lock_exclusively``), so it cannot lose to another save;
     its check still sees a memory that a document's extraction or an import (which take no
     save lock) wrote meanwhile, and then the save reports a conflict. Whatever fails, the
     transaction rolls back: no half-written row."""
     text = v.content(content, rt.settings.max_content_chars)
     tag = v.category(category)
     digest = v.content_hash(text)
-    # The first look (identical text already there: nothing to embed or write) uses the grants
-    # of the request's key check, as a search does: a read-only caller is refused before any
-    # embedding, the transaction opens on the space in its first statement, which checks the
-    # key still holds it, and the write below checks again that the key may still write there.
+    # The grants of the request's key check refuse a read-only caller before any statement or
+    # embedding; every transaction below opens on the space in a first statement that checks
+    # the key still holds it (and, to write, may still write there: see ``_refusal``).
     space = checked_at_key_check(principal, container_tag, write=True)
-    try:
-        async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
-            existing = await db.find_live_by_hash(conn, space.space_id, digest)
-    except GrantLostError:
-        raise space_not_found(space.key) from None
-    if existing is not None:
-        return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
-    vector = await rt.embed_one(text)  # outside any transaction: may take a while
-    for attempt in range(1, MAX_SAVE_ATTEMPTS + 1):
+    if rt.settings.embedding_provider != "local":
+        # A remote model costs a network call (and money) per text: first look whether the
+        # identical text is already there. The local model embeds a short text in ~10 ms of
+        # CPU, less than this look costs every new save (four round trips); an identical text
+        # is then found by the write's own candidates (``_save_once``), and one repeated
+        # within the process is not embedded again (``embed_one``'s cache).
         try:
-            # Opened on the space the request resolved, in a first statement that checks the
-            # key may still write there (time passed while embedding): see ``_refusal``.
-            async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
+            async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
+                existing = await db.find_live_by_hash(conn, space.space_id, digest)
+        except GrantLostError:
+            raise space_not_found(space.key) from None
+        if existing is not None:
+            return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
+    vector = await rt.embed_one(text)  # outside any transaction: may take a while
+    ef = min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search)
+    for attempt in range(1, MAX_SAVE_ATTEMPTS + 1):
+        exclusive = attempt == MAX_SAVE_ATTEMPTS
+        try:
+            async with rt.transaction(write=[space.space_id], holder=principal.key_id,
+                                      settings=saves.save_settings(ef),
+                                      lock=None if exclusive else space.space_id) as conn:
                 result = await _save_once(rt, conn, space.space_id, text, digest, tag, vector,
-                                          principal.user_id,
-                                          exclusive=attempt == MAX_SAVE_ATTEMPTS)
+                                          principal.user_id, exclusive=exclusive)
             return {"space": space.key, **result}
         except GrantLostError:
             raise await _refusal(rt, principal, space) from None
@@ -129,13 +135,16 @@ async def _save_once(
     ``_LostRace`` (rolling it back) when a concurrent write invalidated the decision."""
     form, t = rt.vector_form, recall.thresholds(rt)
     query = form.query_literal(vector)
-    await saves.begin_save(conn, space_id, min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search),
-                        exclusive=exclusive)
+    if exclusive:  # the shared lock came with the transaction's first statement otherwise
+        await saves.lock_exclusively(conn, space_id)
     near, seen = await saves.version_candidates(conn, space_id, form, query, VERSION_CANDIDATES)
     if any(bytes(r["content_hash"]) == digest for r in near):
-        # the identical text arrived since the first look: never supersede it with itself (the
-        # unique index cannot stop that, the superseded row no longer counts); report it
-        raise _LostRace()
+        # the identical text is already there: unchanged (never supersede a text with itself;
+        # the unique index cannot stop that, the superseded row no longer counts)
+        existing = await db.find_live_by_hash(conn, space_id, digest)
+        if existing is None:  # forgotten or superseded since the candidates: decide again
+            raise _LostRace()
+        return {"action": "unchanged", "memory": views.memory(existing)}
     nearest, reason = _choose_version(text, near, t)
     new_id = uuid.uuid4()
     row = await saves.save_row(

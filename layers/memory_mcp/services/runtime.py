@@ -66,7 +66,8 @@ class Runtime:
     async def transaction(self, *, system: bool = False, read: Sequence[UUID] = (),
                           write: Sequence[UUID] = (), durable: bool = True,
                           snapshot: bool = False, settings: Mapping[str, str] | None = None,
-                          holder: UUID | None = None) -> AsyncIterator[Conn]:
+                          holder: UUID | None = None,
+                          lock: UUID | None = None) -> AsyncIterator[Conn]:
         """A pooled connection inside one transaction: commit on success, roll back on error.
 
         The transaction runs as the application role under row-level security and sees no
@@ -82,13 +83,14 @@ class Runtime:
         its key check returned: the same first statement opens only those the key still holds
         (and, to write, may still write), and a lost one raises ``GrantLostError``
         (db/scope.py).
+        ``lock``: a space whose save lock the same first statement takes shared (a save's).
         """
         async with _pooled(self.pool) as conn, conn.transaction():
             if snapshot:  # must come before any other statement of the transaction
                 await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             kept = await scope.enter(conn, system=system, read=read, write=write,
                                      as_app=self.settings.row_security, durable=durable,
-                                     settings=settings, holder=holder)
+                                     settings=settings, holder=holder, lock=lock)
             if not kept:
                 raise GrantLostError("This space is no longer granted to this key.")
             yield conn
