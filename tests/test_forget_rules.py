@@ -61,6 +61,17 @@ def test_rewordings_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
 
 
+def test_words_that_float_reads_are_not_numbers() -> None:
+    """'nan' and 'inf' parse as floats, but in a sentence they are words: a NaN among a text's
+    numbers never equals itself, so the same text conflicted with itself."""
+    from memory_mcp.services.facets import facets
+
+    text = "Nan from the Infinity team owns the inf-1 cluster"
+    assert facets(text).numbers == frozenset()
+    assert agreement.conflicts(text, text) == []
+    assert facets("The cache holds 1500 keys for 2.5 days at 3pm").numbers == {1500.0, -901.0}
+
+
 def test_subject_and_value_conflicts_are_told_apart() -> None:
     """Save versions on a value change, never across subjects."""
     by_kind = {c.kind: c.subject for c in

@@ -279,6 +279,9 @@ async def test_bad_lines_are_reported_by_number_and_write_nothing(
         "header": (_text(records[1:]), 1),
         "NUL": (_text([*records[:memory_at], {**records[memory_at], "content": "a\u0000b"},
                        *records[memory_at + 1:]]), memory_at + 1),
+        "embedding": (_text([*records[:memory_at], {**records[memory_at], "embedding": [
+            1e6, *records[memory_at]["embedding"][1:]]}, *records[memory_at + 1:]]),
+            memory_at + 1),
     }
     for needle, (text, line) in cases.items():
         with pytest.raises(InvalidInputError) as exc:

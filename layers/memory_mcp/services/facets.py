@@ -61,6 +61,7 @@ UNIT_DAYS = {"minute": 1 / 1440, "minutes": 1 / 1440, "hour": 1 / 24, "hours": 1
              "day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30.44, "months": 30.44,
              "year": 365.25, "years": 365.25}
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
+_DIGIT = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,10 @@ def _number(token: str) -> float | None:
     token = token.rstrip("%")
     if token in NUMBER_WORDS:
         return float(NUMBER_WORDS[token])
+    if not _DIGIT.search(token):
+        # a word: not a number, even one float() reads ("nan", "inf", "infinity"); checked
+        # first because most tokens are words, and a failed float() costs an exception
+        return None
     m = _TIME.match(token)
     if m and (m.group(2) or m.group(3)):
         return _clock(token)

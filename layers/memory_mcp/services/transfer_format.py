@@ -19,6 +19,8 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from memory_mcp.db.memories import HALF_MAX
+
 FORMAT: Literal["memory-mcp-space-export"] = "memory-mcp-space-export"
 VERSION = 1
 
@@ -28,6 +30,10 @@ ID_NAMESPACE = uuid.UUID("8c5d3a8e-1f6b-4b3e-9a51-3f0c2f9e7d10")
 
 DocumentStatus = Literal["queued", "extracting", "embedding", "done", "failed"]
 CutBy = Literal["max_extracted_chars", "max_memories_per_document", "job_time_budget"]
+
+
+#: A number of a stored vector: what the halfvec column can hold.
+HalfFloat = Annotated[float, Field(allow_inf_nan=False, ge=-HALF_MAX, le=HALF_MAX)]
 
 
 class _Record(BaseModel):
@@ -130,7 +136,8 @@ class MemoryRecord(_Record):
     recall_count: int = Field(default=0, ge=0)
     last_recalled_at: datetime | None = None
     #: The stored vector at the model's native width; absent: the importer embeds the text.
-    embedding: list[float] | None = None
+    #: Finite and within what a halfvec holds, or the line is refused with its number.
+    embedding: list[HalfFloat] | None = None
 
 
 class EndRecord(_Record):

@@ -1,0 +1,54 @@
+"""The halfvec literal a vector is written as (``db.memories.vector_literal``): rounded to half
+precision in Python and written short, it must store exactly what PostgreSQL makes of the
+full-precision text, for every scale a vector's numbers take (real embedded PostgreSQL)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memory_mcp.config import STORAGE_DIMENSIONS
+from memory_mcp.db.memories import vector_literal
+from memory_mcp.services.runtime import Runtime
+
+pytestmark = pytest.mark.anyio
+
+
+def _full_repr(vector: list[float], width: int) -> str:
+    """What the literal used to be: each double's repr, zero-padded."""
+    return "[" + ",".join(map(str, vector)) + ",0" * (width - len(vector)) + "]"
+
+
+async def test_the_short_literal_stores_the_same_halfvec_bit_for_bit(runtime: Runtime) -> None:
+    rng = np.random.default_rng(11)
+    cases: list[list[float]] = []
+    for scale in (1.0, 1e-3, 1e-6, 30.0):  # unit vectors, small, subnormal halves, large
+        for dims in (384, 1024):
+            for _ in range(12):
+                raw = rng.standard_normal(dims)
+                cases.append((raw / np.linalg.norm(raw) * scale).astype(np.float32).tolist())
+    cases.append([0.0] * 384)
+    async with runtime.transaction(system=True) as conn:
+        for v in cases:
+            cur = await conn.execute(
+                "SELECT %s::halfvec(3072) = %s::halfvec(3072) AS same,"
+                " %s::halfvec(3072)::text AS short, %s::halfvec(3072)::text AS full",
+                (vector_literal(v, STORAGE_DIMENSIONS), _full_repr(v, STORAGE_DIMENSIONS)) * 2)
+            row = await cur.fetchone()
+            assert row is not None and row["same"] and row["short"] == row["full"]
+    assert len(vector_literal(cases[0], STORAGE_DIMENSIONS)) < \
+        0.8 * len(_full_repr(cases[0], STORAGE_DIMENSIONS))
+
+
+@pytest.mark.parametrize("bad", [[1e6], [-70000.0], [float("nan")], [float("inf")],
+                                 [0.1, float("-inf")]])
+def test_values_a_halfvec_cannot_hold_are_refused(bad: list[float]) -> None:
+    with pytest.raises(ValueError, match="vector values must be"):
+        vector_literal(bad, 8)
+
+
+def test_width_pads_and_never_cuts() -> None:
+    assert vector_literal([0.5, -0.25], 4) == "[0.5,-0.25,0,0]"
+    assert vector_literal([0.5, -0.25]) == "[0.5,-0.25]"
+    with pytest.raises(ValueError, match="exceeds width"):
+        vector_literal([0.1] * 5, 4)
