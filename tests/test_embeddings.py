@@ -91,17 +91,20 @@ def test_local_batch_padding_and_order_do_not_change_vectors(local: Any) -> None
 
 
 def test_batch_size_gives_each_thread_a_batch_only_when_worth_it() -> None:
-    from memory_mcp.embeddings.local import BATCH_SIZE, MIN_SPLIT, batch_size
+    from memory_mcp.embeddings.local import batch_size
 
-    assert [batch_size(n, 2) for n in (1, 8, 16, 17, 40, 64, 65, 1000)] == [
-        MIN_SPLIT, MIN_SPLIT, MIN_SPLIT, 9, 20, BATCH_SIZE, BATCH_SIZE, BATCH_SIZE]
-    assert batch_size(40, 1) == BATCH_SIZE and batch_size(3, 0) == MIN_SPLIT
+    # 2 threads: one call up to 15 texts; 16+ split in two; above 64, calls of at most 32,
+    # the texts spread evenly (65 -> 22 + 22 + 21, never 32 + 32 + 1)
+    assert [batch_size(n, 2) for n in (1, 8, 15, 16, 17, 40, 64, 65, 1000)] == [
+        1, 8, 15, 8, 9, 20, 32, 22, 32]
+    assert batch_size(40, 1) == 20 and batch_size(3, 0) == 3
 
 
 def test_a_large_input_runs_its_batches_side_by_side_in_order(
         local: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each ONNX call is one thread; a large input's batches go to the embedder's threads, and
-    every vector still lands at its text's position (the batches are length-sorted)."""
+    """Each ONNX call is one thread; a large input's batches run at once, the caller's thread
+    and a pool thread each taking one (the barrier passes only if two run together), and every
+    vector still lands at its text's position (the batches are length-sorted)."""
     import threading
 
     from memory_mcp.embeddings.local import LocalEmbedder
@@ -109,20 +112,30 @@ def test_a_large_input_runs_its_batches_side_by_side_in_order(
     texts = [f"fact {i}: " + "the cache is warmed nightly " * (i % 7) for i in range(40)]
     alone = [local.embed([t])[0] for t in texts]
     where: list[tuple[str, int]] = []
+    together = threading.Barrier(2, timeout=30)
     real = LocalEmbedder._embed_batch
 
     def spy(runtime: Any, batch: list[str]) -> Any:
         where.append((threading.current_thread().name, len(batch)))
+        together.wait()
         return real(runtime, batch)
 
     monkeypatch.setattr(LocalEmbedder, "_embed_batch", staticmethod(spy))
-    together = local.embed(texts)
+    vectors = local.embed(texts)
+    caller = threading.current_thread().name
     assert sorted(size for _, size in where) == [20, 20]
-    assert all(name.startswith("minilm") for name, _ in where)
-    np.testing.assert_allclose(together, alone, atol=1e-5)
+    assert {name == caller for name, _ in where} == {True, False}
+    assert all(name == caller or name.startswith("minilm") for name, _ in where)
+    np.testing.assert_allclose(vectors, alone, atol=1e-5)
     where.clear()
-    local.embed(texts[:5])  # one small batch: on the caller's thread, no hand-over
-    assert where == [(threading.current_thread().name, 5)]
+
+    def record(runtime: Any, batch: list[str]) -> Any:
+        where.append((threading.current_thread().name, len(batch)))
+        return real(runtime, batch)
+
+    monkeypatch.setattr(LocalEmbedder, "_embed_batch", staticmethod(record))
+    local.embed(texts[:15])  # one call: on the caller's thread, no hand-over
+    assert where == [(caller, 15)]
 
 
 def test_a_failing_batch_fails_the_whole_call(local: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -130,14 +143,15 @@ def test_a_failing_batch_fails_the_whole_call(local: Any, monkeypatch: pytest.Mo
 
     real = LocalEmbedder._embed_batch
 
-    def second_fails(runtime: Any, batch: list[str]) -> Any:
+    def longest_fails(runtime: Any, batch: list[str]) -> Any:
         if "boom" in batch[-1]:
             raise RuntimeError("onnx failed")
         return real(runtime, batch)
 
-    monkeypatch.setattr(LocalEmbedder, "_embed_batch", staticmethod(second_fails))
+    monkeypatch.setattr(LocalEmbedder, "_embed_batch", staticmethod(longest_fails))
     with pytest.raises(RuntimeError, match="onnx failed"):
-        local.embed([f"short {i}" for i in range(20)] + ["a much longer text that says boom"])
+        local.embed([f"short {i}" for i in range(40)] + ["a much longer text that says boom"])
+    assert local.embed(["still works"])  # nothing stuck: the pool serves the next call
 
 
 def test_padding_to_storage_keeps_cosine(local: Any) -> None:

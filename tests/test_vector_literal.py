@@ -4,11 +4,16 @@ full-precision text, for every scale a vector's numbers take (real embedded Post
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
+import psycopg
 import pytest
 
 from memory_mcp.config import STORAGE_DIMENSIONS
 from memory_mcp.db.memories import vector_literal
+from memory_mcp.embeddings import Vectors
+from memory_mcp.errors import UpstreamError
 from memory_mcp.services.runtime import Runtime
 
 pytestmark = pytest.mark.anyio
@@ -28,6 +33,12 @@ async def test_the_short_literal_stores_the_same_halfvec_bit_for_bit(runtime: Ru
                 raw = rng.standard_normal(dims)
                 cases.append((raw / np.linalg.norm(raw) * scale).astype(np.float32).tolist())
     cases.append([0.0] * 384)
+    # doubles that are no single-precision float (a remote provider's JSON, an import file):
+    # PostgreSQL rounds them twice (to single, then half), and so must the literal
+    for _ in range(8):
+        raw = rng.standard_normal(384)
+        cases.append((raw / np.linalg.norm(raw)).tolist())
+    cases.append([1.0004882821813226, -1.0004882821813226, 0.1, 1 / 3, 65504.0, -0.0] * 4)
     async with runtime.transaction(system=True) as conn:
         for v in cases:
             cur = await conn.execute(
@@ -40,11 +51,19 @@ async def test_the_short_literal_stores_the_same_halfvec_bit_for_bit(runtime: Ru
         0.8 * len(_full_repr(cases[0], STORAGE_DIMENSIONS))
 
 
-@pytest.mark.parametrize("bad", [[1e6], [-70000.0], [float("nan")], [float("inf")],
-                                 [0.1, float("-inf")]])
+@pytest.mark.parametrize("bad", [[1e6], [-70000.0], [65519.999], [float("nan")],
+                                 [float("inf")], [0.1, float("-inf")]])
 def test_values_a_halfvec_cannot_hold_are_refused(bad: list[float]) -> None:
     with pytest.raises(ValueError, match="vector values must be"):
         vector_literal(bad, 8)
+
+
+async def test_postgresql_refuses_what_the_literal_refuses(runtime: Runtime) -> None:
+    """65519.999 rounds to 65520 in single precision, past the largest half: PostgreSQL
+    refuses the full repr too, so refusing it early loses nothing it would have stored."""
+    with pytest.raises(psycopg.errors.DataError, match="out of range"):
+        async with runtime.transaction(system=True) as conn:
+            await conn.execute("SELECT %s::halfvec", ("[65519.999]",))
 
 
 def test_width_pads_and_never_cuts() -> None:
@@ -52,3 +71,23 @@ def test_width_pads_and_never_cuts() -> None:
     assert vector_literal([0.5, -0.25]) == "[0.5,-0.25]"
     with pytest.raises(ValueError, match="exceeds width"):
         vector_literal([0.1] * 5, 4)
+
+
+class _Broken:
+    """A provider answering with a number no halfvec holds."""
+
+    model_id, dimensions = "test:broken", 4
+
+    def __init__(self, value: float) -> None:
+        self.value = value
+
+    def embed(self, texts: list[str]) -> Vectors:
+        return [[0.5, self.value, 0.0, 0.0] for _ in texts]
+
+
+@pytest.mark.parametrize("value", [float("nan"), 1e9])
+async def test_a_provider_answering_unstorable_numbers_is_an_upstream_error(
+        runtime: Runtime, value: float) -> None:
+    broken = replace(runtime, embedder=_Broken(value), batcher=None)
+    with pytest.raises(UpstreamError, match="numbers a vector cannot hold"):
+        await broken.embed(["anything"])

@@ -5,7 +5,9 @@ write there now (migration 0016), whatever changed since the key check; a save's
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -20,44 +22,63 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_an_identical_save_is_found_by_the_writes_own_candidates(
-        runtime: Runtime, world: World, statements: list[str], embedded: list[str]) -> None:
+        runtime: Runtime, world: World, statements: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """With the local model there is no look before embedding: the writing transaction's
     candidates meet the identical text and answer "unchanged" (scope with the save lock, the
-    candidates, the row), writing nothing; the text's vector comes from the cache."""
+    candidates, the row), writing nothing. The same text again within the process is not
+    embedded again (``embed_one``'s cache); another spelling of it is."""
     space = await world.space("look")
     m = await world.member(grants={space: "readwrite"})
     text = "The release train leaves every Tuesday."
     first = await memories.save(runtime, m.principal, text, None, space)
-    statements.clear()
-    again = await memories.save(runtime, m.principal, "  the release train leaves EVERY tuesday. ",
-                                None, space)
-    assert again["action"] == "unchanged" and again["memory"]["id"] == first["memory"]["id"]
-    assert len(statements) == 3, statements
-    assert "memory_mcp_still_writable" in statements[0] and \
-        "pg_advisory_xact_lock_shared" in statements[0]
-    assert "content_hash" in statements[2] and "INSERT" not in " ".join(statements)
-    assert len(embedded) == 2  # one text each time; the literal of the first is cached
+    model_calls: list[list[str]] = []
+    real = runtime.embedder.embed
+
+    def counting(texts: list[str]) -> Any:
+        model_calls.append(list(texts))
+        return real(texts)
+
+    monkeypatch.setattr(runtime.embedder, "embed", counting)
+    for again_text, embeds in ((text, 0), ("  the release train leaves EVERY tuesday. ", 1)):
+        statements.clear()
+        model_calls.clear()
+        again = await memories.save(runtime, m.principal, again_text, None, space)
+        assert again["action"] == "unchanged" and again["memory"]["id"] == first["memory"]["id"]
+        assert len(statements) == 3, statements
+        assert "memory_mcp_still_writable" in statements[0] and \
+            "pg_advisory_xact_lock_shared" in statements[0]
+        assert "content_hash" in statements[2] and "INSERT" not in " ".join(statements)
+        assert len(model_calls) == embeds, model_calls
 
 
 async def test_with_a_remote_model_a_save_first_looks_for_the_identical_text(
-        runtime: Runtime, world: World, statements: list[str], embedded: list[str]) -> None:
+        runtime: Runtime, world: World, statements: list[str]) -> None:
     """A remote model costs a call per text: the identical-text look comes first (scope: the
     grant still held, then the lookup), and an identical save ends there, embedding nothing."""
     remote = replace(runtime, settings=runtime.settings.model_copy(
-        update={"embedding_provider": "openai"}))
+        update={"embedding_provider": "openai"}), batcher=None, _literals=OrderedDict())
+    embedded: list[str] = []
+    real = remote.embed_one
+
+    async def counting(text: str) -> str:
+        embedded.append(text)
+        return await real(text)
+
+    remote.embed_one = counting  # type: ignore[method-assign]
     space = await world.space("look-remote")
     m = await world.member(grants={space: "readwrite"})
     text = "The release train leaves every Wednesday."
     await memories.save(remote, m.principal, text, None, space)
+    assert embedded == [text]
     statements.clear()
-    embedded.clear()
     again = await memories.save(remote, m.principal, text, None, space)
     assert again["action"] == "unchanged"
     assert len(statements) == 2, statements
     assert statements[0].startswith("SELECT set_config('role',") and \
         "memory_mcp_still_granted" in statements[0]
     assert "content_hash" in statements[1]
-    assert embedded == []
+    assert embedded == [text], "the identical save embedded nothing"
 
 
 @pytest.mark.parametrize(("who", "refused", "words"), [

@@ -3,7 +3,7 @@
 Why: every ``add_memory`` embeds one text. A model call has a fixed cost per call (the ONNX
 session run, thread hand-off, padding set-up; an HTTP round trip for a remote provider), so
 sixteen concurrent saves that each call the model on their own thread pay it sixteen times and,
-on a small machine, oversubscribe the cores (each local call already uses two intra-op threads).
+on a small machine, oversubscribe the cores.
 Embedding them as one batch pays it once.
 
 How: no timer and no background task. A request that finds a free slot (fewer than

@@ -21,6 +21,7 @@ import importlib.util
 import logging
 import math
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,9 +82,11 @@ def verify_file(path: Path, expected_sha256: str, what: str) -> None:
 
 
 def batch_size(count: int, threads: int) -> int:
-    """Texts per ONNX call for ``count`` texts: enough batches to give each of ``threads`` one
-    when there are at least ``MIN_SPLIT`` texts per batch, never more than ``BATCH_SIZE``."""
-    return max(MIN_SPLIT, min(BATCH_SIZE, math.ceil(count / max(1, threads))))
+    """Texts per ONNX call for ``count`` texts: as few calls as ``BATCH_SIZE`` allows, but one
+    per thread (up to ``threads``) when each gets at least ``MIN_SPLIT`` texts; the texts
+    spread evenly over the calls, so no call is left with a stray text or two."""
+    calls = max(1, math.ceil(count / BATCH_SIZE), min(threads, count // MIN_SPLIT))
+    return max(1, math.ceil(count / calls))
 
 
 @dataclass(frozen=True)
@@ -160,16 +163,50 @@ class LocalEmbedder:
         if len(batches) == 1:
             run(batches[0])
         else:
-            list(self._executor().map(run, batches))  # list(): waits, and re-raises a failure
+            self._side_by_side(run, batches)
         rows: Vectors = out.tolist()
         return rows
 
+    def _side_by_side(self, run: Callable[[list[int]], None], batches: list[list[int]]) -> None:
+        """Run ``batches`` on the caller's thread and up to ``threads - 1`` pool threads, each
+        taking the next batch when it is done with one. The caller always works itself, so a
+        save's batch never waits behind another caller's (an import's hundreds of texts) for a
+        pool thread: a helper that has not started when the caller runs out of batches is
+        cancelled; one that started is finishing a batch of this call. The first failure stops
+        the others taking more and is raised."""
+        pending = iter(batches)
+        take, failed = threading.Lock(), threading.Event()
+
+        def drain() -> None:
+            while not failed.is_set():
+                with take:
+                    idx = next(pending, None)
+                if idx is None:
+                    return
+                try:
+                    run(idx)
+                except BaseException:
+                    failed.set()
+                    raise
+
+        pool = self._executor()
+        helpers = [pool.submit(drain) for _ in range(min(self._threads, len(batches)) - 1)]
+        try:
+            drain()
+        finally:
+            started = [f for f in helpers if not f.cancel()]
+            for future in started:
+                future.exception()  # waits; a helper's own failure is raised below
+        for future in started:
+            future.result()
+
     def _executor(self) -> ThreadPoolExecutor:
-        """The threads that embed a large input's batches side by side (created on first use:
-        most processes never embed more than a batch at once)."""
+        """The threads that help embed a large input's batches (created on first use: most
+        processes never embed more than a batch at once)."""
         with self._lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="minilm")
+                self._pool = ThreadPoolExecutor(max(1, self._threads - 1),
+                                                thread_name_prefix="minilm")
             return self._pool
 
     def warm_up(self) -> None:

@@ -92,8 +92,12 @@ async def save(
         except GrantLostError:
             raise await _refusal(rt, principal, space) from None
         except _LostRace:
-            async with rt.transaction(read=[space.space_id]) as conn:
-                existing = await db.find_live_by_hash(conn, space.space_id, digest)
+            try:  # the identical text may have won: then it is this save's answer
+                async with rt.transaction(read=[space.space_id],
+                                          holder=principal.key_id) as conn:
+                    existing = await db.find_live_by_hash(conn, space.space_id, digest)
+            except GrantLostError:
+                raise space_not_found(space.key) from None
             if existing is not None:
                 return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
     raise ConflictError("This memory was changed concurrently several times; please retry.")

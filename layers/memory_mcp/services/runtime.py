@@ -129,7 +129,11 @@ class Runtime:
             raise UpstreamError("The embedding provider failed; please retry shortly.") from exc
         if len(vectors) != len(texts) or any(len(row) > STORAGE_DIMENSIONS for row in vectors):
             raise UpstreamError("The embedding provider returned vectors of the wrong shape.")
-        return [vector_literal(row, STORAGE_DIMENSIONS) for row in vectors]
+        try:
+            return [vector_literal(row, STORAGE_DIMENSIONS) for row in vectors]
+        except ValueError:
+            raise UpstreamError("The embedding provider returned numbers a vector cannot hold "
+                                "(not finite, or out of range).") from None
 
     @property
     def vector_form(self) -> VectorForm:
