@@ -100,6 +100,45 @@ async def test_a_saver_who_may_not_write_costs_no_statement_and_no_embedding(
     assert statements == [] and embedded == []
 
 
+@pytest.mark.parametrize(("who", "refused", "words"), [
+    ("grant read", AccessDeniedError, "read-only"), ("a Reader", AccessDeniedError, "read-only"),
+    ("no grant", NotFoundError, "was not found")])
+@pytest.mark.parametrize("how", ["content", "id"])
+async def test_a_forgetter_who_may_not_write_costs_no_statement_and_no_embedding(
+        runtime: Runtime, world: World, statements: list[str], embedded: list[str], who: str,
+        refused: type[Exception], words: str, how: str) -> None:
+    space, other = await world.space("rof"), await world.space("rof-other")
+    owner = await world.member(grants={space: "readwrite"})
+    saved = await memories.save(runtime, owner.principal, "The vault code is 4711.", None, space)
+    if who == "grant read":
+        m = await world.member(grants={space: "read"})
+    elif who == "a Reader":
+        m = await world.member("reader", grants={space: "readwrite"})
+    else:
+        m = await world.member(grants={other: "readwrite"})
+    statements.clear()
+    embedded.clear()
+    with pytest.raises(refused, match=words):
+        await memories.forget(runtime, m.principal, "the vault code" if how == "content" else None,
+                              saved["memory"]["id"] if how == "id" else None, space)
+    assert statements == [] and embedded == []
+
+
+async def test_a_forget_after_the_key_check_obeys_a_grant_revoked_meanwhile(
+        runtime: Runtime, world: World) -> None:
+    """The forget's first transaction opens on the key check's space only if the key still
+    holds it: a revoked grant reads "not found", before any embedding."""
+    space = await world.space("lostf")
+    m = await world.member(grants={space: "readwrite"})
+    saved = await memories.save(runtime, m.principal, "The vault code is 4711.", None, space)
+    principal = await authenticate_header(runtime, f"Bearer {m.key}")
+    await admin.revoke_grant(runtime, m.key_id, space)
+    for content, memory_id in (("The vault code is 4711.", None), ("vault code", None),
+                               (None, saved["memory"]["id"])):
+        with pytest.raises(NotFoundError, match=f'Space "{space}" was not found'):
+            await memories.forget(runtime, principal, content, memory_id, space)
+
+
 @pytest.mark.parametrize("change", ["grant revoked", "grant made read-only", "key revoked",
                                     "user deactivated"])
 async def test_a_save_after_the_key_check_obeys_a_grant_changed_meanwhile(

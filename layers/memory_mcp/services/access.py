@@ -98,8 +98,9 @@ def checked_at_key_check(principal: Principal, container_tag: str | None, *,
     (``Principal.spaces``): no statement, so the read's transaction can open on that space
     alone. The grant may be lost after the key check, so that transaction must check it again
     in its first statement (``Runtime.transaction(holder=...)``), as search_memory does; a
-    write reads the grants again where it writes (``resolve_space``). ``write``: refuse a
-    caller who could not write there even now (a save's first look, before it embeds)."""
+    writing transaction checks there that the key may still write (migration 0016).
+    ``write``: refuse a caller who could not write there at the key check (a save or a forget,
+    before any statement or embedding)."""
     return granted(principal, principal.spaces, container_tag, write=write)
 
 

@@ -188,23 +188,30 @@ async def forget(
     text = (content or "").strip()
     if target_id is None:
         text = v.content(text, rt.settings.max_content_chars)
-    async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag, write=True)
-        match, how = None, "id"
-        if target_id is not None:
-            match = await db.get(conn, space.space_id, target_id)
-            if match is None:
-                raise NotFoundError(f'No memory with id {target_id} in space "{space.key}".')
-            if match["is_forgotten"]:
-                return {"action": "already_forgotten", "space": space.key,
-                        "memory": views.memory(match)}
-        else:
-            match, how = await db.find_live_by_hash(conn, space.space_id, v.content_hash(text)), "exact"
-    if match is None:
-        match = await _closest_meant(rt, space.space_id, text)
-        if "action" in match:
-            return {"space": space.key, **match}
-        how = "similar"
+    # As a save: the key check's grants refuse a caller who may not write there before any
+    # statement or embedding, and each transaction checks in its first statement that the key
+    # still holds the space (the writing one: that it may still write there).
+    space = checked_at_key_check(principal, container_tag, write=True)
+    try:
+        async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
+            match, how = None, "id"
+            if target_id is not None:
+                match = await db.get(conn, space.space_id, target_id)
+                if match is None:
+                    raise NotFoundError(f'No memory with id {target_id} in space "{space.key}".')
+                if match["is_forgotten"]:
+                    return {"action": "already_forgotten", "space": space.key,
+                            "memory": views.memory(match)}
+            else:
+                match = await db.find_live_by_hash(conn, space.space_id, v.content_hash(text))
+                how = "exact"
+        if match is None:
+            match = await _closest_meant(rt, space.space_id, text, holder=principal.key_id)
+            if "action" in match:
+                return {"space": space.key, **match}
+            how = "similar"
+    except GrantLostError:
+        raise space_not_found(space.key) from None
     reason = (text or f"forget by id {target_id}")[:MAX_REASON_CHARS]
     try:  # opened only if the key may still write there; any error below rolls it back
         async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
@@ -238,21 +245,24 @@ async def forget(
     return result
 
 
-async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str) -> list[db.Row]:
+async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,
+                            holder: uuid.UUID | None = None) -> list[db.Row]:
     """What search_memory would show for ``query`` (its candidates), closest first by cosine
-    (``semantic``): forget compares against exactly what a person would see."""
+    (``semantic``): forget compares against exactly what a person would see. ``holder``: the
+    request's key, whose grant the transaction checks again (``Runtime.transaction``)."""
     vector = await rt.query_vector(query)
-    async with rt.transaction(read=[space_id]) as conn:  # the caller resolved and checked it
+    async with rt.transaction(read=[space_id], holder=holder) as conn:
         rows, _ = await recall.ranked(rt, conn, space_id, query=query, vector=vector,
                                       pattern=None, category=None, limit=FORGET_CANDIDATES)
     return sorted(rows, key=lambda r: (-float(r["semantic"]), str(r["id"])))
 
 
-async def _closest_meant(rt: Runtime, space_id: uuid.UUID, text: str) -> dict[str, Any]:
+async def _closest_meant(rt: Runtime, space_id: uuid.UUID, text: str,
+                         holder: uuid.UUID) -> dict[str, Any]:
     """The memory a forget-by-content request means, from the candidates search would show it,
     or a ``nothing_matched`` answer listing them (with ids, to forget one exactly)."""
     query = agreement.strip_preamble(text)
-    rows = await forget_candidates(rt, space_id, query)
+    rows = await forget_candidates(rt, space_id, query, holder)
     t = recall.thresholds(rt)
     decision = matching.choose_forget(query, [(r["content"], float(r["semantic"])) for r in rows],
                                       t)
