@@ -248,9 +248,9 @@ def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     yield seen
 
 
-@pytest.fixture
-def embedded(runtime: Runtime) -> Iterator[list[str]]:
-    """The texts the code under test embeds (``embed_one`` counted, then restored)."""
+@contextmanager
+def counting_embeds(runtime: Runtime) -> Iterator[list[str]]:
+    """The texts ``runtime`` embeds (``embed_one`` counted, then restored)."""
     texts: list[str] = []
     real = runtime.embed_one
 
@@ -259,5 +259,14 @@ def embedded(runtime: Runtime) -> Iterator[list[str]]:
         return await real(text)
 
     runtime.embed_one = counting  # type: ignore[method-assign]
-    yield texts
-    runtime.embed_one = real  # type: ignore[method-assign]
+    try:
+        yield texts
+    finally:
+        runtime.embed_one = real  # type: ignore[method-assign]
+
+
+@pytest.fixture
+def embedded(runtime: Runtime) -> Iterator[list[str]]:
+    """The texts the code under test embeds."""
+    with counting_embeds(runtime) as texts:
+        yield texts

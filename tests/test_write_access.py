@@ -16,7 +16,7 @@ from memory_mcp.services import admin, memories
 from memory_mcp.services.keys import authenticate_header
 from memory_mcp.services.runtime import Runtime
 
-from conftest import World
+from conftest import World, counting_embeds
 
 pytestmark = pytest.mark.anyio
 
@@ -58,21 +58,14 @@ async def test_with_a_remote_model_a_save_first_looks_for_the_identical_text(
     grant still held, then the lookup), and an identical save ends there, embedding nothing."""
     remote = replace(runtime, settings=runtime.settings.model_copy(
         update={"embedding_provider": "openai"}), batcher=None, _literals=OrderedDict())
-    embedded: list[str] = []
-    real = remote.embed_one
-
-    async def counting(text: str) -> str:
-        embedded.append(text)
-        return await real(text)
-
-    remote.embed_one = counting  # type: ignore[method-assign]
     space = await world.space("look-remote")
     m = await world.member(grants={space: "readwrite"})
     text = "The release train leaves every Wednesday."
-    await memories.save(remote, m.principal, text, None, space)
-    assert embedded == [text]
-    statements.clear()
-    again = await memories.save(remote, m.principal, text, None, space)
+    with counting_embeds(remote) as embedded:
+        await memories.save(remote, m.principal, text, None, space)
+        assert embedded == [text]
+        statements.clear()
+        again = await memories.save(remote, m.principal, text, None, space)
     assert again["action"] == "unchanged"
     assert len(statements) == 2, statements
     assert statements[0].startswith("SELECT set_config('role',") and \
@@ -84,30 +77,11 @@ async def test_with_a_remote_model_a_save_first_looks_for_the_identical_text(
 @pytest.mark.parametrize(("who", "refused", "words"), [
     ("grant read", AccessDeniedError, "read-only"), ("a Reader", AccessDeniedError, "read-only"),
     ("no grant", NotFoundError, "was not found")])
-async def test_a_saver_who_may_not_write_costs_no_statement_and_no_embedding(
+@pytest.mark.parametrize("action", ["save", "forget by content", "forget by id"])
+async def test_a_writer_who_may_not_write_costs_no_statement_and_no_embedding(
         runtime: Runtime, world: World, statements: list[str], embedded: list[str], who: str,
-        refused: type[Exception], words: str) -> None:
+        refused: type[Exception], words: str, action: str) -> None:
     space, other = await world.space("ro"), await world.space("ro-other")
-    if who == "grant read":
-        m = await world.member(grants={space: "read"})
-    elif who == "a Reader":
-        m = await world.member("reader", grants={space: "readwrite"})
-    else:
-        m = await world.member(grants={other: "readwrite"})
-    statements.clear()
-    with pytest.raises(refused, match=words):
-        await memories.save(runtime, m.principal, "A fact nobody may write here.", None, space)
-    assert statements == [] and embedded == []
-
-
-@pytest.mark.parametrize(("who", "refused", "words"), [
-    ("grant read", AccessDeniedError, "read-only"), ("a Reader", AccessDeniedError, "read-only"),
-    ("no grant", NotFoundError, "was not found")])
-@pytest.mark.parametrize("how", ["content", "id"])
-async def test_a_forgetter_who_may_not_write_costs_no_statement_and_no_embedding(
-        runtime: Runtime, world: World, statements: list[str], embedded: list[str], who: str,
-        refused: type[Exception], words: str, how: str) -> None:
-    space, other = await world.space("rof"), await world.space("rof-other")
     owner = await world.member(grants={space: "readwrite"})
     saved = await memories.save(runtime, owner.principal, "The vault code is 4711.", None, space)
     if who == "grant read":
@@ -119,8 +93,13 @@ async def test_a_forgetter_who_may_not_write_costs_no_statement_and_no_embedding
     statements.clear()
     embedded.clear()
     with pytest.raises(refused, match=words):
-        await memories.forget(runtime, m.principal, "the vault code" if how == "content" else None,
-                              saved["memory"]["id"] if how == "id" else None, space)
+        if action == "save":
+            await memories.save(runtime, m.principal, "A fact nobody may write here.", None,
+                                space)
+        else:
+            await memories.forget(
+                runtime, m.principal, "the vault code" if action == "forget by content" else None,
+                saved["memory"]["id"] if action == "forget by id" else None, space)
     assert statements == [] and embedded == []
 
 
