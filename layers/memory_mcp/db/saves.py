@@ -4,12 +4,12 @@ post-write check (the protocol is described in ``services.memories.save``).
 Kept apart from ``db/memories.py`` because these statements only make sense together: each
 one's contract names the others (the write counter read by ``version_candidates`` is what
 ``finish_save`` compares; ``save_row``'s supersede is conditional on what the candidates saw).
-Nearest-neighbour queries run with ``hnsw.iterative_scan = relaxed_order`` (``save_settings``
-sets it), so a space filter cannot starve the HNSW index of candidates; ``relaxed_order`` may
-return neighbours slightly out of order, so candidates are a MATERIALIZED CTE re-sorted outside
-by ``distance + 0``: the expression stops PostgreSQL 17+ from treating the index output as
-presorted (an incremental sort that only fixes groups of 32), as pgvector's documentation
-prescribes.
+Nearest-neighbour queries run with ``hnsw.iterative_scan = relaxed_order``
+(``ann.search_settings``, set in the save's first statement), so a space filter cannot starve
+the HNSW index of candidates; ``relaxed_order`` may return neighbours slightly out of order,
+so candidates are a MATERIALIZED CTE re-sorted outside by ``distance + 0``: the expression
+stops PostgreSQL 17+ from treating the index output as presorted (an incremental sort that
+only fixes groups of 32), as pgvector's documentation prescribes.
 """
 
 from __future__ import annotations
@@ -17,31 +17,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 from uuid import UUID
 
-from memory_mcp.db.ann import search_settings
 from memory_mcp.db.memories import _COLUMNS, _JOINS, _LIVE, Conn, Row
 
 if TYPE_CHECKING:
     from memory_mcp.db.search import VectorForm
 
 
-def save_settings(ef_search: int) -> dict[str, str]:
-    """A save's HNSW settings by name, for the first statement of its transaction
-    (``Runtime.transaction(settings=...)``), which also takes the space's save lock shared
-    (``lock=``, ``scope.SAVE_LOCK_SHARED``).
-
-    Saves take that lock SHARED: they decide their version outside any exclusive section and
-    check that decision after their write (``finish_save``), so they run side by side. A save
-    that lost such a check retries EXCLUSIVE (``lock_exclusively``). Lock order, the same for
-    every writer: this lock, then memory rows, then ``space_stats`` (the 0008 triggers), then
-    ``spaces``."""
-    return search_settings(ef_search)
-
-
 async def lock_exclusively(conn: Conn, space_id: UUID) -> None:
-    """The space's save lock, EXCLUSIVE for the rest of the transaction: it waits until every
-    shared holder has committed, new saves of the space queue behind it (PostgreSQL grants in
-    arrival order), and the save decides under it, so it cannot lose again to another save.
-    Its own statement, before the candidates: their snapshot must be taken after the wait."""
+    """The space's save lock, EXCLUSIVE for the rest of the transaction.
+
+    Saves take that lock SHARED, in their transaction's first statement (``Runtime.transaction
+    (lock=...)``, ``scope.SAVE_LOCK_SHARED``, with the HNSW settings ``ann.search_settings``):
+    they decide their version outside any exclusive section and check that decision after
+    their write (``finish_save``), so they run side by side. A save that lost such a check
+    retries EXCLUSIVE: it waits until every shared holder has committed, new saves of the
+    space queue behind it (PostgreSQL grants in arrival order), and it decides under the
+    lock, so it cannot lose again to another save. Its own statement, before the candidates:
+    their snapshot must be taken after the wait. Lock order, the same for every writer: this
+    lock, then memory rows, then ``space_stats`` (the 0008 triggers), then ``spaces``."""
     await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s::text, 0))",
                        (space_id,))
 

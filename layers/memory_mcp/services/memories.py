@@ -8,6 +8,7 @@ from typing import Any
 
 from memory_mcp.db import identity, saves
 from memory_mcp.db import memories as db
+from memory_mcp.db.ann import search_settings
 from memory_mcp.errors import (
     AccessDeniedError,
     ConflictError,
@@ -71,36 +72,41 @@ async def save(
         # CPU, less than this look costs every new save (four round trips); an identical text
         # is then found by the write's own candidates (``_save_once``), and one repeated
         # within the process is not embedded again (``embed_one``'s cache).
-        try:
-            async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
-                existing = await db.find_live_by_hash(conn, space.space_id, digest)
-        except GrantLostError:
-            raise space_not_found(space.key) from None
-        if existing is not None:
-            return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
+        unchanged = await _identical(rt, principal, space, digest)
+        if unchanged is not None:
+            return unchanged
     vector = await rt.embed_one(text)  # outside any transaction: may take a while
     ef = min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search)
     for attempt in range(1, MAX_SAVE_ATTEMPTS + 1):
         exclusive = attempt == MAX_SAVE_ATTEMPTS
         try:
             async with rt.transaction(write=[space.space_id], holder=principal.key_id,
-                                      settings=saves.save_settings(ef),
+                                      settings=search_settings(ef),
                                       lock=None if exclusive else space.space_id) as conn:
                 result = await _save_once(rt, conn, space.space_id, text, digest, tag, vector,
                                           principal.user_id, exclusive=exclusive)
             return {"space": space.key, **result}
         except GrantLostError:
             raise await _refusal(rt, principal, space) from None
-        except _LostRace:
-            try:  # the identical text may have won: then it is this save's answer
-                async with rt.transaction(read=[space.space_id],
-                                          holder=principal.key_id) as conn:
-                    existing = await db.find_live_by_hash(conn, space.space_id, digest)
-            except GrantLostError:
-                raise space_not_found(space.key) from None
-            if existing is not None:
-                return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
+        except _LostRace:  # the identical text may have won: then it is this save's answer
+            unchanged = await _identical(rt, principal, space, digest)
+            if unchanged is not None:
+                return unchanged
     raise ConflictError("This memory was changed concurrently several times; please retry.")
+
+
+async def _identical(rt: Runtime, principal: Principal, space: SpaceAccess,
+                     digest: bytes) -> dict[str, Any] | None:
+    """The "unchanged" answer if a current memory of the space has this text, else None; in
+    a transaction of its own that re-checks the key's grant (lost: "not found")."""
+    try:
+        async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
+            existing = await db.find_live_by_hash(conn, space.space_id, digest)
+    except GrantLostError:
+        raise space_not_found(space.key) from None
+    if existing is None:
+        return None
+    return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
 
 
 async def _refusal(rt: Runtime, principal: Principal, space: SpaceAccess) -> MemoryMcpError:
