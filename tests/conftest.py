@@ -177,13 +177,44 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: The session's live server thread once started, and what ended it early (if anything).
+_LIVE: dict[str, Any] = {}
+
+
+@pytest.fixture(autouse=True)
+def _live_server_stays_up(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The live server shares this process, so a test that patches something global (say
+    ``asyncio.sleep``) can kill its thread; the socket stays open and every later request
+    would only time out. Fail the test that killed it, by name, and every later user of the
+    server at once, with the thread's error, instead of after a 30 s timeout each."""
+    thread = _LIVE.get("thread")
+    if thread is not None and not thread.is_alive() and "live_server" in request.fixturenames:
+        pytest.fail(f"the live server's thread died earlier ({_LIVE.get('error')!r}, in "
+                    f"{_LIVE.get('killed_by', 'an unknown test')})")
+    was_up = thread is not None and thread.is_alive()
+    yield
+    if was_up and thread is not None and not thread.is_alive() and "killed_by" not in _LIVE:
+        _LIVE["killed_by"] = request.node.nodeid
+        pytest.fail(f"this test stopped the live server's thread: {_LIVE.get('error')!r}")
+
+
 @pytest.fixture(scope="session")
 def live_server(database_url: str) -> Iterator[str]:
     """The real app under uvicorn on a free loopback port; yields the ``/mcp`` URL."""
     port = free_port()
     app = create_app(settings_for(database_url))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+
+    def serve() -> None:
+        try:
+            server.run()
+        except BaseException as exc:
+            _LIVE["error"] = exc
+            raise
+
+    thread = threading.Thread(target=serve, daemon=True)
+    _LIVE.clear()
+    _LIVE["thread"] = thread
     thread.start()
     deadline = time.monotonic() + 60
     while not server.started:

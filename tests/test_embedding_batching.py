@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import pytest
 
-from memory_mcp.embeddings import Embedder, Vectors
+from memory_mcp.embeddings import Embedder, Vectors, batching
 from memory_mcp.embeddings.batching import EmbeddingBatcher
 from memory_mcp.embeddings.cache import CachedEmbedder
 from memory_mcp.errors import UpstreamError
@@ -137,16 +137,29 @@ async def test_an_error_reaches_every_caller_of_that_batch_and_only_them() -> No
     assert await batcher.embed(["later"]) == [[5.0, 3.0]]  # the batcher is not stuck
 
 
+class _NoTimer:
+    """``module`` as the batching module sees it, minus ``sleep``: touching it fails the test.
+
+    Only ``batching``'s own names are replaced. Patching ``asyncio.sleep`` itself would reach
+    every loop in the process, and the session's live server (tests/conftest.py) runs one in a
+    thread: uvicorn's main loop sleeps 0.1 s per tick, and a tick that met the patch killed
+    the server thread for every later test (CI, 2026-12-02: 65 tests timed out)."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "sleep":
+            raise AssertionError("the batcher must not wait on a timer")
+        return getattr(self._module, name)
+
+
 async def test_a_lone_call_goes_straight_to_the_provider(monkeypatch: pytest.MonkeyPatch) -> None:
     """No timer: a call that finds nothing running never sleeps before embedding."""
-
-    async def no_sleep(*_: Any, **__: Any) -> None:
-        raise AssertionError("the batcher must not wait on a timer")
-
     fake = RecordingEmbedder()
     batcher = EmbeddingBatcher(fake)
-    monkeypatch.setattr(anyio, "sleep", no_sleep)
-    monkeypatch.setattr(asyncio, "sleep", no_sleep)
+    monkeypatch.setattr(batching, "anyio", _NoTimer(anyio))
+    monkeypatch.setattr(batching, "asyncio", _NoTimer(asyncio))
     for n in range(3):
         assert await batcher.embed([f"alone {n}"]) == [[7.0, float(n + 1)]]
     assert fake.calls == [["alone 0"], ["alone 1"], ["alone 2"]]
