@@ -282,6 +282,9 @@ async def test_bad_lines_are_reported_by_number_and_write_nothing(
         "embedding": (_text([*records[:memory_at], {**records[memory_at], "embedding": [
             1e6, *records[memory_at]["embedding"][1:]]}, *records[memory_at + 1:]]),
             memory_at + 1),
+        "all zeros": (_text([*records[:memory_at], {**records[memory_at], "embedding": [
+            0.0] * len(records[memory_at]["embedding"])}, *records[memory_at + 1:]]),
+            memory_at + 1),
     }
     for needle, (text, line) in cases.items():
         with pytest.raises(InvalidInputError) as exc:

@@ -4,7 +4,9 @@ full-precision text, for every scale a vector's numbers take (real embedded Post
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import psycopg
@@ -32,7 +34,7 @@ async def test_the_short_literal_stores_the_same_halfvec_bit_for_bit(runtime: Ru
             for _ in range(12):
                 raw = rng.standard_normal(dims)
                 cases.append((raw / np.linalg.norm(raw) * scale).astype(np.float32).tolist())
-    cases.append([0.0] * 384)
+    # (all zeros is refused: test_a_vector_without_direction_is_refused)
     # doubles that are no single-precision float (a remote provider's JSON, an import file):
     # PostgreSQL rounds them twice (to single, then half), and so must the literal
     for _ in range(8):
@@ -66,6 +68,16 @@ async def test_postgresql_refuses_what_the_literal_refuses(runtime: Runtime) -> 
             await conn.execute("SELECT %s::halfvec", ("[65519.999]",))
 
 
+@pytest.mark.parametrize("zero", [[0.0] * 8, [1e-9, -1e-9, 0.0], [2.0 ** -26] * 4])
+def test_a_vector_without_direction_is_refused(zero: list[float]) -> None:
+    """pgvector's cosine to a zero vector is NaN, which PostgreSQL sorts above every score:
+    such a memory would top every search (and NaN is not JSON). Values half precision rounds
+    to 0 count as zeros."""
+    with pytest.raises(ValueError, match="all zeros"):
+        vector_literal(zero, 8)
+    assert vector_literal([2.0 ** -24, 0.0]) != "[0,0]"  # the smallest half is a direction
+
+
 def test_width_pads_and_never_cuts() -> None:
     assert vector_literal([0.5, -0.25], 4) == "[0.5,-0.25,0,0]"
     assert vector_literal([0.5, -0.25]) == "[0.5,-0.25]"
@@ -91,3 +103,48 @@ async def test_a_provider_answering_unstorable_numbers_is_an_upstream_error(
     broken = replace(runtime, embedder=_Broken(value), batcher=None)
     with pytest.raises(UpstreamError, match="numbers a vector cannot hold"):
         await broken.embed(["anything"])
+
+
+class _Zero:
+    """A provider answering with a vector of zeros (seen from services that fail open)."""
+
+    model_id, dimensions = "test:zero", 4
+
+    def embed(self, texts: list[str]) -> Vectors:
+        return [[0.0] * 4 for _ in texts]
+
+
+async def test_a_provider_answering_zeros_is_an_upstream_error(runtime: Runtime) -> None:
+    zero = replace(runtime, embedder=_Zero(), batcher=None)
+    with pytest.raises(UpstreamError, match="all zeros"):
+        await zero.embed(["anything"])
+
+
+async def test_a_stored_zero_vector_never_tops_a_search(runtime: Runtime, world: Any) -> None:
+    """A row written before zero vectors were refused scores 0, not NaN (``search._cosine``)."""
+    import uuid as uuid_mod
+
+    from memory_mcp.db import identity
+    from memory_mcp.db import memories as db
+    from memory_mcp.services import memories, validation
+
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The deploy pipeline runs on Jenkins.", None, space)
+    async with runtime.transaction(system=True) as conn:
+        found = await identity.find_space(conn, space)
+        assert found is not None
+        mid = uuid_mod.uuid4()
+        text = "deploy pipeline legacy note"
+        await db.insert(conn, memory_id=mid, space_id=found["id"], content=text,
+                        content_hash=validation.content_hash(text), category=None,
+                        vector="[" + ",".join(["0"] * STORAGE_DIMENSIONS) + "]",
+                        user_id=m.principal.user_id, root_id=mid)
+    result = await memories.search(runtime, m.principal, query="deploy pipeline Jenkins",
+                                   keyword=None, category=None, include_profile=False,
+                                   container_tag=space, limit=5)
+    scores = [(h["memory"], h["semantic"], h["score"]) for h in result["results"]]
+    assert all(math.isfinite(s) and math.isfinite(f) for _, s, f in scores), scores
+    assert scores[0][0] == "The deploy pipeline runs on Jenkins.", scores
+    zero = next(s for s in scores if s[0] == text)
+    assert zero[1] == 0.0

@@ -76,6 +76,8 @@ def vector_literal(vector: Sequence[float], width: int | None = None) -> str:
     body = ",".join([f"{x:.5g}" for x in rounded])
     if "n" in body:  # "nan" or "inf": the digits, ".", "-" and "e" of a number have no "n"
         raise ValueError("vector values must be finite numbers")
+    if not any(rounded):  # cosine to a zero vector is NaN, which sorts above every score
+        raise ValueError("a vector must not be all zeros (in half precision)")
     return "[" + body + ",0" * missing + "]"
 
 

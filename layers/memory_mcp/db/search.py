@@ -2,10 +2,10 @@
 
 Every query takes the space id as its first filter and reads current memories only. Nearest-
 neighbour queries run in a transaction with ``hnsw.iterative_scan = relaxed_order``
-(``memories.enable_filtered_ann``) so a space filter cannot starve the HNSW index of candidates;
-``relaxed_order`` may return neighbours slightly out of order, so candidates are a MATERIALIZED
-CTE re-scored outside (``distance + 0`` stops PostgreSQL 17+ from treating the index output as
-presorted).
+(``ann.search_settings``, set with the transaction's scope, or ``ann.enable_search_ann``), so
+a space filter cannot starve the HNSW index of candidates; ``relaxed_order`` may return
+neighbours slightly out of order, so candidates are a MATERIALIZED CTE re-scored outside
+(``distance + 0`` stops PostgreSQL 17+ from treating the index output as presorted).
 
 Vectors: the column is ``halfvec(3072)`` for every model. Rows of a model of at most 384
 dimensions (the local model) have ``embedding_width = 384`` and their own HNSW index over
@@ -115,6 +115,14 @@ def _filters(space_id: UUID, pattern: str | None, category: str | None,
     return " AND ".join(filters)
 
 
+def _cosine(distance: str) -> str:
+    """Cosine similarity from a cosine distance, 0 where it is undefined: pgvector answers NaN
+    for a zero vector, which PostgreSQL sorts above every number and JSON cannot carry. New
+    zero vectors are refused when written (``memories.vector_literal``); this keeps one written
+    before that from topping every search."""
+    return f"coalesce(nullif(1 - ({distance}), 'NaN'::float8), 0)"
+
+
 async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, text: str,
                 pattern: str | None, category: str | None, limit: int, candidates: int,
                 lexical_boost: float, every: bool = False) -> list[Row]:
@@ -154,7 +162,7 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
                      ts_rank(m.content_tsv, tt.rare::tsquery, 1) DESC, m.id
             LIMIT %(k)s),
         scored AS MATERIALIZED (
-            SELECT {_FIELDS}, 1 - ({form.distance}) AS semantic,
+            SELECT {_FIELDS}, {_cosine(form.distance)} AS semantic,
                    CASE WHEN hit.matched >= least(2, tt.n_terms) AND tt.idf_total > 0
                         THEN hit.covered / tt.idf_total ELSE 0 END AS lexical
             FROM (SELECT id FROM sem UNION SELECT id FROM lex) c
@@ -197,7 +205,7 @@ async def reciprocal_rank(conn: Conn, space_id: UUID, form: VectorForm, *, vecto
                 UNION ALL
                 SELECT id, %(wl)s, row_number() OVER (ORDER BY rank DESC, id) FROM lex
             ) ranked GROUP BY id ORDER BY relevance DESC, id LIMIT %(limit)s)
-        SELECT {_COLUMNS}, 1 - ({form.distance}) AS semantic, NULL::float8 AS lexical,
+        SELECT {_COLUMNS}, {_cosine(form.distance)} AS semantic, NULL::float8 AS lexical,
                f.relevance AS score
         FROM fusion f JOIN memories_in_scope m ON m.id = f.id {_JOINS}
         ORDER BY f.relevance DESC, m.id"""
@@ -213,8 +221,8 @@ async def semantic(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str,
     query = f"""WITH hits AS MATERIALIZED (
             SELECT {_FIELDS}, {form.distance} AS distance FROM memories_in_scope m
             WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
-        SELECT {_COLUMNS}, 1 - m.distance AS semantic, NULL::float8 AS lexical,
-               1 - m.distance AS score
+        SELECT {_COLUMNS}, {_cosine("m.distance")} AS semantic, NULL::float8 AS lexical,
+               {_cosine("m.distance")} AS score
         FROM hits m {_JOINS}
         ORDER BY m.distance + 0, m.id"""
     cur = await conn.execute(query.encode(), params)
@@ -231,23 +239,4 @@ async def newest(conn: Conn, space_id: UUID, *, pattern: str | None, category: s
                    NULL::float8 AS score
             FROM memories_in_scope m {_JOINS} WHERE {where} ORDER BY m.updated_at DESC, m.id
             LIMIT %(limit)s""".encode(), params)
-    return await cur.fetchall()
-
-
-
-
-async def nearest(conn: Conn, space_id: UUID, form: VectorForm, vector: str, limit: int,
-                  lock: bool = False) -> list[Row]:
-    """The closest current memories with their cosine ``similarity`` (versioning on save)."""
-    lock_clause = "FOR UPDATE OF m" if lock else ""
-    cur = await conn.execute(
-        f"""WITH nearest AS MATERIALIZED (
-                SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
-                WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
-            SELECT {_COLUMNS}, m.root_id, 1 - n.distance AS similarity
-            FROM nearest n JOIN memories_in_scope m ON m.id = n.id {_JOINS}
-            WHERE m.is_latest AND NOT m.is_forgotten
-            ORDER BY n.distance + 0, m.id {lock_clause}""".encode(),
-        {"space": space_id, "vec": vector, "limit": limit},
-    )
     return await cur.fetchall()

@@ -133,7 +133,7 @@ class Runtime:
             return [vector_literal(row, STORAGE_DIMENSIONS) for row in vectors]
         except ValueError:
             raise UpstreamError("The embedding provider returned numbers a vector cannot hold "
-                                "(not finite, or out of range).") from None
+                                "(not finite, out of range, or all zeros).") from None
 
     @property
     def vector_form(self) -> VectorForm:

@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from memory_mcp.db.memories import HALF_MAX
 
@@ -32,6 +32,8 @@ DocumentStatus = Literal["queued", "extracting", "embedding", "done", "failed"]
 CutBy = Literal["max_extracted_chars", "max_memories_per_document", "job_time_budget"]
 
 
+#: Half precision rounds a magnitude up to this (half its smallest subnormal) to 0.
+_HALF_ZERO = 2.0 ** -25
 #: A number of a stored vector: what the halfvec column can hold.
 HalfFloat = Annotated[float, Field(allow_inf_nan=False, ge=-HALF_MAX, le=HALF_MAX)]
 
@@ -138,6 +140,16 @@ class MemoryRecord(_Record):
     #: The stored vector at the model's native width; absent: the importer embeds the text.
     #: Finite and within what a halfvec holds, or the line is refused with its number.
     embedding: list[HalfFloat] | None = None
+
+    @field_validator("embedding")
+    @classmethod
+    def _not_all_zeros(cls, value: list[float] | None) -> list[float] | None:
+        """A zero vector has no direction: its cosine to any query is NaN, which would rank
+        the memory above every real match. Leave ``embedding`` out to have the text embedded."""
+        if value is not None and not any(abs(x) > _HALF_ZERO for x in value):
+            raise ValueError("embedding is all zeros (in half precision); omit it to have the "
+                             "text embedded again")
+        return value
 
 
 class EndRecord(_Record):
