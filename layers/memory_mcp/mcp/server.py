@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from pydantic import ValidationError
 
 from memory_mcp import __version__
 from memory_mcp.config import Settings, get_settings
+from memory_mcp.mcp import arguments as tool_arguments
 from memory_mcp.mcp import client_log, resources, tools, widgets
 
 INSTRUCTIONS = """Memory-MCP stores what agents learn, in spaces shared by a team.
@@ -25,10 +28,25 @@ select-space, guided-save, upload-file and memory-graph open interactive views w
 supports them, and always answer in text too."""
 
 
+class MemoryServer(MCPServer[Any]):
+    """The SDK's server, with arguments that do not fit a tool's schema answered in a
+    sentence (``arguments.readable``) instead of pydantic's report."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
+                raise ToolError(tool_arguments.readable(name, cause)) from cause
+            raise
+
+
 def build_server(settings: Settings | None = None) -> MCPServer[Any]:
     """Tools, resources, the prompt and the MCP Apps views (whose upload CSP needs settings)."""
     apps = widgets.build_apps(settings or get_settings())
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = MemoryServer(
         name="memory-mcp", title="Memory-MCP", version=__version__, instructions=INSTRUCTIONS,
         extensions=[apps], subscriptions=False,
     )

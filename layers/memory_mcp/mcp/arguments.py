@@ -1,0 +1,42 @@
+"""Tool arguments that do not fit the schema, told in a sentence a model can act on.
+
+The SDK reports them as pydantic's own text: "1 validation error for add_memoryArguments /
+content / Field required [type=missing, input_value={...}, input_type=dict] / For further
+information visit https://errors.pydantic.dev/...": the caller's whole arguments echoed, a
+class name it never sent and a link it cannot use. This says which argument and what to send.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+#: Longest rejected value quoted back (arguments can be whole documents).
+MAX_QUOTED_CHARS = 60
+
+
+def readable(tool: str, exc: ValidationError) -> str:
+    """"Invalid arguments for add_memory: content is required; action must be 'save' or
+    'forget' (got 'FORGET')." — one clause per rejected argument, in the schema's words."""
+    problems = [_problem(err) for err in exc.errors(include_url=False)]
+    return f"Invalid arguments for {tool}: {'; '.join(dict.fromkeys(problems))}."
+
+
+def _problem(err: Any) -> str:
+    where = ".".join(str(part) for part in err["loc"]) or "arguments"
+    kind = err["type"]
+    if kind == "missing":
+        return f"{where} is required"
+    if kind == "extra_forbidden":
+        return f"{where} is not an argument of this tool"
+    if kind == "literal_error":
+        expected = err.get("ctx", {}).get("expected", "")
+        return f"{where} must be {expected} (got {_quote(err.get('input'))})"
+    message = str(err["msg"])
+    return f"{where}: {message[:1].lower()}{message[1:]} (got {_quote(err.get('input'))})"
+
+
+def _quote(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTED_CHARS else text[: MAX_QUOTED_CHARS - 1] + "…"

@@ -1,0 +1,50 @@
+"""Arguments that do not fit a tool's schema get one sentence naming the argument and what to
+send, over real HTTP with the official client, instead of pydantic's report (the arguments
+echoed back, a class name and a link)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, ValidationError
+
+from memory_mcp.mcp.arguments import MAX_QUOTED_CHARS, readable
+
+from mcp_client import call
+
+pytestmark = pytest.mark.anyio
+
+
+def _error(result: Any) -> str:
+    assert result.is_error, result.content
+    return str(result.content[0].text)
+
+
+@pytest.mark.parametrize(("tool", "args", "expected"), [
+    ("add_memory", {"action": "forget", "memoryId": "00000000-0000-0000-0000-000000000000"},
+     "Invalid arguments for add_memory: content is required."),
+    ("add_memory", {"content": "x", "action": "FORGET"},
+     "Invalid arguments for add_memory: action must be 'save' or 'forget' (got 'FORGET')."),
+    ("search_memory", {"query": "x", "limit": "many"},
+     "Invalid arguments for search_memory: limit: input should be a valid integer, unable to "
+     "parse string as an integer (got 'many')."),
+])
+async def test_a_schema_misfit_is_one_sentence(live_server: str, world: Any, tool: str,
+                                               args: dict[str, Any], expected: str) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    text = _error(await call(live_server, m.key, tool, {**args, "containerTag": space}))
+    assert text == expected
+    assert "pydantic" not in text and "input_value" not in text and "Arguments" not in text
+
+
+def test_a_long_rejected_value_is_quoted_short() -> None:
+    class Args(BaseModel):
+        limit: int
+
+    with pytest.raises(ValidationError) as caught:
+        Args.model_validate({"limit": "x" * 5000})
+    text = readable("search_memory", caught.value)
+    assert len(text) < 200 and "…" in text
+    assert text.count("x") <= MAX_QUOTED_CHARS
