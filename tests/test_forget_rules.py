@@ -32,12 +32,29 @@ def kinds(request: str, stored: str) -> set[str]:
      {"duration"}),
     ("Deploys happen every Thursday", "Deploys happen every Tuesday", {"weekday"}),
     ("The planning meeting is in March", "The planning meeting is in April", {"month"}),
+    ("We deploy every Friday morning", "We deploy every Friday afternoon", {"time"}),
+    ("Reports go out monthly", "Reports go out weekly", {"time"}),
     ("Logs are not shipped to Datadog", "Logs are shipped to Datadog", {"negation"}),
     ("The mobile app is written in Swift", "The mobile app is written in Kotlin", {"name"}),
     ("The search service runs on three replicas in staging",
      "The search service runs on three replicas in production", {"environment"}),
     ("The platform team owns the billing service", "The payments team owns the billing service",
      {"thing"}),
+    # another value or thing in the same place, with no name, number or date to tell them apart
+    ("Frank is allergic to shellfish", "Frank is allergic to peanuts", {"word"}),
+    ("my manager is dave and he approves my expense reports",
+     "my manager is carol and she approves my expense reports", {"word"}),
+    ("The frontend is written in TypeScript", "The backend is written in TypeScript", {"word"}),
+    ("Frank is severely allergic to shellfish", "Frank is allergic to peanuts", {"word"}),
+    ("We drink coffee at the standup", "We drink tea at the standup", {"word"}),
+    # the same names in other roles; a number that names one thing of many
+    ("Iris is the manager of Henry", "Henry is the manager of Iris", {"roles"}),
+    ("PagerDuty alerts are forwarded to Slack", "Slack alerts are forwarded to PagerDuty",
+     {"roles"}),
+    ("Invoice 1002 from Acme was paid on March 3", "Invoice 1001 from Acme was paid on March 3",
+     {"identifier"}),
+    ("User 43 has admin rights on the billing console",
+     "User 42 has admin rights on the billing console", {"identifier"}),
 ])
 def test_each_near_miss_class_is_a_conflict(request_text: str, stored: str,
                                             expected: set[str]) -> None:
@@ -56,9 +73,44 @@ def test_each_near_miss_class_is_a_conflict(request_text: str, stored: str,
      "dashboard"),
     ("forget that the marketing site is on Netlify", "The marketing site is hosted on Netlify."),
     ("Snowflake is our analytics data warehouse", "The analytics warehouse is Snowflake"),
+    # a reworded verb is a rewording, not another fact; so is the passive of the same roles
+    ("Logs go to Datadog", "Logs are shipped to Datadog"),
+    ("Heidi is based in the Berlin office", "Heidi works from the Berlin office"),
+    ("Erin is in charge of the design system", "Erin manages the design system"),
+    ("Design reviews are held every Wednesday", "The design review happens on Wednesdays"),
+    ("priya is my manager and approves my travel requests",
+     "my manager is priya and she signs off my travel requests"),
+    ("Quentin likes climbing at the weekend", "Quentin enjoys climbing on weekends"),
+    ("Iris is managed by Henry", "Henry is the manager of Iris"),
+    ("The website's frontend uses React", "The web frontend is built with React"),
 ])
 def test_rewordings_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
+
+
+def test_long_texts_differing_past_their_opening_are_other_facts() -> None:
+    """The local model reads a text's first 256 tokens: two notes with the same long opening
+    score cosine 1.00 whatever their endings say, so long texts are compared word by word."""
+    head = ("Retro notes for the platform group. " * 20).strip()
+    a, b = head + " Outcome: reviews go round-robin.", head + " Outcome: clean the build cache."
+    assert "long" in kinds(a, b) and all(c.subject for c in agreement.conflicts(a, b))
+    assert agreement.conflicts(a, a) == []
+    assert kinds(head + " Outcome: reviews go round-robin!", a) == set()  # punctuation only
+    assert "long" in kinds("forget the retro notes", a)  # a short request never matches one
+
+
+def test_decomposed_unicode_is_the_same_text() -> None:
+    """macOS sends "Zoë" decomposed: the same text to a reader, other characters to a regex."""
+    import unicodedata
+
+    from memory_mcp.services import validation
+
+    composed = "Zoë prefers the Malmö office"
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert decomposed != composed
+    assert agreement.conflicts(decomposed, composed) == []
+    assert validation.content_hash(decomposed) == validation.content_hash(composed)
+    assert validation.content(decomposed, 100) == composed
 
 
 def test_words_that_float_reads_are_not_numbers() -> None:
@@ -116,7 +168,7 @@ async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any) -> None:
                                           for c in res["candidates"])
         refused[case["class"]] += 1
     assert set(refused) == {"person", "number", "date", "negation", "product", "environment",
-                            "team"}
+                            "team", "object", "roles", "lowercase", "identifier", "long"}
     right = 0
     for case in para:
         res = await memories.forget(runtime, m.principal, case["request"], None, space)

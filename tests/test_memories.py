@@ -235,6 +235,20 @@ async def test_content_and_category_bounds(runtime: Runtime, world: Any) -> None
     assert await _rows(runtime, space, m.principal) == []
 
 
+def test_a_category_may_be_written_in_any_script() -> None:
+    """"préférence" is letters too; its decomposed form (macOS) is the same tag."""
+    import unicodedata
+
+    from memory_mcp.services import validation as v
+
+    assert v.category(" Préférence ") == "préférence"
+    assert v.category(unicodedata.normalize("NFD", "Préférence")) == "préférence"
+    assert v.category("決定/2026") == "決定/2026"
+    for bad in ("_x", "-lead", "a;b", "<script>", "x" * 65):
+        with pytest.raises(InvalidInputError, match="category"):
+            v.category(bad)
+
+
 async def test_profile_stable_recent_and_exclusion(runtime: Runtime, world: Any) -> None:
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
@@ -374,3 +388,24 @@ async def test_search_depth_scales_with_the_space(runtime: Runtime, world: Any) 
             raise Rollback
     # one memory: the floor; 20k: size / 40; huge: the cap; a lower cap wins; floor <= cap
     assert seen == [100, 20_000 // db.EF_PER_MEMORIES, 1000, 300, 200]
+
+
+async def test_concurrent_forgets_of_one_memory_all_succeed(runtime: Runtime, world: Any) -> None:
+    """Six requests forget the same memory at once: one forgets it, the others answer that it
+    is already forgotten (before: "changed while this request ran ... retry", and a retry by
+    content then found nothing close)."""
+    import anyio
+
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    saved = await memories.save(runtime, m.principal, "The VPN moved to WireGuard.", None, space)
+    answers: list[str] = []
+
+    async def forget() -> None:
+        res = await memories.forget(runtime, m.principal, "", saved["memory"]["id"], space)
+        answers.append(res["action"])
+
+    async with anyio.create_task_group() as tg:
+        for _ in range(6):
+            tg.start_soon(forget)
+    assert sorted(answers) == ["already_forgotten"] * 5 + ["forgotten"], answers

@@ -188,3 +188,18 @@ async def test_counts_are_maintained_by_the_database(runtime: Runtime, world: An
             "WHERE s.key = %s AND st.lexeme = 'thursday' AND st.df = 1", (space,))
         one = await listed.fetchone()
         assert one is not None and one["n"] == 1
+
+
+def test_relevance_reads_the_unrounded_score() -> None:
+    """A hit shows its score rounded to four places; 0.21996 is shown as 0.22 but is still
+    below a 0.22 floor, and the word (and "no good match") must say so."""
+    from memory_mcp.services import matching, recall
+
+    t = matching.Thresholds(version=0.9, forget=0.7, margin=0.05, weak=0.22, strong=0.5)
+    rows: list[dict[str, Any]] = [
+        {"id": f"00000000-0000-0000-0000-00000000000{i}", "content": "x", "score": s,
+         "semantic": s, "lexical": 0.0} for i, s in enumerate((0.21996, 0.5))]
+    hits: list[dict[str, Any]] = [{"score": round(float(r["score"]), 4)} for r in rows]
+    recall.label(rows, hits, "hybrid", t)
+    assert hits[0]["score"] == 0.22 and hits[0]["relevance"] == "weak"
+    assert hits[1]["relevance"] == "strong"

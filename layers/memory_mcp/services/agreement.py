@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memory_mcp.services import wording
 from memory_mcp.services.facets import MONTHS, WEEKDAYS, Facets, content_word, facets, singular_weekday, stem
 
 _DURATION_SLACK = 0.03
@@ -33,7 +34,8 @@ _PREAMBLE = re.compile(
 class Conflict:
     """One reason the two texts are not the same fact."""
 
-    kind: str        # name | environment | thing | number | duration | weekday | month | negation
+    kind: str        # name | environment | thing | identifier | roles | long | word | number |
+                     # duration | weekday | month | time | negation
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
@@ -104,7 +106,10 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
         out: dict[str, str] = {}
         whole = _pool(frozenset(other.tokens))
         parts = _pool(frozenset(p for t in other.tokens for p in (t, *re.split(r"[\-/]", t))))
-        for x, h in zip(f.tokens, f.tokens[1:], strict=False):
+        verbs = wording.predicates(f)
+        for i, (x, h) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
+            if i in verbs:
+                continue  # a reworded verb before its object ("likes" / "enjoys" climbing)
             head = re.split(r"[\-/]", h)[0]
             if not (content_word(head) and stem(head) in other.stems):
                 continue
@@ -151,9 +156,48 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     for kind, x, y in (("weekday", a.weekdays, b.weekdays), ("month", a.months, b.months)):
         if x and y and x != y:
             out.append(Conflict(kind, False, f"{kind}s differ: {_q(sorted(x))} vs {_q(sorted(y))}"))
+    if a.times and b.times and not (a.times <= b.times or b.times <= a.times):  # "every night
+        # at midnight" says more than "every night", not something else
+        out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
+                                           f"{_q(sorted(b.times))}"))
     if a.negated != b.negated:
         out.append(Conflict("negation", False, "one says the opposite of the other"))
+    out.extend(_order_conflicts(strip_preamble(request), stored, a, b,
+                                any(c.subject for c in out)))
     return out
+
+
+def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
+                     ) -> list[Conflict]:
+    """The rules of ``wording.py``: numbered things, names in other roles, long texts that
+    differ, one word in place of another (reported only when no subject conflict already
+    explains the pair: "Bob" vs "Alice" is a name conflict, not also a swapped word)."""
+    out: list[Conflict] = []
+    numbered = wording.other_numbered_thing(a, b)
+    if numbered is not None:
+        out.append(Conflict("identifier", True, f"different numbered things: "
+                                                f'"{numbered[0]}" vs "{numbered[1]}"'))
+    roles = wording.roles(a, b)
+    if roles is not None:
+        out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
+                                           f'"{roles[1]}"'))
+    wa, wb = wording.words(a), wording.words(b)
+    pool_b, pool_a = _parts_pool(b), _parts_pool(a)
+    only_a = [(i, w) for i, w in wa if not pool_b.has(w, 0.75)]
+    only_b = [(i, w) for i, w in wb if not pool_a.has(w, 0.75)]
+    if wording.is_long(ra, rb) and len(only_a) + len(only_b) > wording.LONG_ALLOWANCE:
+        out.append(Conflict("long", True, f"long texts that differ in {len(only_a)} and "
+                                          f"{len(only_b)} words"))
+    elif not (subject_found or out):
+        swap = wording.swap(a, b, only_a, only_b)
+        if swap is not None:  # another person, thing or value in the same place: another fact
+            out.append(Conflict("word", True, f'one word differs: "{swap[0]}" vs "{swap[1]}"'))
+    return out
+
+
+def _parts_pool(f: Facets) -> _Pool:
+    """A text's words and the parts of its hyphenated ones ("on-call": on-call, on, call)."""
+    return _pool(frozenset(p for t in f.tokens for p in (t, *re.split(r"[\-/]", t))))
 
 
 def _q(items: list[str]) -> str:

@@ -9,6 +9,7 @@ every candidate: ``facets`` and ``stem`` are cached here, once per process.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -39,6 +40,15 @@ ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "st
                 "qa": "qa", "test": "test", "testing": "test", "sandbox": "sandbox",
                 "preview": "preview", "uat": "uat"}
 
+#: When in a day or how often: a value of a fact ("every Friday **morning**", "reports go out
+#: **monthly**"), compared like weekdays; the word rules leave them to this one.
+TIMES = {"morning": "morning", "mornings": "morning", "afternoon": "afternoon",
+         "afternoons": "afternoon", "evening": "evening", "evenings": "evening",
+         "night": "night", "nights": "night", "nightly": "night", "overnight": "night",
+         "noon": "noon", "midday": "noon", "midnight": "midnight", "hourly": "hourly",
+         "daily": "daily", "weekly": "weekly", "biweekly": "biweekly",
+         "fortnightly": "biweekly", "monthly": "monthly", "quarterly": "quarterly",
+         "yearly": "yearly", "annually": "yearly", "annual": "yearly"}
 WEEKDAYS = {name: name[:3] for name in
             ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
 WEEKDAYS.update({"mon": "mon", "tue": "tue", "tues": "tue", "wed": "wed", "thu": "thu",
@@ -76,6 +86,7 @@ class Facets:
     weekdays: frozenset[str]
     months: frozenset[str]
     environments: frozenset[str]
+    times: frozenset[str]          # parts of the day and frequencies (``TIMES``)
     negated: bool
 
 
@@ -97,7 +108,7 @@ def _stemmer() -> Any:
 
 @lru_cache(maxsize=4096)
 def facets(text: str) -> Facets:
-    raw = _TOKEN.findall(text.replace("\u2019", "'"))
+    raw = _TOKEN.findall(unicodedata.normalize("NFC", text).replace("\u2019", "'"))
     lower = [t.lower() for t in raw]
     names: set[str] = set()
     numbers: set[float] = set()
@@ -128,6 +139,7 @@ def facets(text: str) -> Facets:
         months=frozenset(MONTHS[w] for w, t in zip(lower, raw, strict=True)
                          if w in MONTHS and (w != "may" or t == "May")),
         environments=frozenset(ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS),
+        times=frozenset(TIMES[w] for w in lower if w in TIMES),
         negated=any(w in NEGATIONS or w.endswith("n't") for w in lower),
     )
 

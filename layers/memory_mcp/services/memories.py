@@ -56,8 +56,9 @@ async def save(
     it rolls back and decides again. Identical texts meet at the unique index, two versions of
     one memory at its row (the supersede is conditional), and the last attempt decides under
     the space's exclusive save lock (``saves.lock_exclusively``), so it cannot lose to another save;
-    its check still sees a memory that a document's extraction or an import (which take no
-    save lock) wrote meanwhile, and then the save reports a conflict. Whatever fails, the
+    writers that take no save lock can still change what it decided on (a document's
+    extraction or an import adding a close memory, a forget removing the one it versions or
+    that has its text), and then the save reports a conflict. Whatever fails, the
     transaction rolls back: no half-written row."""
     text = v.content(content, rt.settings.max_content_chars)
     tag = v.category(category)
@@ -194,6 +195,8 @@ async def forget(
     text = (content or "").strip()
     if target_id is None:
         text = v.content(text, rt.settings.max_content_chars)
+    elif text:  # kept as the forget's reason: it must be storable text too
+        text = v.check_text(text, "content")
     # As a save: the key check's grants refuse a caller who may not write there before any
     # statement or embedding, and each transaction checks in its first statement that the key
     # still holds the space (the writing one: that it may still write there).
@@ -231,8 +234,12 @@ async def forget(
                 note = (f"{target_id} is an older version (v{match['version']}); forgot the current "
                         f"version v{target['version']}.")
             if not await db.forget(conn, space.space_id, target["id"], principal.user_id, reason):
-                raise ConflictError("That memory changed while this request ran (forgotten or "
-                                    "superseded); nothing was forgotten. Please retry.")
+                now = await db.get(conn, space.space_id, target["id"])
+                if now is not None and now["is_forgotten"]:  # another request forgot it first
+                    return {"action": "already_forgotten", "space": space.key,
+                            "memory": views.memory(now)}
+                raise ConflictError("That memory changed while this request ran (a newer "
+                                    "version was saved); nothing was forgotten. Please retry.")
             await audit.record(conn, "memory.forgotten", principal, space_id=space.space_id,
                                target_id=target["id"], match=how)
             await identity.touch_space(conn, space.space_id)

@@ -142,9 +142,7 @@ async def _search_in(rt: Runtime, conn: Conn, space: SpaceAccess, q: str | None,
                               "ranking": ranking}
     if ranking != "newest":
         t = thresholds(rt)
-        for hit in hits:
-            basis = hit["semantic"] if ranking == "hybrid-rrf" else hit["score"]
-            hit["relevance"] = matching.relevance(float(basis), t)
+        label(rows, hits, ranking, t)
         result["noGoodMatch"] = not hits or all(h["relevance"] == "weak" for h in hits)
         result["weakBelow"] = t.weak
         if result["noGoodMatch"]:
@@ -153,6 +151,16 @@ async def _search_in(rt: Runtime, conn: Conn, space: SpaceAccess, q: str | None,
     if profile is not None:
         result["profile"] = profile
     return result, [uuid.UUID(h["id"]) for h in hits if h.get("relevance") != "weak"]
+
+
+def label(rows: list[db.Row], hits: list[dict[str, Any]], ranking: str,
+          t: matching.Thresholds) -> None:
+    """Each hit's relevance word, from its row's unrounded score (the hit shows it rounded to
+    four places: 0.21996 shown as 0.22 is still below a 0.22 floor, as ``rerank`` judged it).
+    Under rank fusion the score is a rank, so the cosine is the basis."""
+    for row, hit in zip(rows, hits, strict=True):
+        basis = row["semantic"] if ranking == "hybrid-rrf" else row["score"]
+        hit["relevance"] = matching.relevance(float(basis), t)
 
 
 async def _record_recalls(conn: Conn, space_id: uuid.UUID, ids: list[uuid.UUID]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from uuid import UUID
 
 from memory_mcp.errors import InvalidInputError
@@ -12,7 +13,8 @@ MAX_PAGE_LIMIT = 50
 MAX_PAGE = 1_000_000
 DEFAULT_PAGE_LIMIT = 10
 MAX_CATEGORY_CHARS = 64
-_CATEGORY = re.compile(r"^[a-z0-9][a-z0-9 _./:-]*$")
+#: Letters of any script ("préférence", "決定"), digits, and a few separators.
+_CATEGORY = re.compile(r"^[^\W_][\w ./:-]*$")
 _WS = re.compile(r"\s+")
 
 
@@ -38,11 +40,17 @@ def check_text(value: str, what: str) -> str:
 
 
 def content(text: str | None, max_chars: int, what: str = "content") -> str:
-    """Trimmed, non-blank, bounded text."""
+    """Trimmed, non-blank, bounded text in Unicode's composed form (NFC).
+
+    "Zoë" typed on macOS often arrives decomposed (e + combining diaeresis): the same text to a
+    reader and to the model, but other characters to a hash, to PostgreSQL's full-text search
+    and to the agreement rules, which then kept the two as different facts. One form for
+    everything stored and compared."""
     cleaned = (text or "").strip()
     if not cleaned:
         raise InvalidInputError(f"{what} must not be empty.")
     check_text(cleaned, what)
+    cleaned = unicodedata.normalize("NFC", cleaned)
     if len(cleaned) > max_chars:
         hint = " Split it into smaller memories." if what == "content" else ""
         raise InvalidInputError(
@@ -54,7 +62,7 @@ def category(value: str | None) -> str | None:
     """Categories are case-insensitive tags: stored and matched trimmed and lower-cased."""
     if value is None or not value.strip():
         return None
-    tag = _WS.sub(" ", value.strip().lower())
+    tag = _WS.sub(" ", unicodedata.normalize("NFC", value).strip().lower())
     if len(tag) > MAX_CATEGORY_CHARS or not _CATEGORY.match(tag):
         raise InvalidInputError(
             f"category must be 1-{MAX_CATEGORY_CHARS} characters of letters, digits, space "
@@ -65,9 +73,11 @@ def category(value: str | None) -> str | None:
 
 
 def content_hash(text: str) -> bytes:
-    """Identity of a memory's text: whitespace-collapsed and case-folded, so trivially
-    reformatted re-saves are recognised as the same memory."""
-    return hashlib.sha256(_WS.sub(" ", text.strip()).casefold().encode()).digest()
+    """Identity of a memory's text: composed (NFC), whitespace-collapsed and case-folded, so
+    trivially reformatted re-saves are recognised as the same memory, whichever path (a save,
+    a document, an import) wrote it."""
+    folded = _WS.sub(" ", unicodedata.normalize("NFC", text).strip()).casefold()
+    return hashlib.sha256(folded.encode()).digest()
 
 
 def like_pattern(keyword: str) -> str:

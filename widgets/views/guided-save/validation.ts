@@ -2,8 +2,9 @@
 
 export const DEFAULT_MAX_CHARS = 100_000; // the server sends its own limit as maxChars
 const MAX_CATEGORY_CHARS = 64;
-// The server's rule after trimming, collapsing spaces and lower-casing (services/validation.py).
-const CATEGORY_RULE = /^[a-z0-9][a-z0-9 _./:-]*$/;
+// The server's rule after trimming, collapsing spaces and lower-casing (services/validation.py):
+// letters and digits of any script ("préférence"), and _ . / : - and spaces after the first.
+const CATEGORY_RULE = /^[\p{L}\p{N}][\p{L}\p{N}_ ./:-]*$/u;
 
 /** Characters as the server counts them (code points, after trimming). */
 export function charCount(value: string): number {
@@ -22,7 +23,7 @@ export function contentProblem(value: string, maxChars: number): string | null {
 }
 
 export function normalCategory(value: string): string {
-  return value.trim().replace(/\s+/g, " ").toLowerCase();
+  return value.normalize("NFC").trim().replace(/\s+/g, " ").toLowerCase();
 }
 
 export function categoryProblem(value: string): string | null {

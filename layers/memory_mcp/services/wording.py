@@ -1,0 +1,213 @@
+"""Agreement rules that read a text's word order: one word swapped, names in other roles, long
+texts that differ, and numbered things ("invoice 1001").
+
+``agreement.py`` compares what two texts *contain* (names, numbers, days, environments). These
+rules compare how the words line up, which is what near misses of another kind share: "Frank is
+allergic to **peanuts**" / "... to **shellfish**" (one content word swapped in place, cosine
+0.73, above the forget bound), "**Henry** is the manager of **Iris**" / "**Iris** is the manager
+of **Henry**" (cosine 0.98), "**Invoice 1001** was paid" / "**Invoice 1002** was paid" (0.99: a
+number that names a thing, not a value of it), and two long notes with the same opening (the
+model reads only a text's first 256 tokens, so cosine 1.00 says nothing about their endings).
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+from functools import lru_cache
+
+from memory_mcp.services.facets import (
+    ENVIRONMENTS,
+    MONTHS,
+    NEGATIONS,
+    TIMES,
+    UNIT_DAYS,
+    WEEKDAYS,
+    Facets,
+    content_word,
+    singular_weekday,
+    stem,
+)
+
+#: A text longer than this is compared word by word before it may be forgotten or versioned by
+#: similarity: one vector summarises several statements (and the local model sees only its
+#: first 256 tokens, ~1,000 characters), so a high cosine says nothing about the rest of it.
+LONG_CHARS = 500
+#: Content words a long text may differ in (both sides together) and still be the same text:
+#: a corrected word or two; anything more is another text, kept apart.
+LONG_ALLOWANCE = 3
+#: Past this many content words the in-place alignment is not attempted (``LONG_ALLOWANCE``
+#: already decides such texts, and aligning them would cost every save of a long text).
+_ALIGN_MAX = 400
+#: Auxiliaries and copulas: the predicate follows them.
+AUX = frozenset("""is are was were be been being am has have had will would can could must
+should shall may might does do did""".split())  # noqa: SIM905
+#: Nouns a number after which *names* one thing of many ("invoice 1001", "sprint 14"), so two
+#: texts with other numbers there are about different things, not different values.
+ID_NOUNS = frozenset(stem(w) for w in """invoice order ticket issue incident case bug user
+customer client account employee room building floor desk node server host machine rack vm job
+build sprint release milestone phase step story epic task item project contract policy rule
+squad group gate flight route bus cluster shard partition table chapter section page slide lot
+unit apartment store branch lab batch cohort candidate applicant patient vendor supplier
+shipment package pr""".split())  # noqa: SIM905
+COPULAS = frozenset("is are was were be been being am".split())  # noqa: SIM905
+PRONOUNS = frozenset("i we you they he she it everyone everybody nobody someone".split())  # noqa: SIM905
+#: A word after a copula followed by one of these is a predicate ("based **in**", "valid
+#: **for**", "allergic **to**"), not the value the copula names ("my manager is carol").
+PREPOSITIONS = frozenset("""in on at for to with from by of within about after before during
+into over under until through via per across""".split())  # noqa: SIM905
+_OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(TIMES)
+
+
+@lru_cache(maxsize=4096)
+def words(f: Facets) -> list[tuple[int, str]]:
+    """(token position, word) of the content words the order rules align: not stop words,
+    negations or numbers, and not the words another rule compares (days, months, times of
+    day and frequencies, environments, units). Cached per text, like ``facets``: the caller
+    must not change the list."""
+    return [(i, t) for i, t in enumerate(f.tokens)
+            if t not in _OWN_RULES and content_word(t) and singular_weekday(t) not in WEEKDAYS]
+
+
+#: Words that start another clause, with a predicate of its own ("... and **approves** ...").
+CLAUSE_BREAKS = frozenset("and but so while because which who then".split())  # noqa: SIM905
+
+
+@lru_cache(maxsize=4096)
+def predicates(f: Facets) -> frozenset[int]:
+    """Token positions of a text's verbs or predicate words, one per clause, as far as surface
+    form tells (see ``_predicate``). Clauses start at ``CLAUSE_BREAKS``."""
+    toks, out, start = f.tokens, set(), 0
+    for end in [*(i for i, t in enumerate(f.tokens) if t in CLAUSE_BREAKS), len(f.tokens)]:
+        found = _predicate(toks, start, end, first=start == 0)
+        if found is not None:
+            out.add(found)
+        start = end + 1
+    return frozenset(out)
+
+
+def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> int | None:
+    """The predicate of the clause ``toks[start:end]``: the first content word after its
+    auxiliaries ("must be **written**", "does not have **access**"); after a plain copula only
+    a participle or a word taking a preposition ("is **based** in", "are **valid** for"), since
+    "my manager is carol" names a value; with no auxiliary, after a pronoun the first content
+    word ("We **drink** tea"), in a text's first clause the first content word after the
+    subject's first that reads as a verb (ends in -s, or is followed by a function word: "Logs
+    **go** to", "The design review **happens** on"), in a later clause its first content word
+    if it ends in -s ("... and **approves** my requests")."""
+    content = [i for i in range(start, end) if content_word(toks[i])]
+    aux = next((i for i in range(start, end) if toks[i] in AUX), None)
+    if aux is None:
+        if start < end and toks[start] in PRONOUNS:
+            return content[0] if content else None
+        if not first:
+            return content[0] if content and _verb_s(toks[content[0]]) else None
+        for i in content[1:]:
+            after = toks[i + 1] if i + 1 < end else None
+            if _verb_s(toks[i]) or (after is not None and not content_word(after)):
+                return i
+        return None
+    j = aux
+    while j < end and (toks[j] in AUX or toks[j] in NEGATIONS):
+        j += 1
+    nxt = next((i for i in content if i >= j), None)
+    if nxt is None:
+        return None
+    if toks[j - 1] in COPULAS:
+        after = toks[nxt + 1] if nxt + 1 < end else ""
+        if not (toks[nxt].endswith(("ed", "en")) or after in PREPOSITIONS):
+            return None
+    return nxt
+
+
+def _verb_s(word: str) -> bool:
+    """Reads as a third-person verb ("approves", "runs"; not "access")."""
+    return word.endswith("s") and not word.endswith("ss")
+
+
+def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
+         only_b: list[tuple[int, str]]) -> tuple[str, str] | None:
+    """A content word of ``a`` standing where ``b`` has another, the rest the same.
+
+    At most two words of each text are unmatched, at least two are shared, and the unmatched
+    ones face each other in one aligned block (so "Heidi is based in the Berlin office" /
+    "Heidi works from the Berlin office" is a swap, "Alice likes her code editor in a dark
+    theme" / "Alice prefers dark mode in her editor" is a rewording). A swapped verb is read as
+    a rewording ("Logs go to Datadog" / "Logs are shipped to Datadog"): the words that change
+    what a fact says are its subject and its arguments ("allergic to peanuts" / "... to
+    shellfish")."""
+    wa, wb = words(a), words(b)
+    if not (1 <= len(only_a) <= 2 and 1 <= len(only_b) <= 2) or max(len(wa), len(wb)) > _ALIGN_MAX:
+        return None
+    lone_a, lone_b = {i for i, _ in only_a}, {i for i, _ in only_b}
+    if len(wa) - len(lone_a) < 2 or len(wb) - len(lone_b) < 2:
+        return None
+    key_a = [f"\0{w}" if i in lone_a else stem(w) for i, w in wa]
+    key_b = [f"\0{w}" if i in lone_b else stem(w) for i, w in wb]
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, key_a, key_b, autojunk=False).get_opcodes():
+        if op != "replace":
+            continue
+        xs = [wa[k] for k in range(i1, i2) if wa[k][0] in lone_a]
+        ys = [wb[k] for k in range(j1, j2) if wb[k][0] in lone_b]
+        if not (xs and ys):
+            continue
+        x, y = " ".join(w for _, w in xs), " ".join(w for _, w in ys)
+        if x.startswith(y) or y.startswith(x):  # "web" / "website": one word family
+            continue
+        if predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}:
+            continue  # the verb reworded ("go" / "are shipped", "is in charge of" / "manages")
+        return x, y
+    return None
+
+
+def roles(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """The same names in other places of the same sentence ("Henry manages Iris" / "Iris
+    manages Henry"): the same skeleton of words, the names in another order.
+
+    Exempt when exactly one text is passive ("Iris is managed by Henry"): the voice flips the
+    order of the same roles."""
+    shared = a.names & b.names
+    if len(shared) < 2 or len(words(a)) != len(words(b)):  # another skeleton: not a swap
+        return None
+
+    def skeleton(f: Facets) -> tuple[list[str], list[str]]:
+        names: dict[str, None] = {}
+        keys: list[str] = []
+        for _, w in words(f):
+            if w in f.names:
+                keys.append("\0")
+                names.setdefault(w)
+            else:
+                keys.append(stem(w))
+        return [n for n in names if n in shared], keys
+
+    order_a, keys_a = skeleton(a)
+    order_b, keys_b = skeleton(b)
+    if keys_a != keys_b:
+        return None
+    if order_a == order_b or (("by" in a.tokens) != ("by" in b.tokens)):
+        return None
+    return " … ".join(order_a), " … ".join(order_b)
+
+
+def identifiers(f: Facets) -> dict[str, set[str]]:
+    """Numbered things of a text: noun stem → "noun number" as written ("invoice 1001")."""
+    out: dict[str, set[str]] = {}
+    for prev, tok in zip(f.tokens, f.tokens[1:], strict=False):
+        if tok[:1].isdigit() and stem(prev) in ID_NOUNS:
+            out.setdefault(stem(prev), set()).add(f"{prev} {tok.replace(',', '')}")
+    return out
+
+
+def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """'invoice 1001' vs 'invoice 1002': the same kind of thing under other numbers."""
+    ia, ib = identifiers(a), identifiers(b)
+    for noun in sorted(ia.keys() & ib.keys()):
+        x = {n.split(" ", 1)[1] for n in ia[noun]}
+        y = {n.split(" ", 1)[1] for n in ib[noun]}
+        if not (x <= y or y <= x):
+            return ", ".join(sorted(ia[noun])), ", ".join(sorted(ib[noun]))
+    return None
+
+
+def is_long(*texts: str) -> bool:
+    return max(len(t) for t in texts) > LONG_CHARS

@@ -1,0 +1,75 @@
+"""Near misses the surface rules once missed, through the real save and forget (PostgreSQL, the
+local model): a number naming one thing of many, the same names in other roles, one word in
+place of another, and long notes with the same opening. Each had become a version of a
+different, still-true fact (or been forgotten in its place)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from memory_mcp.services import memories
+from memory_mcp.services.runtime import Runtime
+
+pytestmark = pytest.mark.anyio
+
+_LONG = ("Retro notes for the platform group, second sprint of the autumn cycle. Attendees: the "
+         "platform engineers, the product manager and one observer from the security guild. What "
+         "went well: the migration of the build agents finished a week early and flaky tests "
+         "dropped from eleven to two. What went badly: two releases slipped because review "
+         "queues grew over the holidays, and nobody owned the dependency upgrade backlog. "
+         "Discussion: most of the meeting was about how reviews are assigned. Outcome: ")
+
+
+@pytest.mark.parametrize(("stored", "other", "reason"), [
+    ("Invoice 1001 from Acme was paid in full on March 3.",
+     "Invoice 1002 from Acme was paid in full on March 3.", "different numbered things"),
+    ("Henry is the manager of Iris.", "Iris is the manager of Henry.", "other roles"),
+    ("The backend is written in TypeScript.", "The frontend is written in TypeScript.",
+     'one word differs: "frontend" vs "backend"'),
+    (_LONG + "review requests will be assigned round-robin by a bot.",
+     _LONG + "the build cache will be cleaned weekly by the platform team.", "long texts"),
+])
+async def test_a_near_miss_is_saved_beside_the_fact_and_never_forgets_it(
+        runtime: Runtime, world: Any, stored: str, other: str, reason: str) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, stored, None, space)
+    second = await memories.save(runtime, m.principal, other, None, space)
+    assert second["action"] == "saved", second.get("supersedes")
+    kept = second["keptSeparateFrom"]
+    assert kept["id"] == first["memory"]["id"] and reason in kept["reason"]
+    assert kept["similarity"] >= 0.90  # close enough that similarity alone had versioned it
+
+    forgotten = await memories.forget(runtime, m.principal, other + " (outdated)", None, space)
+    page = await memories.list_page(runtime, m.principal, 1, 10, space)
+    assert all(row["isLatest"] and not row["isForgotten"] for row in page["memories"]
+               if row["id"] == first["memory"]["id"]), forgotten
+    if forgotten["action"] == "forgotten":  # only ever the near miss's own memory
+        assert forgotten["memory"]["id"] == second["memory"]["id"]
+
+
+async def test_a_reworded_verb_still_versions_and_forgets(runtime: Runtime, world: Any) -> None:
+    """The word rule must not stop the intended cases: a reworded verb is the same fact."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, "Logs are shipped to Datadog.", None, space)
+    again = await memories.save(runtime, m.principal, "Logs are sent to Datadog.", None, space)
+    assert again["action"] == "versioned" and again["supersedes"]["id"] == first["memory"]["id"]
+    gone = await memories.forget(runtime, m.principal, "Logs go to Datadog", None, space)
+    assert gone["action"] == "forgotten" and gone["memory"]["id"] == again["memory"]["id"]
+
+
+async def test_forget_by_id_refuses_a_reason_it_cannot_store(runtime: Runtime, world: Any) -> None:
+    """The text given with a memoryId becomes the forget's reason: a NUL in it was a database
+    error (an opaque failure) instead of a message."""
+    from memory_mcp.errors import InvalidInputError
+
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    saved = await memories.save(runtime, m.principal, "The wiki moved to Notion.", None, space)
+    with pytest.raises(InvalidInputError, match="NUL"):
+        await memories.forget(runtime, m.principal, "why\x00", saved["memory"]["id"], space)
+    done = await memories.forget(runtime, m.principal, "moved back", saved["memory"]["id"], space)
+    assert done["action"] == "forgotten"
