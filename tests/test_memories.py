@@ -409,3 +409,25 @@ async def test_concurrent_forgets_of_one_memory_all_succeed(runtime: Runtime, wo
         for _ in range(6):
             tg.start_soon(forget)
     assert sorted(answers) == ["already_forgotten"] * 5 + ["forgotten"], answers
+
+
+async def test_identical_text_with_a_category_retags_it(runtime: Runtime, world: Any) -> None:
+    """Re-saving a memory's exact text with a category tags it (same id, same version); it used
+    to answer "no change" and drop the category without a word."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, "Deploys freeze on Fridays.", None, space)
+    tagged = await memories.save(runtime, m.principal, "deploys  freeze on fridays.", "Policy",
+                                 space)
+    assert tagged["action"] == "unchanged" and tagged["categoryWas"] is None
+    assert tagged["memory"]["id"] == first["memory"]["id"]
+    assert tagged["memory"]["category"] == "policy" and tagged["memory"]["version"] == 1
+    same = await memories.save(runtime, m.principal, "Deploys freeze on Fridays.", "policy", space)
+    untagged = await memories.save(runtime, m.principal, "Deploys freeze on Fridays.", None, space)
+    assert "categoryWas" not in same and "categoryWas" not in untagged
+    assert untagged["memory"]["category"] == "policy"  # no category given: nothing to change
+    found = await memories.search(runtime, m.principal, query=None, keyword=None,
+                                  category="policy", include_profile=False, container_tag=space,
+                                  limit=10)
+    assert [h["id"] for h in found["results"]] == [first["memory"]["id"]]
+    assert len(await _rows(runtime, space, m.principal)) == 1

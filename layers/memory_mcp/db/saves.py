@@ -116,6 +116,21 @@ async def save_row(
     return await cur.fetchone()
 
 
+async def set_category(conn: Conn, space_id: UUID, memory_id: UUID, category: str,
+                       user_id: UUID) -> Row | None:
+    """Re-tag a current memory in place (its text, and so its version, unchanged); None if it
+    is no longer current."""
+    cur = await conn.execute(
+        f"""WITH upd AS (
+                UPDATE memories SET category = %(category)s, updated_by = %(user)s,
+                       updated_at = now()
+                WHERE id = %(id)s AND space_id = %(space)s AND is_latest AND NOT is_forgotten
+                RETURNING {_RETURNED})
+            SELECT {_COLUMNS} FROM upd m {_JOINS}""",
+        {"id": memory_id, "space": space_id, "category": category, "user": user_id})
+    return await cur.fetchone()
+
+
 def unseen_rows_sql(form: VectorForm) -> str:
     """The current memories of ``%(space)s`` other than ``%(me)s`` whose writing transaction
     the snapshot ``%(snapshot)s`` did not see, with their cosine ``distance`` to ``%(vec)s``.

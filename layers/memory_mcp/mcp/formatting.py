@@ -78,6 +78,10 @@ def search(r: dict[str, Any]) -> str:
 def saved(r: dict[str, Any]) -> str:
     m = r["memory"]
     if r["action"] == "unchanged":
+        if "categoryWas" in r:
+            was = f"'{r['categoryWas']}'" if r["categoryWas"] else "none"
+            return (f"Already saved in space {r['space']}; its category is now "
+                    f"'{m['category']}' (was {was}): {_snip(m['memory'])} (id {m['id']})")
         return f"Already saved in space {r['space']} (no change): {_snip(m['memory'])} (id {m['id']})"
     if r["action"] == "versioned":
         old = r["supersedes"]

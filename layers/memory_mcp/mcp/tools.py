@@ -116,8 +116,9 @@ async def add_memory(
 ) -> CallToolResult:
     """Save information to memory, or forget information that is outdated or wrong.
 
-    save: stores content in the space (re-saving identical text changes nothing; a close
-    rewording of an existing memory about the same subject becomes its new version). forget:
+    save: stores content in the space (re-saving identical text changes nothing but its
+    category, when one is given; a close rewording of an existing memory about the same
+    subject becomes its new version). forget:
     removes exactly the memory named by memoryId, else the one matching content exactly, else
     the one content clearly means (close, and agreeing on names, numbers, dates, negation and
     environment). When unsure nothing is forgotten and the closest memories come back with

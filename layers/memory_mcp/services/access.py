@@ -11,9 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory_mcp.db import identity, scope
-from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
+from memory_mcp.errors import (
+    AccessDeniedError,
+    GrantLostError,
+    InvalidInputError,
+    MemoryMcpError,
+    NotFoundError,
+)
 from memory_mcp.models import Principal, SpaceAccess
-from memory_mcp.services.runtime import Conn
+from memory_mcp.services.runtime import Conn, Runtime
 from memory_mcp.services.validation import check_text
 
 #: Longest space key (admin.create_space enforces the same 63).
@@ -127,3 +133,18 @@ def require_write(principal: Principal, space: SpaceAccess) -> None:
     raise AccessDeniedError(
         f'You are read-only in space "{space.key}" ({reason}); nothing was written.'
     )
+
+
+async def write_refusal(rt: Runtime, principal: Principal, space: SpaceAccess) -> MemoryMcpError:
+    """Why a save's writing transaction found its space no longer writable (the first
+    statement's check, migration 0016), asked again in a transaction of its own: the key no
+    longer reaches the space at all (grant revoked, key revoked, user deactivated: the same
+    words as a space never granted), or it may only read there now (grant or role changed).
+    Nothing was written either way."""
+    try:
+        async with rt.transaction(read=[space.space_id], holder=principal.key_id):
+            pass
+    except GrantLostError:
+        return space_not_found(space.key)
+    return AccessDeniedError(f'You are read-only in space "{space.key}" now (this key\'s grant or '
+                             "your role changed while the request ran); nothing was written.")

@@ -1,4 +1,5 @@
-"""Save, version, forget, search and list memories inside one resolved space."""
+"""Save, version and list memories inside one resolved space; search (``recall.py``) and
+forget (``forgetting.py``) are re-exported here, where callers look for them."""
 
 from __future__ import annotations
 
@@ -6,31 +7,29 @@ import logging
 import uuid
 from typing import Any
 
-from memory_mcp.db import identity, saves
 from memory_mcp.db import memories as db
+from memory_mcp.db import saves
 from memory_mcp.db.ann import search_settings
-from memory_mcp.errors import (
-    AccessDeniedError,
-    ConflictError,
-    GrantLostError,
-    MemoryMcpError,
-    NotFoundError,
-)
+from memory_mcp.errors import ConflictError, GrantLostError
 from memory_mcp.models import Principal, SpaceAccess
-from memory_mcp.services import agreement, audit, matching, recall, views
+from memory_mcp.services import forgetting, matching, recall, views
 from memory_mcp.services import validation as v
-from memory_mcp.services.access import checked_at_key_check, resolve_space, space_not_found
+from memory_mcp.services.access import (
+    checked_at_key_check,
+    resolve_space,
+    space_not_found,
+    write_refusal,
+)
 from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
 
-#: search_memory lives in recall.py; re-exported because callers know it as memories.search.
+#: search_memory lives in recall.py, forget in forgetting.py; re-exported because callers know
+#: them as memories.search and memories.forget.
 search = recall.search
+forget = forgetting.forget
+forget_candidates = forgetting.forget_candidates
 MAX_SAVE_ATTEMPTS = 3
-MAX_REASON_CHARS = 1_000
-#: Memories a forget-by-content request is compared with, and how many a refusal lists.
-FORGET_CANDIDATES = 8
-MAX_FORGET_SHOWN = 3
 #: Nearest memories a save may become the next version of.
 VERSION_CANDIDATES = 5
 #: ef_search of the save's nearest-neighbour look. A save only needs near-duplicates (cosine at
@@ -65,7 +64,7 @@ async def save(
     digest = v.content_hash(text)
     # The grants of the request's key check refuse a read-only caller before any statement or
     # embedding; every transaction below opens on the space in a first statement that checks
-    # the key still holds it (and, to write, may still write there: see ``_refusal``).
+    # the key still holds it (and, to write, may still write there: see ``access.write_refusal``).
     space = checked_at_key_check(principal, container_tag, write=True)
     if rt.settings.embedding_provider != "local":
         # A remote model costs a network call (and money) per text: first look whether the
@@ -73,7 +72,7 @@ async def save(
         # CPU, less than this look costs every new save (four round trips); an identical text
         # is then found by the write's own candidates (``_save_once``), and one repeated
         # within the process is not embedded again (``embed_one``'s cache).
-        unchanged = await _identical(rt, principal, space, digest)
+        unchanged = await _identical(rt, principal, space, digest, tag)
         if unchanged is not None:
             return unchanged
     vector = await rt.embed_one(text)  # outside any transaction: may take a while
@@ -88,41 +87,27 @@ async def save(
                                           principal.user_id, exclusive=exclusive)
             return {"space": space.key, **result}
         except GrantLostError:
-            raise await _refusal(rt, principal, space) from None
+            raise await write_refusal(rt, principal, space) from None
         except _LostRace:  # the identical text may have won: then it is this save's answer
-            unchanged = await _identical(rt, principal, space, digest)
+            unchanged = await _identical(rt, principal, space, digest, tag)
             if unchanged is not None:
                 return unchanged
     raise ConflictError("This memory was changed concurrently several times; please retry.")
 
 
 async def _identical(rt: Runtime, principal: Principal, space: SpaceAccess,
-                     digest: bytes) -> dict[str, Any] | None:
-    """The "unchanged" answer if a current memory of the space has this text, else None; in
-    a transaction of its own that re-checks the key's grant (lost: "not found")."""
+                     digest: bytes, tag: str | None) -> dict[str, Any] | None:
+    """The "unchanged" answer if a current memory of the space has this text (and, when the
+    save names a category, that category), else None; in a transaction of its own that
+    re-checks the key's grant (lost: "not found"). A new category is written by ``_save_once``."""
     try:
         async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
             existing = await db.find_live_by_hash(conn, space.space_id, digest)
     except GrantLostError:
         raise space_not_found(space.key) from None
-    if existing is None:
+    if existing is None or (tag is not None and existing["category"] != tag):
         return None
     return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
-
-
-async def _refusal(rt: Runtime, principal: Principal, space: SpaceAccess) -> MemoryMcpError:
-    """Why a save's writing transaction found its space no longer writable (the first
-    statement's check, migration 0016), asked again in a transaction of its own: the key no
-    longer reaches the space at all (grant revoked, key revoked, user deactivated: the same
-    words as a space never granted), or it may only read there now (grant or role changed).
-    Nothing was written either way."""
-    try:
-        async with rt.transaction(read=[space.space_id], holder=principal.key_id):
-            pass
-    except GrantLostError:
-        return space_not_found(space.key)
-    return AccessDeniedError(f'You are read-only in space "{space.key}" now (this key\'s grant or '
-                             "your role changed while the request ran); nothing was written.")
 
 
 def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
@@ -155,7 +140,14 @@ async def _save_once(
         existing = await db.find_live_by_hash(conn, space_id, digest)
         if existing is None:  # forgotten or superseded since the candidates: decide again
             raise _LostRace()
-        return {"action": "unchanged", "memory": views.memory(existing)}
+        if tag is None or existing["category"] == tag:
+            return {"action": "unchanged", "memory": views.memory(existing)}
+        # the same text with another category: re-tag it in place (a version is a new text)
+        tagged = await saves.set_category(conn, space_id, existing["id"], tag, user_id)
+        if tagged is None:
+            raise _LostRace()
+        return {"action": "unchanged", "memory": views.memory(tagged),
+                "categoryWas": existing["category"]}
     nearest, reason = _choose_version(text, near, t)
     new_id = uuid.uuid4()
     row = await saves.save_row(
@@ -183,112 +175,6 @@ async def _save_once(
                                       "similarity": round(float(closest["similarity"]), 4),
                                       "reason": reason}
     return result
-
-
-async def forget(
-    rt: Runtime, principal: Principal, content: str | None, memory_id: str | None,
-    container_tag: str | None,
-) -> dict[str, Any]:
-    """Forget by id, else by exact text, else the memory the text clearly means (matching.py);
-    when unsure, nothing changes and the candidates come back with their ids."""
-    target_id = v.parse_uuid(memory_id, "memoryId") if memory_id else None
-    text = (content or "").strip()
-    if target_id is None:
-        text = v.content(text, rt.settings.max_content_chars)
-    elif text:  # kept as the forget's reason: it must be storable text too
-        text = v.check_text(text, "content")
-    # As a save: the key check's grants refuse a caller who may not write there before any
-    # statement or embedding, and each transaction checks in its first statement that the key
-    # still holds the space (the writing one: that it may still write there).
-    space = checked_at_key_check(principal, container_tag, write=True)
-    try:
-        async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
-            match, how = None, "id"
-            if target_id is not None:
-                match = await db.get(conn, space.space_id, target_id)
-                if match is None:
-                    raise NotFoundError(f'No memory with id {target_id} in space "{space.key}".')
-                if match["is_forgotten"]:
-                    return {"action": "already_forgotten", "space": space.key,
-                            "memory": views.memory(match)}
-            else:
-                match = await db.find_live_by_hash(conn, space.space_id, v.content_hash(text))
-                how = "exact"
-        if match is None:
-            match = await _closest_meant(rt, space.space_id, text, holder=principal.key_id)
-            if "action" in match:
-                return {"space": space.key, **match}
-            how = "similar"
-    except GrantLostError:
-        raise space_not_found(space.key) from None
-    reason = (text or f"forget by id {target_id}")[:MAX_REASON_CHARS]
-    try:  # opened only if the key may still write there; any error below rolls it back
-        async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
-            target, note = match, None
-            if not target["is_latest"]:  # a superseded version: forget the fact's current version
-                latest = await db.latest_of_chain(conn, space.space_id, match["root_id"])
-                if latest is None or latest["is_forgotten"]:
-                    return {"action": "already_forgotten", "space": space.key,
-                            "memory": views.memory(latest or match)}
-                target = latest
-                note = (f"{target_id} is an older version (v{match['version']}); forgot the current "
-                        f"version v{target['version']}.")
-            if not await db.forget(conn, space.space_id, target["id"], principal.user_id, reason):
-                now = await db.get(conn, space.space_id, target["id"])
-                if now is not None and now["is_forgotten"]:  # another request forgot it first
-                    return {"action": "already_forgotten", "space": space.key,
-                            "memory": views.memory(now)}
-                raise ConflictError("That memory changed while this request ran (a newer "
-                                    "version was saved); nothing was forgotten. Please retry.")
-            await audit.record(conn, "memory.forgotten", principal, space_id=space.space_id,
-                               target_id=target["id"], match=how)
-            await identity.touch_space(conn, space.space_id)
-            row = await db.get(conn, space.space_id, target["id"])
-            if row is None:
-                raise ConflictError("That memory disappeared while this request ran; please retry.")
-    except GrantLostError:
-        raise await _refusal(rt, principal, space) from None
-
-    result: dict[str, Any] = {"action": "forgotten", "match": how, "space": space.key,
-                              "memory": views.memory(row)}
-    if note:
-        result["note"] = note
-    if how == "similar":
-        result["similarity"] = round(float(match["similarity"]), 4)
-    return result
-
-
-async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,
-                            holder: uuid.UUID | None = None) -> list[db.Row]:
-    """What search_memory would show for ``query`` (its candidates), closest first by cosine
-    (``semantic``): forget compares against exactly what a person would see. ``holder``: the
-    request's key, whose grant the transaction checks again (``Runtime.transaction``)."""
-    vector = await rt.query_vector(query)
-    async with rt.transaction(read=[space_id], holder=holder) as conn:
-        rows, _ = await recall.ranked(rt, conn, space_id, query=query, vector=vector,
-                                      pattern=None, category=None, limit=FORGET_CANDIDATES)
-    return sorted(rows, key=lambda r: (-float(r["semantic"]), str(r["id"])))
-
-
-async def _closest_meant(rt: Runtime, space_id: uuid.UUID, text: str,
-                         holder: uuid.UUID) -> dict[str, Any]:
-    """The memory a forget-by-content request means, from the candidates search would show it,
-    or a ``nothing_matched`` answer listing them (with ids, to forget one exactly)."""
-    query = agreement.strip_preamble(text)
-    rows = await forget_candidates(rt, space_id, query, holder)
-    t = recall.thresholds(rt)
-    decision = matching.choose_forget(query, [(r["content"], float(r["semantic"])) for r in rows],
-                                      t)
-    if decision.index is not None:
-        return {**rows[decision.index], "similarity": rows[decision.index]["semantic"]}
-    return {
-        "action": "nothing_matched", "threshold": t.forget, "reason": decision.reason,
-        "candidates": [
-            {"id": str(r["id"]), "memory": r["content"],
-             "similarity": round(float(r["semantic"]), 4),
-             "differs": [c.detail for c in found]}
-            for r, found in zip(rows[:MAX_FORGET_SHOWN], decision.conflicts, strict=False)],
-    }
 
 
 async def list_page(
