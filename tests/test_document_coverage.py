@@ -126,6 +126,12 @@ async def test_the_character_limit_cut_is_reported_in_both_tools(
         assert "split the file and upload the parts" in note
         text_out = result.content[0].text
         assert "PARTLY INDEXED" in text_out and note in text_out
+    assert "characters that were read; a bound cut the file" in got.content[0].text
+    long_doc = {**got.structured_content,  # the last of several pages of a cut document
+                "document": {**got.structured_content["document"], "content": "…"},
+                "page": {"offset": 2_000, "end": 3_000, "totalChars": 3_000, "hasMore": False}}
+    assert formatting.document(long_doc).count("[End of what was read: a bound cut the file") == 1
+    assert "[End of the document.]" not in formatting.document(long_doc)
     # What was read is searchable; what the limit cut is not (and the document says so).
     assert await found(rt, m.principal, space, keyword="Study 2 on")
     assert not await found(rt, m.principal, space, keyword=name(38))

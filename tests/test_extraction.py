@@ -174,6 +174,11 @@ def test_verify_mismatches_have_human_messages() -> None:
         verify(ALLOWED["text/markdown"], png_bytes())
     with pytest.raises(ExtractionError, match="empty"):
         verify(PDF, b"")
+    for utf16 in ("UTF-16 fact: the VPN is WireGuard.".encode("utf-16"),  # FF FE: not MP1 audio
+                  "Big-endian too.".encode("utf-16-be").join([b"\xfe\xff", b""])):
+        with pytest.raises(ExtractionError, match="declared as plain text but its contents "
+                                                  "are UTF-16 text; save it as UTF-8"):
+            verify(ALLOWED["text/plain"], utf16)
     verify(ALLOWED["video/mp4"], ftyp(b"M4A "))  # MPEG-4 audio and video share a container
     verify(ALLOWED["audio/mp4"], ftyp(b"isom"))
     verify(ALLOWED["text/csv"], b"a,b\n1,2\n")
@@ -398,6 +403,47 @@ def test_running_headers_and_footers_recurring_on_pages_are_dropped() -> None:
     assert split_memories("\f".join(pages), 20) == bodies
     two_pages = split_memories("\f".join(pages[:2]), 20)  # too few pages to call it running
     assert "Printed 2024-01-01 page 1" in two_pages
+
+
+def test_extracted_text_is_composed_unicode() -> None:
+    """A document's text is stored and split in NFC, as a saved memory is: a decomposed
+    "café de José" was stored decomposed, and a keyword typed either way found nothing."""
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", "# Réunion\n\nLe café de José ouvre à huit heures.")
+    extracted = extract_text(ALLOWED["text/markdown"], nfd.encode(), "notes.md", limits())
+    assert extracted.text == unicodedata.normalize("NFC", nfd) and extracted.title == "Réunion"
+
+
+def test_content_that_looks_like_boilerplate_is_kept() -> None:
+    """Found by a new user's upload: each of these was dropped while the document said "Fully
+    indexed". A "(c)" clause among "(a)", "(b)"; a clause about copyright; "all rights
+    reserved" inside a sentence; a near-duplicate that says the opposite or another day; a short
+    fragment that says something; Chinese text (no spaces: one "word" to a whitespace count);
+    lines that open every slide but differ in their numbers."""
+    legal = ("(a) The seller delivers within 30 days.\n(b) The buyer pays within 14 days.\n"
+             "(c) Late delivery costs 2% per week.\n\n"
+             "Copyright in all drawings and designs transfers to the buyer on final payment.\n\n"
+             "The buyer keeps all rights reserved under the warranty clause for two years.\n\n"
+             "© 2024 Acme Inc. All rights reserved.\n\nAcme Inc. All rights reserved.")
+    assert split_memories(legal, 20) == [
+        "(a) The seller delivers within 30 days.", "(b) The buyer pays within 14 days.",
+        "(c) Late delivery costs 2% per week.",
+        "Copyright in all drawings and designs transfers to the buyer on final payment.",
+        "The buyer keeps all rights reserved under the warranty clause for two years."]
+    opposite = ["The database may be restarted during business hours without approval.",
+                "The database may not be restarted during business hours without approval.",
+                "The vendor meeting is on Monday at ten in room four.",
+                "The vendor meeting is on Friday at ten in room four."]
+    assert split_memories("\n\n".join(opposite), 20) == opposite
+    assert split_memories("WiFi: GuestNet\n\nCall Marta.\n\nBudget approved.\n\nThanks!", 9) == [
+        "WiFi: GuestNet", "Call Marta.", "Budget approved."]
+    assert split_memories("本公司的年度会议在三月举行。所有员工都必须参加。\n\n会议地点在上海总部。", 9) == [
+        "本公司的年度会议在三月举行。", "所有员工都必须参加。", "会议地点在上海总部。"]
+    slides = [f"Q{q} revenue was {r} million dollars.\nChurn was {c} percent this quarter."
+              for q, r, c in ((1, 10, 5), (2, 12, 4), (3, 15, 3), (4, 19, 2))]
+    kept = split_memories("\f".join(slides), 20)
+    assert [k for k in kept if "revenue" in k] == [s.split("\n")[0] for s in slides]
 
 
 def test_sentences_respect_abbreviations_decimals_and_urls() -> None:

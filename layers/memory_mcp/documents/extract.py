@@ -15,6 +15,7 @@ import csv
 import io
 import logging
 import re
+import unicodedata
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -98,7 +99,11 @@ def extract_text(
                                      limits.deadline), filename, limits)
     if not result.text.strip():
         raise ExtractionError(_empty_message(fmt, filename))
-    result.title = " ".join(result.title.split())[:MAX_TITLE_CHARS] or filename
+    # One Unicode form, as for a saved memory: decomposed "café" (macOS) was stored so, and a
+    # keyword typed either way found nothing (full-text search and LIKE compare code points).
+    result.text = unicodedata.normalize("NFC", result.text)
+    result.title = " ".join(unicodedata.normalize("NFC", result.title).split())[:MAX_TITLE_CHARS] \
+        or filename
     return result
 
 

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import httpx
 
 from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, fit
-from memory_mcp.documents.segment import dedupe, split_memories, statements, summarize
+from memory_mcp.documents.dedupe import dedupe
+from memory_mcp.documents.segment import split_memories, statements, summarize
 from memory_mcp.errors import ConfigurationError
 
 if TYPE_CHECKING:

@@ -5,39 +5,42 @@ items, records), prose into sentences, so each memory is one readable, self-cont
 statement and a document never floods a space with noise. The rules:
 
 * Dropped lines: page numbers ("12", "Page 3 of 10", "- 4 -", "iv"), table-of-contents dot
-  leaders, copyright / "all rights reserved", lines that are only a URL, an image,
-  punctuation or a code fence, and running headers/footers (a line, digits ignored, at the
-  top or bottom of at least half of 3+ pages).
+  leaders, copyright notices (short, the mark or "all rights reserved" at an end; not a
+  clause about copyright, nor a "(c)" item after "(a)"/"(b)"), lines that are only a URL, an
+  image, punctuation or a code fence, and running headers/footers (a line that is not a
+  sentence, digits ignored, at the top or bottom of at least half of 3+ pages).
 * Headings (Markdown ``#``, or a short Title Case line between sentences) are context, not
   memories: sentences under one become ``"Heading: sentence"`` unless they mention it. A
   heading before any body text is the document's title and is not repeated.
 * Records (``key: value; ...`` lines: CSV rows and tables) are one memory each, never split.
 * Sentences end at ``.!?`` + whitespace + a capital, digit or opening quote, except after
   abbreviations ("e.g.", "Dr.", initials); decimals and URLs have no space after their dots.
-  Fragments under 4 words join a neighbour; a lone one under 3 words is dropped; sentences
-  over 500 characters are split at clause boundaries ("; ", ", ", dashes), then spaces.
+  Fragments under 4 words join a neighbour; a lone one under 3 words is dropped only if it
+  is courtesy or filler ("Thanks!", "Ok."): "Budget approved." stays. Chinese, Japanese and
+  Korean count two characters a word. Sentences over 500 characters are split at clause
+  boundaries ("; ", ", ", dashes), then spaces.
 * Near-duplicates (equal after normalising case/punctuation/whitespace, or token-set
-  Jaccard >= 0.9) keep their first occurrence; over the cap, passages (``coverage.fit``).
+  Jaccard >= 0.9 with no agreement-rule conflict: "may not" is not "may") keep their first
+  occurrence; over the cap, passages (``coverage.fit``). Nothing else is dropped.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, fit
+from memory_mcp.documents.dedupe import dedupe
+from memory_mcp.documents.dedupe import key as _key
+from memory_mcp.services.facets import STOP_WORDS
 
 MAX_MEMORY_CHARS = 500
 MAX_RECORD_CHARS = 2_000
 MIN_WORDS = 4
 MIN_STANDALONE_WORDS = 3
-NEAR_DUPLICATE_JACCARD = 0.9
 MAX_HEADING_WORDS = 8
-#: Most recent index entries per token compared against (bounds degenerate vocabularies).
-_POSTINGS = 500
 
 #: A trailing "." after these is no sentence end (not "etc"); "J.", "e.g.", "U.S." by shape.
 _ABBREVIATIONS = frozenset({
@@ -50,10 +53,19 @@ _CHARS = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03"
 _BOILERPLATE = re.compile(
     r"^(?:(?:page|p\.|pg\.?)\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$"  # 12, Page 3 of 10, 3/10
     r"|^[-\u2013\u2014]\s*\d{1,4}\s*[-\u2013\u2014]$|^[ivxlc]{1,6}$"  # - 4 -, roman numbers
-    r"|^(?:©|\(c\)\s|copyright\b)|all rights reserved"
     r"|^<?(?:https?://|www\.)\S+>?$|^!\[[^\]]*\]\([^)]*\)$|^(?:```|~~~)",
     re.IGNORECASE,
 )
+#: A copyright notice ("© 2024 Acme", "Copyright 2024 Example Corp.", "(c) Example Corp",
+#: "Acme Inc. All rights reserved."): short, and the mark or the phrase at its start or end.
+#: Not a clause that mentions copyright ("Copyright in all drawings transfers to the buyer")
+#: nor a list item "(c)" among "(a)", "(b)".
+_NOTICE = re.compile(r"^(?:©|\(c\)|copyright\b)|^all rights reserved|all rights reserved\.?$",
+                     re.IGNORECASE)
+_NOTICE_WORDS = 8
+#: Lone fragments that carry nothing on their own ("Thanks!", "Ok."); any other word keeps one.
+_COURTESY = frozenset("""thanks thank you ok okay yes no hi hello hey regards best kind cheers
+sincerely bye goodbye please welcome dear all everyone team note notes tbd n a na""".split())  # noqa: SIM905
 _BULLET = re.compile(r"^(?:[-*+•▪‣◦●]|\(?\d{1,3}[.)]|[a-z][.)])\s+")
 _ATX = re.compile(r"^(#{1,6})\s")
 _KEY_VALUE = re.compile(r"^[^\s:;|.!?][^:;|.!?]{0,59}: \S")
@@ -118,47 +130,6 @@ def summarize(title: str, text: str, max_chars: int = 600) -> str:
     return " ".join(picked)
 
 
-def dedupe(memories: Iterable[str]) -> list[str]:
-    """First occurrences only (exact after normalising, or token-set Jaccard >= 0.9).
-
-    Near-duplicate candidates come from a prefix-filter index (two sets with Jaccard >= t
-    share a token among the first ``n - ceil(t * n) + 1`` of each, in one global order), so
-    thousands of memories are not compared pairwise.
-    """
-    kept: list[str] = []
-    seen: set[str] = set()
-    token_sets: list[frozenset[str]] = []
-    index: dict[str, list[int]] = {}
-    for memory in memories:
-        key = _key(memory)
-        if not key or key in seen:
-            continue
-        tokens = frozenset(key.split())
-        ordered = sorted(tokens, key=lambda token: (-len(token), token))  # rarer (longer) first
-        prefix = ordered[: len(ordered) - math.ceil(NEAR_DUPLICATE_JACCARD * len(ordered) - 1e-9) + 1]
-        candidates = {i for token in prefix for i in index.get(token, ())[-_POSTINGS:]}
-        if any(_near(tokens, token_sets[i]) for i in candidates):
-            continue
-        for token in prefix:
-            index.setdefault(token, []).append(len(token_sets))
-        seen.add(key)
-        token_sets.append(tokens)
-        kept.append(memory.strip())
-    return kept
-
-
-def _near(a: frozenset[str], b: frozenset[str]) -> bool:
-    small, large = sorted((len(a), len(b)))
-    if small < NEAR_DUPLICATE_JACCARD * large:  # sizes alone rule it out: skip the set work
-        return False
-    common = len(a & b)
-    return common >= NEAR_DUPLICATE_JACCARD * (small + large - common)
-
-
-def _key(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
-
-
 def _units(text: str) -> Iterator[_Unit]:
     """Blocks → units, boilerplate gone, each unit tagged with its section heading."""
     text = re.sub(r"([a-z])-\n([a-z])", r"\1\2", text.translate(_CHARS))  # de-hyphenate
@@ -167,8 +138,11 @@ def _units(text: str) -> Iterator[_Unit]:
     heading: str | None = None
     body_seen = False
     for block in (b for page in pages for b in re.split(r"\n\s*\n", page)):
-        lines = [ln for ln in (raw.strip() for raw in block.split("\n")) if ln
+        raw_lines = [raw.strip() for raw in block.split("\n")]
+        lettered = any(re.match(r"\((?:a|b)\)\s", ln, re.IGNORECASE) for ln in raw_lines)
+        lines = [ln for ln in raw_lines if ln
                  and re.search(r"\w", ln) and not _BOILERPLATE.search(ln)
+                 and not _is_notice(ln, lettered)
                  and not ln.rstrip("0123456789 ").endswith(_LEADERS)
                  and _line_key(ln) not in running]
         if lines and lines[0].startswith("|"):
@@ -201,6 +175,14 @@ def _units(text: str) -> Iterator[_Unit]:
                     for parts, head, record in units)
 
 
+def _is_notice(line: str, lettered: bool) -> bool:
+    """A copyright notice, not a clause or a "(c)" list item (``lettered``: the block has
+    "(a)" or "(b)" items)."""
+    if lettered and line[:3].lower() == "(c)":
+        return False
+    return bool(_NOTICE.search(line)) and len(line.split()) <= _NOTICE_WORDS
+
+
 def _heading_level(line: str, lines: list[str], index: int) -> int | None:
     """Markdown level for ``#`` headings, 0 for a short unpunctuated line between sentences."""
     atx = _ATX.match(line)
@@ -224,13 +206,18 @@ def _title_case(words: list[str]) -> bool:
 
 
 def _running_lines(pages: list[str]) -> set[str]:
-    """Header/footer lines: at a page edge on at least half of 3+ pages (digits ignored)."""
+    """Header/footer lines: at a page edge on at least half of 3+ pages (digits ignored), and
+    not a sentence (a header or footer does not end with a full stop; "Q1 revenue was 10
+    million." on every slide is content). A page's edges are its first and last three lines,
+    or one each on a page of six lines or fewer, else every line of a short slide is an edge."""
     if len(pages) < 3:
         return set()
     counts: Counter[str] = Counter()
     for page in pages:
         lines = [ln.strip() for ln in page.split("\n") if ln.strip()]
-        counts.update({_line_key(ln) for ln in lines[:3] + lines[-3:] if len(ln) <= 120})
+        k = 3 if len(lines) > 6 else 1
+        counts.update({_line_key(ln) for ln in lines[:k] + lines[-k:]
+                       if len(ln) <= 120 and ln[-1] not in ".!?\u2026"})
     return {key for key, n in counts.items() if n >= 3 and n >= len(pages) / 2}
 
 
@@ -279,7 +266,14 @@ def _sentences(text: str) -> list[str]:
             merged[-1] += " " + piece
         else:
             merged.append(piece)
-    return [m for m in merged if _words(m) >= MIN_STANDALONE_WORDS]
+    return [m for m in merged if _words(m) >= MIN_STANDALONE_WORDS or _informative(m)]
+
+
+def _informative(fragment: str) -> bool:
+    """A short fragment that says something ("Budget approved.", "Call Marta.", "WiFi:
+    GuestNet"): kept as its own memory; only courtesy and filler ("Thanks!", "Ok.") is not."""
+    return any(w not in STOP_WORDS and w not in _COURTESY
+               for w in re.findall(r"\w+", fragment.lower()))
 
 
 def _is_abbreviation(before: str) -> bool:
@@ -288,8 +282,14 @@ def _is_abbreviation(before: str) -> bool:
             or (len(token) == 1 and token.isalpha()))
 
 
+#: Scripts written without spaces: about two characters a word.
+_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+
+
 def _words(text: str) -> int:
-    return len(text.split())
+    """Words, counting text in Chinese, Japanese or Korean script at two characters a word
+    (whitespace alone made a paragraph of Chinese one "word", dropped as a fragment)."""
+    return len(text.split()) + len(_UNSPACED.findall(text)) // 2
 
 
 def _split_long(text: str, limit: int) -> list[str]:

@@ -79,6 +79,8 @@ def verify(fmt: Format, data: bytes) -> None:
     declared = KIND_LABELS.get(fmt.kind, fmt.kind)
     if detected is None:
         found = "not UTF-8 text" if fmt.family in ("text", "csv") else "not a recognised format"
+        if fmt.family in ("text", "csv") and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            found = "UTF-16 text; save it as UTF-8 and upload it again"
         raise ExtractionError(f"The file was declared as {declared} but its contents are {found}.")
     raise ExtractionError(
         f"The file was declared as {declared} but its contents are {KIND_LABELS[detected]}."
@@ -134,12 +136,16 @@ def _is_mpeg_audio_frame(head: bytes) -> bool:
     """An MPEG-1/2/2.5 audio frame header (raw MP3 without an ID3 tag).
 
     Checks the sync bits and rejects the reserved version, layer, bitrate and sample-rate
-    values, so arbitrary data that starts with 0xFF is not mistaken for audio.
+    values, so arbitrary data that starts with 0xFF is not mistaken for audio. Layer I (the
+    long-gone MP1) is not taken either: its header FF FE is also UTF-16's byte-order mark, and
+    a UTF-16 text file was reported as MP3 audio.
     """
     if len(head) < 4 or head[0] != 0xFF or head[1] & 0xE0 != 0xE0:
         return False
     version = (head[1] >> 3) & 0b11
     layer = (head[1] >> 1) & 0b11
+    if layer == 0b11:
+        return False
     bitrate = head[2] >> 4
     sample_rate = (head[2] >> 2) & 0b11
     return version != 0b01 and layer != 0b00 and bitrate != 0b1111 and sample_rate != 0b11

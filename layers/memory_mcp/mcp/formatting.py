@@ -157,12 +157,17 @@ def document(r: dict[str, Any]) -> str:
         what = "Content" if d["contentKind"] == "content" else (
             "Content not available; showing the SUMMARY instead")
         whole = p["offset"] == 0 and not p["hasMore"]
-        lines.append(f"{what} (all {p['totalChars']:,} characters):" if whole else
+        # a file cut by the character bound ends where reading stopped, not where it ends
+        cut = (d.get("coverage") or {}).get("cutBy") == "max_extracted_chars"
+        read = " that were read; a bound cut the file (see coverage)" if cut else ""
+        lines.append(f"{what} (all {p['totalChars']:,} characters{read}):" if whole else
                      f"{what}, characters {p['offset']:,}-{p['end']:,} of {p['totalChars']:,}:")
         lines += [d["content"], ""]
         if p["hasMore"]:
             lines.append(f"[{p['totalChars'] - p['end']:,} more characters. To read on, call "
                          f"getDocument with documentId={d['id']} offset={p['nextOffset']}.]")
+        elif cut:
+            lines.append("[End of what was read: a bound cut the file here (see coverage).]")
         elif not whole:
             lines.append("[End of the document.]")
     if r["memories"]:
