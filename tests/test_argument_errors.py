@@ -27,8 +27,11 @@ def _error(result: Any) -> str:
     ("add_memory", {"content": "x", "action": "FORGET"},
      "Invalid arguments for add_memory: action must be 'save' or 'forget' (got 'FORGET')."),
     ("search_memory", {"query": "x", "limit": "many"},
-     "Invalid arguments for search_memory: limit: input should be a valid integer, unable to "
-     "parse string as an integer (got 'many')."),
+     "Invalid arguments for search_memory: limit: input should be a valid integer (got 'many')."),
+    ("search_memory", {"query": "x", "limit": True},  # once read as limit 1
+     "Invalid arguments for search_memory: limit: input should be a valid integer (got True)."),
+    ("listMemories", {"page": "2"},
+     "Invalid arguments for listMemories: page: input should be a valid integer (got '2')."),
 ])
 async def test_a_schema_misfit_is_one_sentence(live_server: str, world: Any, tool: str,
                                                args: dict[str, Any], expected: str) -> None:

@@ -261,10 +261,10 @@ async def test_get_document_pages_through_a_large_document(worst: Worst) -> None
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    ({"offset": -1}, "offset must be 0 or more"),
+    ({"offset": -1}, "offset must be a character position in the document, 0 to"),
     ({"limit": 0}, "limit must be between 1 and 30,000 characters, got 0"),
     ({"limit": MAX_PAGE_CHARS + 1}, "limit must be between 1 and 30,000 characters"),
-    ({"offset": 10**12}, "offset must be 0 or more"),
+    ({"offset": 10**12}, "offset must be a character position in the document, 0 to"),
     ({"offset": 500_000}, "offset 500,000 is past the end of the document's content (500,000 "
                           "characters); use an offset below 500,000"),
     ({"offset": 1.5}, "offset"),

@@ -152,7 +152,8 @@ async def invalid_request(_: Request, exc: Exception) -> JSONResponse:
     """400 listing which fields are wrong and why, never the input itself (the default echoes
     it, and fails with a 500 on a lone surrogate)."""
     assert isinstance(exc, RequestValidationError)
-    problems = [f"{_where(tuple(e.get('loc', ())))}: {e.get('msg', 'invalid')}"
+    problems = [f"{_where(tuple(e.get('loc', ())))}: "
+                f"{str(e.get('msg', 'invalid')).removeprefix('Value error, ')}"
                 for e in exc.errors()[:10]]
     return JSONResponse({"error": "invalid_request", "message": "; ".join(problems)},
                         status_code=400)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_mcp.errors import AuthenticationError, InvalidInputError
@@ -63,7 +63,8 @@ class UploadRequest(BaseModel):
 
     filename: str = Field(min_length=1, max_length=255)
     content_type: str = Field(alias="contentType", min_length=1, max_length=255)
-    size: int = Field(ge=1)
+    #: Strict: ``true`` or ``"10"`` is not a size; the service refuses 0 and the limit in words.
+    size: StrictInt
     container_tag: str | None = Field(default=None, alias="containerTag", max_length=63)
 
 

@@ -152,7 +152,8 @@ def document(r: dict[str, Any]) -> str:
     d, p = r["document"], r["page"]
     lines = [f"Document {d['id']} in space {r['space']}", document_line(d)]
     if d["contentKind"] == "none":
-        lines.append("No content or summary is available yet.")
+        lines.append("No content: processing failed (the reason is above)." if d["status"] ==
+                     "failed" else "No content or summary is available yet.")
     else:
         what = "Content" if d["contentKind"] == "content" else (
             "Content not available; showing the SUMMARY instead")

@@ -48,7 +48,7 @@ def upload_form(r: dict[str, Any]) -> str:
     lines = ["Upload form opened: the person picks one file and a space; nothing is uploaded "
              "until they do.",
              f"Writable spaces: {_space_list(r['writableSpaces'])}; default {r['defaultSpace']}.",
-             f"Up to {r['maxBytes'] / 1_000_000:.0f} MB; types: {', '.join(types)}."]
+             f"Up to {r['maxBytes'] / 1024 ** 2:.0f} MB; types: {', '.join(types)}."]
     if r["message"]:
         lines.append(r["message"])
     lines.append("Without the form: POST /uploads with your key (filename, contentType, size, "

@@ -75,7 +75,7 @@ async def upload_file(containerTag: ContainerTag = None) -> CallToolResult:
 async def upload_start(
     filename: Annotated[str, Field(description="The file's name, with its extension.")],
     contentType: Annotated[str, Field(description="The declared content type.")],
-    size: Annotated[int, Field(description="The file's size in bytes.")],
+    size: Annotated[int, Field(strict=True, description="The file's size in bytes.")],
     containerTag: ContainerTag = None,
 ) -> CallToolResult:
     """For the upload view: the same checks as POST /uploads (ReadWrite, type, size), then a

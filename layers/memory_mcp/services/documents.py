@@ -82,8 +82,8 @@ def _page_bounds(offset: int | None, limit: int | None) -> tuple[int, int]:
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidInputError(f"{name} must be a whole number of characters.")
     if not 0 <= offset <= _MAX_OFFSET:
-        raise InvalidInputError(f"offset must be 0 or more (a character position in the "
-                                f"document), got {offset:,}.")
+        raise InvalidInputError(f"offset must be a character position in the document, 0 to "
+                                f"{_MAX_OFFSET:,}; got {offset:,}.")
     if not 1 <= limit <= MAX_PAGE_CHARS:
         raise InvalidInputError(f"limit must be between 1 and {MAX_PAGE_CHARS:,} characters, "
                                 f"got {limit:,}.")

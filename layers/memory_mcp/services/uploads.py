@@ -51,8 +51,10 @@ async def create_upload(
                                 f"{MAX_CONTENT_TYPE_CHARS}.")
     fmt = check_declared(filename, content_type)
     limit = rt.settings.max_upload_bytes
-    if not isinstance(size, int) or size < 1:
-        raise InvalidInputError("size must be the file's size in bytes (at least 1).")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+        raise InvalidInputError("The file is empty: there is nothing to upload." if size == 0
+                                and not isinstance(size, bool) else
+                                "size must be the file's size in bytes (at least 1).")
     if size > limit:
         raise InvalidInputError(f"The file is {size:,} bytes; the limit is {limit:,} bytes.")
     storage = _storage(rt)
