@@ -27,11 +27,11 @@ def _error(result: Any) -> str:
     ("add_memory", {"content": "x", "action": "FORGET"},
      "Invalid arguments for add_memory: action must be 'save' or 'forget' (got 'FORGET')."),
     ("search_memory", {"query": "x", "limit": "many"},
-     "Invalid arguments for search_memory: limit: input should be a valid integer (got 'many')."),
+     "Invalid arguments for search_memory: limit: input should be a valid integer, unable to "
+     "parse string as an integer (got 'many')."),
     ("search_memory", {"query": "x", "limit": True},  # once read as limit 1
-     "Invalid arguments for search_memory: limit: input should be a valid integer (got True)."),
-    ("listMemories", {"page": "2"},
-     "Invalid arguments for listMemories: page: input should be a valid integer (got '2')."),
+     "Invalid arguments for search_memory: limit: must be a number, not true or false (got "
+     "True)."),
 ])
 async def test_a_schema_misfit_is_one_sentence(live_server: str, world: Any, tool: str,
                                                args: dict[str, Any], expected: str) -> None:
@@ -40,6 +40,13 @@ async def test_a_schema_misfit_is_one_sentence(live_server: str, world: Any, too
     text = _error(await call(live_server, m.key, tool, {**args, "containerTag": space}))
     assert text == expected
     assert "pydantic" not in text and "input_value" not in text and "Arguments" not in text
+
+
+async def test_a_number_sent_as_a_string_is_still_read(live_server: str, world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    listed = await call(live_server, m.key, "listMemories", {"page": "1", "containerTag": space})
+    assert not listed.is_error and listed.structured_content["page"] == 1
 
 
 def test_a_long_rejected_value_is_quoted_short() -> None:

@@ -205,8 +205,7 @@ def test_local_upload_over_http_reaches_done(live_server: str, database_url: str
     too_big = httpx.post(f"{base}/uploads", json={**body, "size": 25 * 1024 * 1024 + 1},
                          headers={"Authorization": f"Bearer {key}"}, timeout=10)
     assert too_big.status_code == 400 and "limit" in too_big.json()["message"]
-    for size, says in ((0, "The file is empty"), (True, "size: Input should be a valid integer"),
-                       ("10", "size: Input should be a valid integer")):
+    for size, says in ((0, "The file is empty"), (True, "size: must be a number, not true")):
         odd = httpx.post(f"{base}/uploads", json={**body, "size": size}, timeout=10,
                          headers={"Authorization": f"Bearer {key}"})
         assert odd.status_code == 400 and says in odd.json()["message"], (size, odd.text)

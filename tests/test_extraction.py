@@ -436,6 +436,13 @@ def test_content_that_looks_like_boilerplate_is_kept() -> None:
                 "The vendor meeting is on Monday at ten in room four.",
                 "The vendor meeting is on Friday at ten in room four."]
     assert split_memories("\n\n".join(opposite), 20) == opposite
+    # items in blocks of their own; a copyright clause without a year, mark or reservation
+    items = "(a) One thing happens here.\n\n(b) Another follows it.\n\n(c) Late payment costs two "
+    assert split_memories(items + "percent a month.\n\nCopyright in drawings passes to the buyer.",
+                          9)[2:] == ["(c) Late payment costs two percent a month.",
+                                     "Copyright in drawings passes to the buyer."]
+    rows = "\n".join(f"order: {n}; region: eu; status: shipped; carrier: dhl" for n in range(300))
+    assert len(split_memories(rows, 500)) == 300  # rows differing only in an id are all kept
     assert split_memories("WiFi: GuestNet\n\nCall Marta.\n\nBudget approved.\n\nThanks!", 9) == [
         "WiFi: GuestNet", "Call Marta.", "Budget approved."]
     assert split_memories("本公司的年度会议在三月举行。所有员工都必须参加。\n\n会议地点在上海总部。", 9) == [

@@ -35,6 +35,8 @@ def kinds(request: str, stored: str) -> set[str]:
     ("We deploy every Friday morning", "We deploy every Friday afternoon", {"time"}),
     ("Reports go out monthly", "Reports go out weekly", {"time"}),
     ("Logs are not shipped to Datadog", "Logs are shipped to Datadog", {"negation"}),
+    ("The backups are not encrypted and not tested", "The backups are encrypted and tested",
+     {"negation"}),  # two negations are not an even "no negation"
     ("The mobile app is written in Swift", "The mobile app is written in Kotlin", {"name"}),
     ("The search service runs on three replicas in staging",
      "The search service runs on three replicas in production", {"environment"}),
@@ -97,6 +99,17 @@ def test_long_texts_differing_past_their_opening_are_other_facts() -> None:
     assert agreement.conflicts(a, a) == []
     assert kinds(head + " Outcome: reviews go round-robin!", a) == set()  # punctuation only
     assert "long" in kinds("forget the retro notes", a)  # a short request never matches one
+
+
+def test_a_numbered_value_is_an_update_a_numbered_subject_another_thing() -> None:
+    """"Invoice 1001 was paid" / "Invoice 1002 ..." are two invoices (kept apart on save);
+    "pinned to release 2.3" / "... 2.4" is the same fact's new value (a version)."""
+    def subject(a: str, b: str) -> bool:
+        return next(c.subject for c in agreement.conflicts(a, b) if c.kind == "identifier")
+    assert subject("Invoice 1002 from Acme was paid", "Invoice 1001 from Acme was paid")
+    assert subject("Server 18 hosts the FTP service", "Server 17 hosts the FTP service")
+    assert not subject("The SDK is pinned to release 2.4", "The SDK is pinned to release 2.3")
+    assert not subject("The team sits on floor 4", "The team sits on floor 3")
 
 
 def test_decomposed_unicode_is_the_same_text() -> None:

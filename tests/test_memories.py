@@ -244,6 +244,7 @@ def test_a_category_may_be_written_in_any_script() -> None:
     assert v.category(" Préférence ") == "préférence"
     assert v.category(unicodedata.normalize("NFD", "Préférence")) == "préférence"
     assert v.category("決定/2026") == "決定/2026"
+    assert v.category("हिंदी") == "हिंदी" and v.category("İstanbul") == "i̇stanbul"
     for bad in ("_x", "-lead", "a;b", "<script>", "x" * 65):
         with pytest.raises(InvalidInputError, match="category"):
             v.category(bad)
@@ -431,3 +432,26 @@ async def test_identical_text_with_a_category_retags_it(runtime: Runtime, world:
                                   limit=10)
     assert [h["id"] for h in found["results"]] == [first["memory"]["id"]]
     assert len(await _rows(runtime, space, m.principal)) == 1
+
+
+async def test_retag_when_the_identical_memory_is_not_among_the_candidates(
+        runtime: Runtime, world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The nearest-neighbour look can miss the identical text (an approximate index, or a row
+    of another width awaiting re-embedding): the write then meets the unique index, and the
+    save used to retry three times and answer "changed concurrently". It re-tags instead."""
+    from memory_mcp.db import saves as saves_db
+
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, "Backups run at 02:00 UTC.", None, space)
+    real = saves_db.version_candidates
+
+    async def blind(*args: Any, **kwargs: Any) -> Any:
+        rows, seen = await real(*args, **kwargs)
+        return [r for r in rows if r["content"] != "Backups run at 02:00 UTC."], seen
+
+    monkeypatch.setattr(saves_db, "version_candidates", blind)
+    tagged = await memories.save(runtime, m.principal, "Backups run at 02:00 UTC.", "ops", space)
+    assert tagged["action"] == "unchanged" and tagged["categoryWas"] is None
+    assert tagged["memory"]["id"] == first["memory"]["id"]
+    assert tagged["memory"]["category"] == "ops"

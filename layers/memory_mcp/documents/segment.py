@@ -62,6 +62,9 @@ _BOILERPLATE = re.compile(
 #: nor a list item "(c)" among "(a)", "(b)".
 _NOTICE = re.compile(r"^(?:©|\(c\)|copyright\b)|^all rights reserved|all rights reserved\.?$",
                      re.IGNORECASE)
+#: ... and it names a year, the mark or the reservation ("Copyright in all drawings transfers
+#: to the buyer." has none of them: a clause).
+_NOTICE_SIGN = re.compile(r"©|\(c\)|\b(?:19|20)\d\d\b|all rights reserved", re.IGNORECASE)
 _NOTICE_WORDS = 8
 #: Lone fragments that carry nothing on their own ("Thanks!", "Ok."); any other word keeps one.
 _COURTESY = frozenset("""thanks thank you ok okay yes no hi hello hey regards best kind cheers
@@ -135,11 +138,11 @@ def _units(text: str) -> Iterator[_Unit]:
     text = re.sub(r"([a-z])-\n([a-z])", r"\1\2", text.translate(_CHARS))  # de-hyphenate
     pages = text.split("\f")
     running = _running_lines(pages)
+    lettered = bool(re.search(r"(?m)^[ \t]*\((?:a|b)\)\s", text, re.IGNORECASE))
     heading: str | None = None
     body_seen = False
     for block in (b for page in pages for b in re.split(r"\n\s*\n", page)):
         raw_lines = [raw.strip() for raw in block.split("\n")]
-        lettered = any(re.match(r"\((?:a|b)\)\s", ln, re.IGNORECASE) for ln in raw_lines)
         lines = [ln for ln in raw_lines if ln
                  and re.search(r"\w", ln) and not _BOILERPLATE.search(ln)
                  and not _is_notice(ln, lettered)
@@ -176,11 +179,12 @@ def _units(text: str) -> Iterator[_Unit]:
 
 
 def _is_notice(line: str, lettered: bool) -> bool:
-    """A copyright notice, not a clause or a "(c)" list item (``lettered``: the block has
-    "(a)" or "(b)" items)."""
+    """A copyright notice, not a clause or a "(c)" list item (``lettered``: the document has
+    "(a)" or "(b)" items, in any block)."""
     if lettered and line[:3].lower() == "(c)":
         return False
-    return bool(_NOTICE.search(line)) and len(line.split()) <= _NOTICE_WORDS
+    return (bool(_NOTICE.search(line)) and bool(_NOTICE_SIGN.search(line))
+            and len(line.split()) <= _NOTICE_WORDS)
 
 
 def _heading_level(line: str, lines: list[str], index: int) -> int | None:

@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_mcp.errors import AuthenticationError, InvalidInputError
 from memory_mcp.http.auth import WWW_AUTHENTICATE
+from memory_mcp.mcp.arguments import NO_BOOL
 from memory_mcp.services.keys import authenticate_header
 
 if TYPE_CHECKING:
@@ -63,8 +64,9 @@ class UploadRequest(BaseModel):
 
     filename: str = Field(min_length=1, max_length=255)
     content_type: str = Field(alias="contentType", min_length=1, max_length=255)
-    #: Strict: ``true`` or ``"10"`` is not a size; the service refuses 0 and the limit in words.
-    size: StrictInt
+    #: ``true`` is not a size (a number sent as a string still is); the service refuses 0 and
+    #: the limit in words.
+    size: Annotated[int, NO_BOOL]
     container_tag: str | None = Field(default=None, alias="containerTag", max_length=63)
 
 

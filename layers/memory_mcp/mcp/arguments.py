@@ -10,10 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BeforeValidator, ValidationError
 
 #: Longest rejected value quoted back (arguments can be whole documents).
 MAX_QUOTED_CHARS = 60
+
+
+def _no_bool(value: Any) -> Any:
+    """JSON true/false is not a number: pydantic's lax int read ``limit: true`` as 1. A number
+    sent as a string ("10") is still read, as models sometimes send them."""
+    if isinstance(value, bool):
+        raise ValueError("must be a number, not true or false")
+    return value
+
+
+#: For a tool's integer arguments: ``Annotated[int, NO_BOOL, Field(...)]``.
+NO_BOOL = BeforeValidator(_no_bool)
 
 
 def readable(tool: str, exc: ValidationError) -> str:
@@ -33,7 +45,7 @@ def _problem(err: Any) -> str:
     if kind == "literal_error":
         expected = err.get("ctx", {}).get("expected", "")
         return f"{where} must be {expected} (got {_quote(err.get('input'))})"
-    message = str(err["msg"])
+    message = str(err["msg"]).removeprefix("Value error, ")
     return f"{where}: {message[:1].lower()}{message[1:]} (got {_quote(err.get('input'))})"
 
 

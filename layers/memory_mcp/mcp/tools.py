@@ -18,6 +18,7 @@ from pydantic import Field
 
 from memory_mcp.errors import AccessDeniedError, InvalidInputError, MemoryMcpError
 from memory_mcp.mcp import formatting as fmt
+from memory_mcp.mcp.arguments import NO_BOOL
 from memory_mcp.mcp.budget import (
     BUDGETS,
     MAX_PAGE_CHARS,
@@ -40,8 +41,8 @@ ContainerTag = Annotated[
     Field(description="Key of the space to use for this request only (see listSpaces). "
                       "Omit to use the active space."),
 ]
-Page = Annotated[int, Field(strict=True, description="Page number, from 1.")]
-Limit = Annotated[int, Field(strict=True, description="Items per page, 1-50 (default 10).")]
+Page = Annotated[int, NO_BOOL, Field(description="Page number, from 1.")]
+Limit = Annotated[int, NO_BOOL, Field(description="Items per page, 1-50 (default 10).")]
 
 
 async def run(call: Callable[[], Awaitable[dict[str, Any]]],
@@ -87,7 +88,7 @@ async def search_memory(
     includeProfile: Annotated[bool, Field(description="Also return the space's stable and "
                                                       "recent profile context.")] = True,
     containerTag: ContainerTag = None,
-    limit: Annotated[int | None, Field(strict=True, description="Max results, 1-50 (default 10).")] = None,
+    limit: Annotated[int | None, NO_BOOL, Field(description="Max results, 1-50 (default 10).")] = None,
 ) -> CallToolResult:
     """Recall memories from one space to answer a question from remembered context.
 
@@ -153,10 +154,10 @@ async def listDocuments(
 async def getDocument(
     documentId: Annotated[str, Field(description="Id of the document (from listDocuments).")],
     containerTag: ContainerTag = None,
-    offset: Annotated[int, Field(strict=True, description="Character position to read from (0 = the "
+    offset: Annotated[int, NO_BOOL, Field(description="Character position to read from (0 = the "
                                              "start; use the nextOffset of the previous page).")]
     = 0,
-    limit: Annotated[int, Field(strict=True, description=f"Characters to read, 1-{MAX_PAGE_CHARS:,} "
+    limit: Annotated[int, NO_BOOL, Field(description=f"Characters to read, 1-{MAX_PAGE_CHARS:,} "
                                             f"(default {PAGE_CHARS:,}).")] = PAGE_CHARS,
 ) -> CallToolResult:
     """Read one source document, a page at a time: metadata, summary, coverage, `limit`
@@ -200,7 +201,7 @@ async def listMemories(
 
 
 async def listSpaces(
-    page: Annotated[int, Field(strict=True, description=f"Page number, from 1 ({SPACES_PAGE} spaces a "
+    page: Annotated[int, NO_BOOL, Field(description=f"Page number, from 1 ({SPACES_PAGE} spaces a "
                                            "page).")] = 1,
 ) -> CallToolResult:
     """List the spaces this key can use, with each one's key (use it as containerTag), name,

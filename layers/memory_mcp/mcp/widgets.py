@@ -27,6 +27,7 @@ from pydantic import Field
 
 from memory_mcp.config import Settings
 from memory_mcp.mcp import widget_text as text
+from memory_mcp.mcp.arguments import NO_BOOL
 from memory_mcp.mcp.request import caller
 from memory_mcp.mcp.tools import READ, ContainerTag, run
 
@@ -75,7 +76,7 @@ async def upload_file(containerTag: ContainerTag = None) -> CallToolResult:
 async def upload_start(
     filename: Annotated[str, Field(description="The file's name, with its extension.")],
     contentType: Annotated[str, Field(description="The declared content type.")],
-    size: Annotated[int, Field(strict=True, description="The file's size in bytes.")],
+    size: Annotated[int, NO_BOOL, Field(description="The file's size in bytes.")],
     containerTag: ContainerTag = None,
 ) -> CallToolResult:
     """For the upload view: the same checks as POST /uploads (ReadWrite, type, size), then a

@@ -70,6 +70,7 @@ class _Pool:
     words: frozenset[str]
     stems: frozenset[str]
     ordered: tuple[str, ...]
+    lengths: frozenset[int]  # of the words: only prefixes of these lengths can be one
 
     def has(self, x: str, ratio: float) -> bool:
         if x in self.words or stem(x) in self.stems:
@@ -82,13 +83,17 @@ class _Pool:
                     break
                 if len(x) >= ratio * len(w):
                     return True
-        # x the longer one: a prefix of x (3+ characters, at least `ratio` of x) is a word
-        return any(x[:k] in self.words for k in range(max(3, math.ceil(ratio * len(x))), len(x)))
+        # x the longer one: a prefix of x (3+ characters, at least `ratio` of x) is a word; only
+        # the lengths the pool has are tried (a 100,000-character "word" hashed all its
+        # prefixes: a second per comparison)
+        low = max(3, math.ceil(ratio * len(x)))
+        return any(x[:k] in self.words for k in self.lengths if low <= k < len(x))
 
 
 @lru_cache(maxsize=1024)
 def _pool(words: frozenset[str]) -> _Pool:
-    return _Pool(words, frozenset(stem(w) for w in words), tuple(sorted(words)))
+    return _Pool(words, frozenset(stem(w) for w in words), tuple(sorted(words)),
+                 frozenset(len(w) for w in words))
 
 
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
@@ -160,7 +165,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # at midnight" says more than "every night", not something else
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
                                            f"{_q(sorted(b.times))}"))
-    if a.negated != b.negated:
+    if a.negations != b.negations:
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     out.extend(_order_conflicts(strip_preamble(request), stored, a, b,
                                 any(c.subject for c in out)))
@@ -174,9 +179,9 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
     explains the pair: "Bob" vs "Alice" is a name conflict, not also a swapped word)."""
     out: list[Conflict] = []
     numbered = wording.other_numbered_thing(a, b)
-    if numbered is not None:
-        out.append(Conflict("identifier", True, f"different numbered things: "
-                                                f'"{numbered[0]}" vs "{numbered[1]}"'))
+    if numbered is not None:  # a subject (another thing) before the verb, else a value
+        out.append(Conflict("identifier", numbered[2], f"different numbered things: "
+                                                       f'"{numbered[0]}" vs "{numbered[1]}"'))
     roles = wording.roles(a, b)
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '

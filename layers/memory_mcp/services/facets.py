@@ -87,7 +87,7 @@ class Facets:
     months: frozenset[str]
     environments: frozenset[str]
     times: frozenset[str]          # parts of the day and frequencies (``TIMES``)
-    negated: bool                  # an odd number of negation words
+    negations: int                 # negation words: "not encrypted and not tested" has two
 
 
 @lru_cache(maxsize=65536)
@@ -140,9 +140,9 @@ def facets(text: str) -> Facets:
                          if w in MONTHS and (w != "may" or t == "May")),
         environments=frozenset(ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS),
         times=frozenset(TIMES[w] for w in lower if w in TIMES),
-        # an odd number of negations: "may not be restarted without approval" (two) says the
+        # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
-        negated=sum(w in NEGATIONS or w.endswith("n't") for w in lower) % 2 == 1,
+        negations=sum(w in NEGATIONS or w.endswith("n't") for w in lower),
     )
 
 

@@ -7,8 +7,8 @@ import logging
 import uuid
 from typing import Any
 
+from memory_mcp.db import identity, saves
 from memory_mcp.db import memories as db
-from memory_mcp.db import saves
 from memory_mcp.db.ann import search_settings
 from memory_mcp.errors import ConflictError, GrantLostError
 from memory_mcp.models import Principal, SpaceAccess
@@ -97,17 +97,43 @@ async def save(
 
 async def _identical(rt: Runtime, principal: Principal, space: SpaceAccess,
                      digest: bytes, tag: str | None) -> dict[str, Any] | None:
-    """The "unchanged" answer if a current memory of the space has this text (and, when the
-    save names a category, that category), else None; in a transaction of its own that
-    re-checks the key's grant (lost: "not found"). A new category is written by ``_save_once``."""
+    """The "unchanged" answer if a current memory of the space has this text, else None; in
+    a transaction of its own that re-checks the key's grant (lost: "not found"). When the save
+    names a category the memory does not have, it is re-tagged, in a writing transaction of
+    its own (``_retag``)."""
     try:
         async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
             existing = await db.find_live_by_hash(conn, space.space_id, digest)
     except GrantLostError:
         raise space_not_found(space.key) from None
-    if existing is None or (tag is not None and existing["category"] != tag):
+    if existing is None:
         return None
+    if tag is not None and existing["category"] != tag:
+        return await _retag(rt, principal, space, existing, tag)
     return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
+
+
+async def _retag(rt: Runtime, principal: Principal, space: SpaceAccess, existing: db.Row,
+                 tag: str) -> dict[str, Any] | None:
+    """Re-tag ``existing`` (no longer current: None, the save decides again)."""
+    try:
+        async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
+            tagged = await _set_category(conn, space.space_id, existing, tag, principal.user_id)
+    except GrantLostError:
+        raise await write_refusal(rt, principal, space) from None
+    return None if tagged is None else {"space": space.key, **tagged}
+
+
+async def _set_category(conn: Conn, space_id: uuid.UUID, existing: db.Row, tag: str,
+                        user_id: uuid.UUID) -> dict[str, Any] | None:
+    """The "unchanged" answer for the same text under a new category, or None if the memory
+    is no longer current. A version is a new text; a category is re-tagged in place."""
+    tagged = await saves.set_category(conn, space_id, existing["id"], tag, user_id)
+    if tagged is None:
+        return None
+    await identity.touch_space(conn, space_id)
+    return {"action": "unchanged", "memory": views.memory(tagged),
+            "categoryWas": existing["category"]}
 
 
 def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
@@ -142,12 +168,10 @@ async def _save_once(
             raise _LostRace()
         if tag is None or existing["category"] == tag:
             return {"action": "unchanged", "memory": views.memory(existing)}
-        # the same text with another category: re-tag it in place (a version is a new text)
-        tagged = await saves.set_category(conn, space_id, existing["id"], tag, user_id)
+        tagged = await _set_category(conn, space_id, existing, tag, user_id)
         if tagged is None:
             raise _LostRace()
-        return {"action": "unchanged", "memory": views.memory(tagged),
-                "categoryWas": existing["category"]}
+        return tagged
     nearest, reason = _choose_version(text, near, t)
     new_id = uuid.uuid4()
     row = await saves.save_row(

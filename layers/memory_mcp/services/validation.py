@@ -13,8 +13,8 @@ MAX_PAGE_LIMIT = 50
 MAX_PAGE = 1_000_000
 DEFAULT_PAGE_LIMIT = 10
 MAX_CATEGORY_CHARS = 64
-#: Letters of any script ("préférence", "決定"), digits, and a few separators.
-_CATEGORY = re.compile(r"^[^\W_][\w ./:-]*$")
+#: Separators a category may use after its first character, besides letters, digits and marks.
+_CATEGORY_SEPARATORS = frozenset(" _./:-")
 _WS = re.compile(r"\s+")
 
 
@@ -63,13 +63,21 @@ def category(value: str | None) -> str | None:
     if value is None or not value.strip():
         return None
     tag = _WS.sub(" ", unicodedata.normalize("NFC", value).strip().lower())
-    if len(tag) > MAX_CATEGORY_CHARS or not _CATEGORY.match(tag):
+    if len(tag) > MAX_CATEGORY_CHARS or not _category_chars(tag):
         raise InvalidInputError(
             f"category must be 1-{MAX_CATEGORY_CHARS} characters of letters, digits, space "
             "or _ . / : - (e.g. 'preference', 'decision'); got "
             f"{value[:80]!r}."
         )
     return tag
+
+
+def _category_chars(tag: str) -> bool:
+    """Letters and digits of any script ("préférence", "決定", "हिंदी": its vowel signs are
+    combining marks), then also marks and ``_CATEGORY_SEPARATORS``."""
+    def word_char(ch: str) -> bool:
+        return ch.isalnum() or unicodedata.category(ch).startswith("M")
+    return tag[:1].isalnum() and all(word_char(ch) or ch in _CATEGORY_SEPARATORS for ch in tag)
 
 
 def content_hash(text: str) -> bytes:

@@ -189,23 +189,35 @@ def roles(a: Facets, b: Facets) -> tuple[str, str] | None:
     return " … ".join(order_a), " … ".join(order_b)
 
 
-def identifiers(f: Facets) -> dict[str, set[str]]:
-    """Numbered things of a text: noun stem → "noun number" as written ("invoice 1001")."""
-    out: dict[str, set[str]] = {}
-    for prev, tok in zip(f.tokens, f.tokens[1:], strict=False):
+def identifiers(f: Facets) -> dict[str, set[tuple[str, int]]]:
+    """Numbered things of a text: noun stem → ("noun number" as written, token position)."""
+    out: dict[str, set[tuple[str, int]]] = {}
+    for i, (prev, tok) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
         if tok[:1].isdigit() and stem(prev) in ID_NOUNS:
-            out.setdefault(stem(prev), set()).add(f"{prev} {tok.replace(',', '')}")
+            out.setdefault(stem(prev), set()).add((f"{prev} {tok.replace(',', '')}", i))
     return out
 
 
-def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """'invoice 1001' vs 'invoice 1002': the same kind of thing under other numbers."""
+def subject_end(f: Facets) -> int:
+    """Token position where a text's subject ends: its first auxiliary or predicate."""
+    return min([i for i, t in enumerate(f.tokens) if t in AUX] + list(predicates(f))
+               + [len(f.tokens)])
+
+
+def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+    """'invoice 1001' vs 'invoice 1002': the same kind of thing under other numbers; and
+    whether it is what a text is *about* (before its verb: "**Invoice 1001** was paid", a
+    different thing) or a value it names ("the SDK is pinned to **release 2.3**" → "2.4", an
+    update of the same fact)."""
     ia, ib = identifiers(a), identifiers(b)
     for noun in sorted(ia.keys() & ib.keys()):
-        x = {n.split(" ", 1)[1] for n in ia[noun]}
-        y = {n.split(" ", 1)[1] for n in ib[noun]}
+        x = {n.split(" ", 1)[1] for n, _ in ia[noun]}
+        y = {n.split(" ", 1)[1] for n, _ in ib[noun]}
         if not (x <= y or y <= x):
-            return ", ".join(sorted(ia[noun])), ", ".join(sorted(ib[noun]))
+            subject = (min(i for _, i in ia[noun]) < subject_end(a)
+                       or min(i for _, i in ib[noun]) < subject_end(b))
+            return (", ".join(sorted(n for n, _ in ia[noun])),
+                    ", ".join(sorted(n for n, _ in ib[noun])), subject)
     return None
 
 

@@ -4,7 +4,7 @@ export const DEFAULT_MAX_CHARS = 100_000; // the server sends its own limit as m
 const MAX_CATEGORY_CHARS = 64;
 // The server's rule after trimming, collapsing spaces and lower-casing (services/validation.py):
 // letters and digits of any script ("préférence"), and _ . / : - and spaces after the first.
-const CATEGORY_RULE = /^[\p{L}\p{N}][\p{L}\p{N}_ ./:-]*$/u;
+const CATEGORY_RULE = /^[\p{L}\p{N}][\p{L}\p{N}\p{M}_ ./:-]*$/u;
 
 /** Characters as the server counts them (code points, after trimming). */
 export function charCount(value: string): number {
