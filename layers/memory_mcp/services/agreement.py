@@ -110,7 +110,7 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     def heads(f: Facets, other: Facets) -> dict[str, str]:
         out: dict[str, str] = {}
         whole = _pool(frozenset(other.tokens))
-        parts = _pool(frozenset(p for t in other.tokens for p in (t, *re.split(r"[\-/]", t))))
+        parts = _parts_pool(other)
         verbs = wording.predicates(f)
         for i, (x, h) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
             if i in verbs:
@@ -142,7 +142,8 @@ def _durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 def conflicts(request: str, stored: str) -> list[Conflict]:
     """Every reason ``request`` and ``stored`` are not the same fact (empty: they agree)."""
-    a, b = facets(strip_preamble(request)), facets(stored)
+    request = strip_preamble(request)
+    a, b = facets(request), facets(stored)
     out: list[Conflict] = []
     only_a, only_b = _unmatched_names(a, b), _unmatched_names(b, a)
     if only_a and only_b:
@@ -167,7 +168,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                            f"{_q(sorted(b.times))}"))
     if a.negations != b.negations:
         out.append(Conflict("negation", False, "one says the opposite of the other"))
-    out.extend(_order_conflicts(strip_preamble(request), stored, a, b,
+    out.extend(_order_conflicts(request, stored, a, b,
                                 any(c.subject for c in out)))
     return out
 
