@@ -455,3 +455,18 @@ async def test_retag_when_the_identical_memory_is_not_among_the_candidates(
     assert tagged["action"] == "unchanged" and tagged["categoryWas"] is None
     assert tagged["memory"]["id"] == first["memory"]["id"]
     assert tagged["memory"]["category"] == "ops"
+
+
+async def test_a_read_only_key_cannot_retag(runtime: Runtime, world: Any) -> None:
+    """Re-tagging is a write: a Read grant or a Reader is refused, and the category stays."""
+    from memory_mcp.errors import AccessDeniedError
+
+    space = await world.space()
+    writer = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, writer.principal, "The VPN is WireGuard.", "infra", space)
+    for role, grant in (("writer", "read"), ("reader", "readwrite")):
+        m = await world.member(role, {space: grant})
+        with pytest.raises(AccessDeniedError, match="read-only"):
+            await memories.save(runtime, m.principal, "The VPN is WireGuard.", "ops", space)
+    rows = await _rows(runtime, space, writer.principal)
+    assert [(r["id"], r["category"]) for r in rows] == [(first["memory"]["id"], "infra")]
