@@ -192,6 +192,12 @@ class WorldScenario(WorldChecks):
                                  ORDER BY created_at LIMIT 1) AS m
                            WHERE memories.id = m.id""",
                         (uuid.UUID(self.spaces[key].id),))
+                    await conn.execute(  # as the pipeline records it (migration 0017)
+                        """INSERT INTO document_statements (document_id, root_id, space_id)
+                           SELECT source_document_id, root_id, space_id FROM memories
+                           WHERE space_id = %s AND source_document_id IS NOT NULL
+                           ON CONFLICT DO NOTHING""",
+                        (uuid.UUID(self.spaces[key].id),))
         self.portal.run(link())
 
     def _save(self, k: KeyM, tag: str | None, content: str, category: str | None,

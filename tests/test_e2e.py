@@ -180,6 +180,9 @@ def _link_memory_to_document(database_url: str, memory_id: str, document_id: str
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute("UPDATE memories SET source_document_id = %s WHERE id = %s",
                      (document_id, memory_id))
+        conn.execute("""INSERT INTO document_statements (document_id, root_id, space_id)
+                        SELECT %s, root_id, space_id FROM memories WHERE id = %s""",
+                     (document_id, memory_id))
 
 
 def _attributed(m: dict[str, Any], user_id: str) -> None:

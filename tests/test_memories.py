@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from memory_mcp.errors import InvalidInputError, NotFoundError
+from memory_mcp.mcp import formatting
 from memory_mcp.services import memories, spaces
 from memory_mcp.services.runtime import Runtime
 
@@ -162,6 +163,21 @@ async def test_forget_exact_similar_by_id_and_nothing(runtime: Runtime, world: A
     assert found["results"] == []
     statuses = [r["isForgotten"] for r in await _rows(runtime, space, m.principal)]
     assert statuses == [True, True, True]
+
+    # the same forget by text, repeated: "already forgotten" (when, by whom), not "nothing close"
+    repeated = await memories.forget(runtime, m.principal, "The VPN password rotates every 30 "
+                                     "days", None, space)
+    assert repeated["action"] == "already_forgotten"
+    assert repeated["memory"]["id"] == a["memory"]["id"]
+    text = formatting.forgotten(repeated)
+    assert "by Forgetter" in text and "nothing changed" in text
+    # saved again, the text is live again: the repeat forgets the new memory
+    back = await memories.save(runtime, m.principal, "The VPN password rotates every 30 days",
+                               None, space)
+    assert back["action"] == "saved"
+    gone = await memories.forget(runtime, m.principal, "The VPN password rotates every 30 days",
+                                 None, space)
+    assert gone["action"] == "forgotten" and gone["memory"]["id"] == back["memory"]["id"]
 
 
 async def test_forget_unknown_id_and_id_from_another_space(runtime: Runtime, world: Any) -> None:

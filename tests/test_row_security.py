@@ -27,7 +27,8 @@ from conftest import settings_for
 
 pytestmark = pytest.mark.anyio
 
-POLICED = ("memories", "documents", "memory_recalls", "space_stats", "space_terms")
+POLICED = ("memories", "documents", "memory_recalls", "space_stats", "space_terms",
+           "document_statements")
 #: Identity, not space content: which spaces a key may use is read before any scope exists.
 UNPOLICED = {"grants"}
 

@@ -1,4 +1,8 @@
-"""SQL for source documents (rows are created by the upload flow)."""
+"""SQL for source documents (rows are created by the upload flow).
+
+A document's memories are the current versions of the facts it states (``document_statements``,
+migration 0017), whichever document first created them: a fact two files share counts for both.
+"""
 
 from __future__ import annotations
 
@@ -13,11 +17,12 @@ Conn = AsyncConnection[Row]
 _COLUMNS = """d.id, d.space_id, d.title, d.filename, d.content_type, d.size_bytes, d.status,
     d.status_reason, d.summary, d.created_at, d.updated_at, d.uploaded_at, d.processed_at,
     d.pages, d.truncated, d.attempts, d.source_chars, d.extracted_chars, d.indexed_chars,
-    d.memories_created, d.pages_read, d.cut_by, d.coverage_note,
+    d.memories_created, d.pages_read, d.cut_by, d.coverage_note, d.upload_expires_at,
     d.created_by AS created_by_user_id, cu.display_name AS created_by,
     d.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
-    (SELECT count(*) FROM memories m WHERE m.source_document_id = d.id AND m.is_latest
-       AND NOT m.is_forgotten) AS memory_count"""
+    (SELECT count(*) FROM document_statements s
+       JOIN memories m ON m.root_id = s.root_id AND m.is_latest AND NOT m.is_forgotten
+     WHERE s.document_id = d.id) AS memory_count"""
 
 _JOINS = "JOIN users cu ON cu.id = d.created_by JOIN users uu ON uu.id = d.updated_by"
 
@@ -89,14 +94,18 @@ async def insert(
     status: str = "queued",
     summary: str | None = None,
     content: str | None = None,
+    upload_expires_at: int | None = None,
 ) -> Row:
+    """A document row; ``upload_expires_at`` (Unix seconds): when its upload URL expires."""
     cur = await conn.execute(
         """INSERT INTO documents (id, space_id, title, filename, content_type, size_bytes, status,
-                                  summary, content, storage_key, created_by, updated_by)
-           VALUES (coalesce(%s, gen_random_uuid()), %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+                                  summary, content, storage_key, created_by, updated_by,
+                                  upload_expires_at)
+           VALUES (coalesce(%s, gen_random_uuid()), %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
+                   to_timestamp(%s::bigint))
            RETURNING id""",
         (document_id, space_id, title, filename, content_type, size_bytes, status, summary,
-         content, storage_key, user_id, user_id),
+         content, storage_key, user_id, user_id, upload_expires_at),
     )
     row = await cur.fetchone()
     assert row is not None

@@ -29,7 +29,10 @@ _COLUMNS = """m.id, m.space_id, m.content, m.category, m.version, m.parent_id, m
     m.created_by AS created_by_user_id, cu.display_name AS created_by,
     m.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
     m.forgotten_by AS forgotten_by_user_id, fu.display_name AS forgotten_by,
-    m.created_at, m.updated_at"""
+    m.created_at, m.updated_at,
+    (SELECT sd.title FROM documents sd WHERE sd.id = m.source_document_id) AS source_title"""
+#: ``source_title`` is a scalar subquery, not a join: it runs once per row returned (a page, a
+#: search's hits) and leaves the plans of the queries that rank or page the rows untouched.
 
 #: The memory's own columns that ``_COLUMNS`` reads: a query that already holds its candidate
 #: rows (a MATERIALIZED CTE selecting these, aliased ``m``) shapes them with ``_COLUMNS`` and
@@ -103,6 +106,19 @@ async def find_live_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> 
         f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
             WHERE {_LIVE} AND m.content_hash = %(hash)s""",
         {"space": space_id, "hash": content_hash},
+    )
+    return await cur.fetchone()
+
+
+async def find_forgotten_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None:
+    """The most recently forgotten memory of the space with exactly this text that nothing has
+    replaced (its chain's current version). Read only when no live memory has the text and
+    nothing else matched (a forget repeated), so it may filter the space's rows."""
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
+            WHERE m.space_id = %s AND m.content_hash = %s AND m.is_latest AND m.is_forgotten
+            ORDER BY m.forgotten_at DESC, m.id LIMIT 1""",
+        (space_id, content_hash),
     )
     return await cur.fetchone()
 
@@ -191,11 +207,15 @@ async def page(conn: Conn, space_id: UUID, limit: int, offset: int) -> tuple[lis
 
 
 async def for_document(conn: Conn, space_id: UUID, document_id: UUID, limit: int) -> list[Row]:
+    """The current version of each fact the document states (``document_statements``), live
+    or forgotten, in the order the facts were first saved (a document's own in its order)."""
     cur = await conn.execute(
-        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
-            WHERE m.space_id = %s AND m.source_document_id = %s
-            ORDER BY m.created_at, m.id LIMIT %s""",
-        (space_id, document_id, limit),
+        f"""SELECT {_COLUMNS} FROM document_statements s
+            JOIN memories r ON r.id = s.root_id
+            JOIN memories m ON m.root_id = s.root_id AND m.is_latest {_JOINS}
+            WHERE s.document_id = %s AND s.space_id = %s
+            ORDER BY r.created_at, r.id LIMIT %s""",
+        (document_id, space_id, limit),
     )
     return await cur.fetchall()
 

@@ -116,14 +116,16 @@ async def save_row(
     return await cur.fetchone()
 
 
-async def set_category(conn: Conn, space_id: UUID, memory_id: UUID, category: str,
-                       user_id: UUID) -> Row | None:
-    """Re-tag a current memory in place (its text, and so its version, unchanged); None if it
-    is no longer current."""
+async def claim(conn: Conn, space_id: UUID, memory_id: UUID, category: str | None,
+                user_id: UUID) -> Row | None:
+    """A person's save of a current memory's very text: re-tag it in place when ``category`` is
+    given (its text, and so its version, unchanged) and make it the person's own, no longer
+    one that deleting its source document forgets (the document still lists it through
+    ``document_statements``); None if it is no longer current."""
     cur = await conn.execute(
         f"""WITH upd AS (
-                UPDATE memories SET category = %(category)s, updated_by = %(user)s,
-                       updated_at = now()
+                UPDATE memories SET category = coalesce(%(category)s, category),
+                       source_document_id = NULL, updated_by = %(user)s, updated_at = now()
                 WHERE id = %(id)s AND space_id = %(space)s AND is_latest AND NOT is_forgotten
                 RETURNING {_RETURNED})
             SELECT {_COLUMNS} FROM upd m {_JOINS}""",

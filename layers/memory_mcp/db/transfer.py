@@ -61,7 +61,8 @@ async def document(conn: Conn, space_id: UUID, document_id: UUID) -> Row | None:
 async def memories(conn: Conn, space_id: UUID, dimensions: int, batch: int = 500
                    ) -> AsyncIterator[Row]:
     """Every memory of the space, parents before their next versions (version order), with its
-    vector cut to the model's native width as halfvec text (a JSON array), streamed through a
+    vector cut to the model's native width as halfvec text (a JSON array) and, on a chain's
+    first version, the other documents that state it (``stated_in``), streamed through a
     server-side cursor so a large space never sits in memory at once."""
     async with conn.cursor(name="memory_mcp_export") as cur:
         await cur.execute(
@@ -69,6 +70,11 @@ async def memories(conn: Conn, space_id: UUID, dimensions: int, batch: int = 500
                       m.is_latest, m.is_forgotten, m.forgotten_at, m.forgotten_by,
                       m.forget_reason, m.source_document_id, m.created_by, m.updated_by,
                       m.created_at, m.updated_at, r.recall_count, r.last_recalled_at,
+                      CASE WHEN m.id = m.root_id THEN ARRAY(
+                          SELECT s.document_id FROM document_statements s
+                          WHERE s.root_id = m.id
+                            AND s.document_id IS DISTINCT FROM m.source_document_id
+                          ORDER BY s.document_id) ELSE '{}' END AS stated_in,
                       subvector(m.embedding, 1, %(dims)s)::text AS embedding
                  FROM memories m LEFT JOIN memory_recalls r ON r.memory_id = m.id
                 WHERE m.space_id = %(space)s
@@ -142,6 +148,18 @@ async def insert_memories(conn: Conn, space_id: UUID, rows: list[Row]) -> list[U
            ON CONFLICT DO NOTHING RETURNING id""",
         {"space": space_id, "rows": Jsonb(rows)})
     return [row["id"] for row in await cur.fetchall()]
+
+
+async def insert_statements(conn: Conn, space_id: UUID, rows: list[Row]) -> None:
+    """Which documents state which imported chains (``document_id``, ``root_id``)."""
+    if not rows:
+        return
+    await conn.execute(
+        """INSERT INTO document_statements (document_id, root_id, space_id)
+           SELECT r.document_id, r.root_id, %(space)s
+             FROM jsonb_to_recordset(%(rows)s) AS r(document_id uuid, root_id uuid)
+           ON CONFLICT DO NOTHING""",
+        {"space": space_id, "rows": Jsonb(rows)})
 
 
 async def insert_recalls(conn: Conn, space_id: UUID, rows: list[Row]) -> None:

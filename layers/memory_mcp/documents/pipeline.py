@@ -180,6 +180,7 @@ async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Ext
     rows = [(text, validation.content_hash(text), vector)
             for text, vector in zip(fitted.memories, vectors, strict=False)]
     async with rt.transaction(system=True) as conn:
+        await db.lock_space_documents(conn, doc["space_id"])  # before the row: delete's order
         if await db.lock_for_finish(conn, doc["id"], attempt) is None:
             return "skipped"
         created = await db.insert_memories(conn, space_id=doc["space_id"], document_id=doc["id"],

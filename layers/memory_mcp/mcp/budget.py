@@ -64,7 +64,7 @@ _SHARED = {"memory": MEMORY_CHARS, "summary": FIELD_CHARS, "statusReason": FIELD
            "note": FIELD_CHARS, "description": FIELD_CHARS, "reason": FIELD_CHARS}
 _CAPS = {**dict.fromkeys(("name", "displayName", "label", "createdBy", "updatedBy",
                           "forgottenBy"), NAME_CHARS),
-         **dict.fromkeys(("title", "filename", "email"), TITLE_CHARS)}
+         **dict.fromkeys(("title", "filename", "email", "sourceDocumentTitle"), TITLE_CHARS)}
 _SNIPPETS = (fmt.SNIPPET_CHARS, 300, 160, 80)
 
 

@@ -46,7 +46,12 @@ def memory_line(m: dict[str, Any], *, score: bool = False) -> str:
     if m.get("isForgotten"):
         bits.append(f"forgotten by {m.get('forgottenBy')}")
     if m.get("sourceDocumentId"):
-        bits.append(f"doc {m['sourceDocumentId']}")
+        title = m.get("sourceDocumentTitle")
+        if title:
+            title = " ".join(title.split())
+            title = title if len(title) <= 60 else title[:59] + "…"
+        bits.append(f"from document {title!r} ({m['sourceDocumentId']})" if title
+                    else f"doc {m['sourceDocumentId']}")
     who = m["createdBy"]
     if m["updatedByUserId"] != m["createdByUserId"]:
         who += f", updated by {m['updatedBy']}"
@@ -78,11 +83,17 @@ def search(r: dict[str, Any]) -> str:
 def saved(r: dict[str, Any]) -> str:
     m = r["memory"]
     if r["action"] == "unchanged":
+        kept = (f"\nIt came from document {r['keptFromDocument']}; it is now kept as a saved "
+                "memory too, so deleting that document no longer forgets it."
+                if r.get("keptFromDocument") else "")
         if "categoryWas" in r:
             was = f"'{r['categoryWas']}'" if r["categoryWas"] else "none"
             return (f"Already saved in space {r['space']}; its category is now "
-                    f"'{m['category']}' (was {was}): {_snip(m['memory'])} (id {m['id']})")
-        return f"Already saved in space {r['space']} (no change): {_snip(m['memory'])} (id {m['id']})"
+                    f"'{m['category']}' (was {was}): {_snip(m['memory'])} (id {m['id']})"
+                    + kept)
+        return (f"Already saved in space {r['space']} "
+                f"({'kept' if kept else 'no change'}): {_snip(m['memory'])} (id {m['id']})"
+                + kept)
     if r["action"] == "versioned":
         old = r["supersedes"]
         return (f"Saved in space {r['space']} as version {m['version']} of an existing memory "
@@ -109,7 +120,10 @@ def forgotten(r: dict[str, Any]) -> str:
         return text
     m = r["memory"]
     if r["action"] == "already_forgotten":
-        return f"Already forgotten in space {r['space']}: {_snip(m['memory'])} (id {m['id']})"
+        when = (f" (at {m['forgottenAt']}, by {m['forgottenBy']})"
+                if m.get("forgottenAt") and m.get("forgottenBy") else "")
+        return (f"Already forgotten in space {r['space']}{when}: {_snip(m['memory'])} "
+                f"(id {m['id']}); nothing changed.")
     how = {"id": "by id", "exact": "exact match"}.get(r["match"], f"closest match, similarity "
                                                        f"{r.get('similarity', 0):.2f}")
     text = f"Forgot in space {r['space']} ({how}): {_snip(m['memory'])} (id {m['id']})"
@@ -186,6 +200,8 @@ def document(r: dict[str, Any]) -> str:
 def deleted_document(r: dict[str, Any]) -> str:
     return (f"Deleted document {r['title']!r} ({r['documentId']}) from space {r['space']}: "
             f"{r['forgottenMemories']} extracted memories forgotten"
+            + (f", {r['keptMemories']} kept because another document states them too"
+               if r.get("keptMemories") else "")
             + ("; stored file removed." if r["fileRemoved"] else "."))
 
 

@@ -182,7 +182,8 @@ async def deleteDocument(
     containerTag: ContainerTag = None,
 ) -> CallToolResult:
     """Delete an uploaded source document: it disappears from listDocuments, every memory
-    extracted from it is marked forgotten, and the stored file is removed. Needs ReadWrite
+    extracted from it is marked forgotten (except facts another document in the space also
+    states, and memories a person saved), and the stored file is removed. Needs ReadWrite
     access in the document's space. To forget a single memory use add_memory action=forget."""
     c = caller()
     return await run(lambda: documents.delete(c.runtime, c.principal, documentId, containerTag),

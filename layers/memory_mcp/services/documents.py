@@ -154,18 +154,22 @@ async def delete(
 ) -> dict[str, Any]:
     """Hide the document, forget its memories and remove the stored file (Writers only).
 
-    The row stays (soft delete) so forgotten memories still name their source.
+    The row stays (soft delete) so forgotten memories still name their source. A fact another
+    live document also states is kept, attributed to that document (``keptMemories``).
     """
     doc_id = v.parse_uuid(document_id, "documentId")
     await ratelimit.take_write(rt, principal)
     async with rt.transaction() as conn:
         row, space = await _find(conn, principal, doc_id, container_tag)
         require_write(principal, space)
+        await processing.lock_space_documents(conn, space.space_id)
         deleted = await processing.soft_delete(conn, doc_id, principal.user_id)
-        assert deleted is not None
-        forgotten = await processing.forget_document_memories(conn, doc_id, principal.user_id)
+        if deleted is None:  # a concurrent delete got there first
+            raise NotFoundError(f"Document {doc_id} was not found.")
+        facts = await processing.forget_document_memories(conn, doc_id, principal.user_id)
         await audit.record(conn, "document.deleted", principal, space_id=space.space_id,
-                           target_id=doc_id, memoriesForgotten=forgotten)
+                           target_id=doc_id, memoriesForgotten=facts.forgotten,
+                           memoriesKept=facts.kept)
         await identity.touch_space(conn, space.space_id)
     removed = False
     if deleted["storage_key"] and rt.storage is not None:
@@ -176,4 +180,5 @@ async def delete(
         except Exception:  # the row is already gone from view; a leftover object is harmless
             log.exception("could not delete stored object for document %s", doc_id)
     return {"space": space.key, "documentId": str(doc_id), "title": row["title"],
-            "forgottenMemories": forgotten, "fileRemoved": removed}
+            "forgottenMemories": facts.forgotten, "keptMemories": facts.kept,
+            "fileRemoved": removed}

@@ -13,7 +13,7 @@ from typing import Any
 from memory_mcp.db import identity
 from memory_mcp.db import memories as db
 from memory_mcp.errors import ConflictError, GrantLostError, NotFoundError
-from memory_mcp.models import Principal
+from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import agreement, audit, matching, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import checked_at_key_check, space_not_found, write_refusal
@@ -57,7 +57,7 @@ async def forget(
         if match is None:
             match = await _closest_meant(rt, space.space_id, text, holder=principal.key_id)
             if "action" in match:
-                return {"space": space.key, **match}
+                return {"space": space.key, **await _repeated(rt, principal, space, text, match)}
             how = "similar"
     except GrantLostError:
         raise space_not_found(space.key) from None
@@ -96,6 +96,18 @@ async def forget(
     if how == "similar":
         result["similarity"] = round(float(match["similarity"]), 4)
     return result
+
+
+async def _repeated(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
+                    unmatched: dict[str, Any]) -> dict[str, Any]:
+    """A forget that matched nothing live: "already forgotten" if a memory with exactly this
+    text was forgotten (a repeated request: say so, with when and by whom), else the
+    ``nothing_matched`` answer as it is."""
+    async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
+        gone = await db.find_forgotten_by_hash(conn, space.space_id, v.content_hash(text))
+    if gone is None:
+        return unmatched
+    return {"action": "already_forgotten", "memory": views.memory(gone)}
 
 
 async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,

@@ -99,8 +99,9 @@ async def _identical(rt: Runtime, principal: Principal, space: SpaceAccess,
                      digest: bytes, tag: str | None) -> dict[str, Any] | None:
     """The "unchanged" answer if a current memory of the space has this text, else None; in
     a transaction of its own that re-checks the key's grant (lost: "not found"). When the save
-    names a category the memory does not have, it is re-tagged, in a writing transaction of
-    its own (``_retag``)."""
+    names a category the memory does not have, or the memory came from a document, it is
+    claimed (re-tagged, made the person's own) in a writing transaction of its own
+    (``_claim``)."""
     try:
         async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
             existing = await db.find_live_by_hash(conn, space.space_id, digest)
@@ -108,32 +109,44 @@ async def _identical(rt: Runtime, principal: Principal, space: SpaceAccess,
         raise space_not_found(space.key) from None
     if existing is None:
         return None
-    if tag is not None and existing["category"] != tag:
-        return await _retag(rt, principal, space, existing, tag)
+    if _claims(existing, tag):
+        return await _claim(rt, principal, space, existing, tag)
     return {"action": "unchanged", "space": space.key, "memory": views.memory(existing)}
 
 
-async def _retag(rt: Runtime, principal: Principal, space: SpaceAccess, existing: db.Row,
-                 tag: str) -> dict[str, Any] | None:
-    """Re-tag ``existing`` (no longer current: None, the save decides again)."""
+def _claims(existing: db.Row, tag: str | None) -> bool:
+    """Whether saving ``existing``'s very text changes it: a new category, or a memory only a
+    document held, which from now on a person holds too (deleting the document keeps it)."""
+    return ((tag is not None and existing["category"] != tag)
+            or existing["source_document_id"] is not None)
+
+
+async def _claim(rt: Runtime, principal: Principal, space: SpaceAccess, existing: db.Row,
+                 tag: str | None) -> dict[str, Any] | None:
+    """Claim ``existing`` (no longer current: None, the save decides again)."""
     try:
         async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
-            tagged = await _set_category(conn, space.space_id, existing, tag, principal.user_id)
+            claimed = await _claim_row(conn, space.space_id, existing, tag, principal.user_id)
     except GrantLostError:
         raise await write_refusal(rt, principal, space) from None
-    return None if tagged is None else {"space": space.key, **tagged}
+    return None if claimed is None else {"space": space.key, **claimed}
 
 
-async def _set_category(conn: Conn, space_id: uuid.UUID, existing: db.Row, tag: str,
-                        user_id: uuid.UUID) -> dict[str, Any] | None:
-    """The "unchanged" answer for the same text under a new category, or None if the memory
-    is no longer current. A version is a new text; a category is re-tagged in place."""
-    tagged = await saves.set_category(conn, space_id, existing["id"], tag, user_id)
-    if tagged is None:
+async def _claim_row(conn: Conn, space_id: uuid.UUID, existing: db.Row, tag: str | None,
+                     user_id: uuid.UUID) -> dict[str, Any] | None:
+    """The "unchanged" answer for the same text, re-tagged and/or kept apart from its source
+    document, or None if the memory is no longer current. A version is a new text; a category
+    is re-tagged in place."""
+    claimed = await saves.claim(conn, space_id, existing["id"], tag, user_id)
+    if claimed is None:
         return None
     await identity.touch_space(conn, space_id)
-    return {"action": "unchanged", "memory": views.memory(tagged),
-            "categoryWas": existing["category"]}
+    answer: dict[str, Any] = {"action": "unchanged", "memory": views.memory(claimed)}
+    if tag is not None and existing["category"] != tag:
+        answer["categoryWas"] = existing["category"]
+    if existing["source_document_id"] is not None:
+        answer["keptFromDocument"] = str(existing["source_document_id"])
+    return answer
 
 
 def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
@@ -166,12 +179,12 @@ async def _save_once(
         existing = await db.find_live_by_hash(conn, space_id, digest)
         if existing is None:  # forgotten or superseded since the candidates: decide again
             raise _LostRace()
-        if tag is None or existing["category"] == tag:
+        if not _claims(existing, tag):
             return {"action": "unchanged", "memory": views.memory(existing)}
-        tagged = await _set_category(conn, space_id, existing, tag, user_id)
-        if tagged is None:
+        claimed = await _claim_row(conn, space_id, existing, tag, user_id)
+        if claimed is None:
             raise _LostRace()
-        return tagged
+        return claimed
     nearest, reason = _choose_version(text, near, t)
     new_id = uuid.uuid4()
     row = await saves.save_row(

@@ -151,12 +151,12 @@ async def _read_space(conn: Conn, writer: _Writer, space_id: UUID, embedding: Em
         if progress:
             progress("export", done, total)
     async for row in db.memories(conn, space_id, embedding.dimensions):
-        source = row["source_document_id"]
-        if source is not None and source not in writer.documents:
-            late = await db.document(conn, space_id, source)
-            if late is None:  # cannot happen under the foreign key; never write a dangling id
-                raise MemoryMcpError("The space changed during the export; run it again.")
-            await writer.document(late)
+        for source in [row["source_document_id"], *row["stated_in"]]:
+            if source is not None and source not in writer.documents:
+                late = await db.document(conn, space_id, source)
+                if late is None:  # not under the foreign keys; never write a dangling id
+                    raise MemoryMcpError("The space changed during the export; run it again.")
+                await writer.document(late)
         writer.memory(row)
         done += 1
         if progress:

@@ -153,6 +153,7 @@ async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord
                     await anyio.to_thread.run_sync(put_file, run.rt.storage, row["storage_key"],
                                                    doc.file.data, doc.content_type)
             inserted = set(await db.insert_memories(conn, run.space_id, mem_rows))
+            await db.insert_statements(conn, run.space_id, _statements(run, fresh, inserted))
             await db.insert_recalls(conn, run.space_id, [
                 {"memory_id": r["id"], "recall_count": m.recall_count,
                  "last_recalled_at": r["last_recalled_at"]}
@@ -199,8 +200,19 @@ def _document_row(run: _Run, d: DocumentRecord) -> dict[str, Any]:
     return as_json(row)
 
 
+def _statements(run: _Run, mems: list[MemoryRecord], inserted: set[UUID]) -> list[dict[str, Any]]:
+    """The documents that state each inserted chain: its source and ``stated_in``."""
+    rows = []
+    for m in mems:
+        if m.version == 1 and run.new_id(m.id) in inserted:
+            docs = [m.source_document_id] if m.source_document_id else []
+            rows += [{"document_id": str(run.new_id(d)), "root_id": str(run.new_id(m.id))}
+                     for d in [*docs, *m.stated_in]]
+    return rows
+
+
 def _memory_row(run: _Run, m: MemoryRecord, vector: str) -> dict[str, Any]:
-    row = m.model_dump(exclude={"type", "embedding", "recall_count"})
+    row = m.model_dump(exclude={"type", "embedding", "recall_count", "stated_in"})
     row |= {"id": run.new_id(m.id), "root_id": run.new_id(m.root_id),
             "parent_id": run.new_id(m.parent_id) if m.parent_id else None,
             "source_document_id": (run.new_id(m.source_document_id) if m.source_document_id

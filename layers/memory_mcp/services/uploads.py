@@ -82,7 +82,8 @@ async def _create(rt: Runtime, conn: Conn, principal: Principal, storage: Any, f
     await documents_db.insert(
         conn, space_id=space.space_id, document_id=document_id, storage_key=key,
         user_id=principal.user_id, title=filename, filename=filename,
-        content_type=fmt.content_type, size_bytes=size, status="queued")
+        content_type=fmt.content_type, size_bytes=size, status="queued",
+        upload_expires_at=target.expires_at)
     await audit.record(conn, "upload.accepted", principal, space_id=space.space_id,
                        target_id=document_id, contentType=fmt.content_type, size=size)
     return {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memory_mcp.documents.coverage import SETTINGS
@@ -42,6 +42,8 @@ def memory(row: Row) -> dict[str, Any]:
         "sourceDocumentId": _id(row["source_document_id"]),
         **attribution(row),
     }
+    if row["source_document_id"] is not None and row.get("source_title"):
+        view["sourceDocumentTitle"] = row["source_title"]
     if row["is_forgotten"]:
         view["forgottenAt"] = _iso(row["forgotten_at"])
         view["forgottenByUserId"] = _id(row["forgotten_by_user_id"])
@@ -54,6 +56,25 @@ def memory(row: Row) -> dict[str, Any]:
     return view
 
 
+#: How long past its upload URL's expiry a queued document may still see its file arrive: an
+#: S3 PUT started in time is recorded only when the extraction worker claims it (SQS delivery).
+UPLOAD_GRACE = timedelta(minutes=5)
+
+
+def _status_reason(row: Row) -> str | None:
+    """The stored reason; for a queued document whose file never arrived before its upload URL
+    expired (the client never sent it, or gave up), that and what to do. Nothing can arrive
+    any more: the URL's signature refuses a late PUT."""
+    expires = row.get("upload_expires_at")
+    if (row["status"] == "queued" and row.get("uploaded_at") is None and expires is not None
+            and datetime.now(UTC) > expires + UPLOAD_GRACE):
+        return (f"No file arrived: the upload URL expired at {expires:%Y-%m-%d %H:%M} UTC. "
+                "Upload the file again (a new upload), and delete this entry with "
+                "deleteDocument.")
+    reason: str | None = row["status_reason"]
+    return reason
+
+
 def document(row: Row, *, with_content: bool = False) -> dict[str, Any]:
     view: dict[str, Any] = {
         "id": str(row["id"]),
@@ -62,7 +83,7 @@ def document(row: Row, *, with_content: bool = False) -> dict[str, Any]:
         "type": row["content_type"],
         "sizeBytes": row["size_bytes"],
         "status": row["status"],
-        "statusReason": row["status_reason"],
+        "statusReason": _status_reason(row),
         "summary": row["summary"],
         "memoryCount": row["memory_count"],
         "coverage": coverage(row),

@@ -1,0 +1,228 @@
+"""Facts two documents (or a document and a person) share: deleting one source keeps them.
+
+Real PostgreSQL, the real pipeline with the offline extractor, the real model. The scenario a
+user meets: upload a revised file, delete the old one, and the facts the two have in common
+must stay searchable (migration 0017, ``document_statements``).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import anyio
+import psycopg
+import pytest
+from test_documents import uploaded
+
+from memory_mcp.db import processing
+from memory_mcp.db.migrator import migrate
+from memory_mcp.documents.pipeline import Extractors, process
+from memory_mcp.mcp import formatting
+from memory_mcp.services import documents, memories
+from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.transfer_export import export_space
+from memory_mcp.services.transfer_import import import_space
+
+from conftest import ROOT, empty_database
+
+pytestmark = pytest.mark.anyio
+
+OLD = b"""# Launch notes
+
+The launch date for Project Falcon is March 3rd.
+The on-call engineer during launch week is Priya.
+Customer emails go out two days after the launch.
+"""
+
+#: The revised file: two lines kept word for word, one dropped, one added.
+NEW = b"""# Launch notes
+
+The launch date for Project Falcon is March 3rd.
+The on-call engineer during launch week is Priya.
+The press kit lives in the marketing drive under Falcon.
+"""
+
+
+async def keyword(rt: Runtime, principal: Any, space: str, word: str) -> list[dict[str, Any]]:
+    found = await memories.search(rt, principal, query=None, keyword=word, category=None,
+                                  include_profile=False, container_tag=space, limit=10)
+    return list(found["results"])
+
+
+async def facts_of(rt: Runtime, principal: Any, doc: UUID) -> list[str]:
+    got = await documents.get(rt, principal, str(doc))
+    return [m["memory"] for m in got["memories"] if not m["isForgotten"]]
+
+
+async def two_versions(rt: Runtime, world: Any, tools: Extractors
+                       ) -> tuple[str, Any, UUID, UUID]:
+    space = await world.space()
+    writer = await world.member(grants={space: "readwrite"})
+    old = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
+    assert await process(rt, tools, old) == "done"
+    new = await uploaded(rt, writer.principal, "launch-v2.md", "text/markdown", NEW, space)
+    assert await process(rt, tools, new) == "done"
+    return space, writer, old, new
+
+
+async def test_deleting_the_old_file_keeps_the_facts_the_new_one_states(
+    rt: Runtime, world: Any, tools: Extractors
+) -> None:
+    space, writer, old, new = await two_versions(rt, world, tools)
+    old_facts = await facts_of(rt, writer.principal, old)
+    shared = [f for f in old_facts if "Priya" in f or "March 3rd" in f]
+    assert len(shared) == 2
+    # the new file lists (and counts) the facts it shares, though the old one created them
+    new_facts = await facts_of(rt, writer.principal, new)
+    assert set(shared) <= set(new_facts) and any("press kit" in f for f in new_facts)
+    listed = {d["id"]: d for d in
+              (await documents.list_page(rt, writer.principal, 1, 10, space))["documents"]}
+    assert listed[str(new)]["memoryCount"] == len(new_facts)
+
+    result = await documents.delete(rt, writer.principal, str(old))
+    assert result["keptMemories"] == 2
+    assert result["forgottenMemories"] == len(old_facts) - 2
+    assert "2 kept because another document states them too" in formatting.deleted_document(
+        result)
+    priya = await keyword(rt, writer.principal, space, "Priya")
+    assert len(priya) == 1 and priya[0]["sourceDocumentId"] == str(new)
+    assert priya[0]["sourceDocumentTitle"] == "Launch notes"  # hits name their document
+    assert f"from document 'Launch notes' ({new})" in formatting.memory_line(priya[0])
+    assert await keyword(rt, writer.principal, space, "emails") == []  # only the old file said it
+
+    # the kept facts now belong to the new file: deleting it forgets them
+    again = await documents.delete(rt, writer.principal, str(new))
+    assert again["keptMemories"] == 0 and again["forgottenMemories"] >= 3
+    assert await keyword(rt, writer.principal, space, "Priya") == []
+
+
+async def test_deleting_the_new_file_first_keeps_the_old_files_facts(
+    rt: Runtime, world: Any, tools: Extractors
+) -> None:
+    space, writer, old, new = await two_versions(rt, world, tools)
+    result = await documents.delete(rt, writer.principal, str(new))
+    assert result["keptMemories"] == 0 and result["forgottenMemories"] >= 1
+    assert await keyword(rt, writer.principal, space, "press") == []
+    priya = await keyword(rt, writer.principal, space, "Priya")
+    assert len(priya) == 1 and priya[0]["sourceDocumentId"] == str(old)
+
+
+async def test_a_persons_save_of_a_documents_fact_outlives_the_document(
+    rt: Runtime, world: Any, tools: Extractors
+) -> None:
+    space = await world.space()
+    writer = await world.member(grants={space: "readwrite"})
+    doc = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
+    assert await process(rt, tools, doc) == "done"
+    fact = next(f for f in await facts_of(rt, writer.principal, doc) if "Priya" in f)
+
+    saved = await memories.save(rt, writer.principal, fact, None, space)
+    assert saved["action"] == "unchanged" and saved["keptFromDocument"] == str(doc)
+    assert saved["memory"]["sourceDocumentId"] is None
+    assert "deleting that document no longer forgets it" in formatting.saved(saved)
+    assert fact in await facts_of(rt, writer.principal, doc)  # the document still lists it
+    again = await memories.save(rt, writer.principal, fact, None, space)
+    assert again["action"] == "unchanged" and "keptFromDocument" not in again
+
+    result = await documents.delete(rt, writer.principal, str(doc))
+    assert result["keptMemories"] == 0
+    assert [h["memory"] for h in await keyword(rt, writer.principal, space, "Priya")] == [fact]
+    assert await keyword(rt, writer.principal, space, "emails") == []
+
+
+async def test_a_delete_during_the_commit_of_a_file_that_states_the_same_facts(
+    rt: Runtime, world: Any, tools: Extractors, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The old file is deleted while the new one's commit is open (its statements written, not
+    yet committed): the delete waits for that commit (the space's document lock), sees the new
+    file's statements and keeps the shared facts. Without the lock it would forget them."""
+    space = await world.space()
+    writer = await world.member(grants={space: "readwrite"})
+    old = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
+    assert await process(rt, tools, old) == "done"
+    new = await uploaded(rt, writer.principal, "launch-v2.md", "text/markdown", NEW, space)
+    in_commit, deleted = anyio.Event(), anyio.Event()
+    finish = processing.finish
+
+    async def held_open(*args: Any, **kwargs: Any) -> None:
+        in_commit.set()
+        with anyio.move_on_after(3):  # the delete cannot finish meanwhile: it waits for us
+            await deleted.wait()
+        await finish(*args, **kwargs)
+
+    async def delete_old() -> None:
+        await in_commit.wait()
+        await documents.delete(rt, writer.principal, str(old))
+        deleted.set()
+
+    monkeypatch.setattr(processing, "finish", held_open)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(process, rt, tools, new)
+        tg.start_soon(delete_old)
+    assert len(await keyword(rt, writer.principal, space, "Priya")) == 1
+    assert len(await keyword(rt, writer.principal, space, "press")) == 1
+    assert await keyword(rt, writer.principal, space, "emails") == []
+
+
+async def test_export_and_import_carry_which_documents_state_a_fact(
+    rt: Runtime, world: Any, tools: Extractors, tmp_path: Path
+) -> None:
+    space, writer, old, _ = await two_versions(rt, world, tools)
+    out = io.StringIO()
+    await export_space(rt, space, out)
+    assert '"stated_in":["' in out.getvalue().replace(" ", "")
+    path = tmp_path / "space.jsonl"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    copy = await world.space()
+    await import_space(rt, path, copy)
+    member = await world.member(grants={copy: "readwrite"})
+    docs = {d["filename"]: d for d in
+            (await documents.list_page(rt, member.principal, 1, 10, copy))["documents"]}
+    assert docs["launch-v2.md"]["memoryCount"] == 3
+    await documents.delete(rt, member.principal, docs["launch.md"]["id"])
+    assert len(await keyword(rt, member.principal, copy, "Priya")) == 1
+    assert await keyword(rt, member.principal, copy, "emails") == []
+    assert len(await keyword(rt, writer.principal, space, "emails")) == 1  # source untouched
+    assert old != UUID(docs["launch.md"]["id"])
+
+
+def test_the_migration_records_the_source_of_every_existing_document_memory(
+    pg_root_url: str, tmp_path: Path
+) -> None:
+    """A database with document memories from before 0017 gets a statement for each chain."""
+    older = tmp_path / "migrations"
+    older.mkdir()
+    for sql in sorted((ROOT / "migrations").glob("*.sql")):
+        if sql.name < "0017":
+            shutil.copy(sql, older / sql.name)
+    url = empty_database(pg_root_url)
+    migrate(url, older)
+    with psycopg.connect(url, autocommit=True) as conn:
+        user = conn.execute("""INSERT INTO users (email, display_name, role)
+                               VALUES ('a@x.test', 'A', 'writer') RETURNING id""").fetchone()
+        space = conn.execute("""INSERT INTO spaces (key, name) VALUES ('s', 'S')
+                                RETURNING id""").fetchone()
+        assert user is not None and space is not None
+        doc = conn.execute(
+            """INSERT INTO documents (space_id, title, status, created_by, updated_by)
+               VALUES (%s, 'D', 'done', %s, %s) RETURNING id""",
+            (space[0], user[0], user[0])).fetchone()
+        assert doc is not None
+        for n, source in enumerate([doc[0], doc[0], None]):
+            conn.execute(
+                """INSERT INTO memories (id, space_id, content, content_hash, root_id,
+                                         source_document_id, created_by, updated_by, embedding)
+                   SELECT i, %s, %s, sha256(%s::bytea), i, %s, %s, %s,
+                          array_fill(0.1, ARRAY[3072])::halfvec
+                   FROM gen_random_uuid() AS i""",
+                (space[0], f"fact {n}", f"fact {n}".encode(), source, user[0], user[0]))
+    migrate(url, ROOT / "migrations")
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(
+            """SELECT s.document_id, m.content FROM document_statements s
+               JOIN memories m ON m.id = s.root_id ORDER BY m.content""").fetchall()
+    assert rows == [(doc[0], "fact 0"), (doc[0], "fact 1")]

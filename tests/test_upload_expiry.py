@@ -1,0 +1,72 @@
+"""An upload whose file never arrives says so once its URL has expired (migration 0018)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from uuid import UUID
+
+import pytest
+from test_documents import NOTES, put_bytes, start_upload
+
+from memory_mcp.db import documents as documents_db
+from memory_mcp.mcp import formatting
+from memory_mcp.services import documents
+from memory_mcp.services.runtime import Runtime
+
+pytestmark = pytest.mark.anyio
+
+
+async def queued_row(rt: Runtime, principal: Any, space: str, expires: int) -> str:
+    """A queued document as createUpload leaves it, with its URL expiring at ``expires``."""
+    async with rt.transaction(system=True) as conn:
+        cur = await conn.execute("SELECT id FROM spaces WHERE key = %s", (space,))
+        row = await cur.fetchone()
+        assert row is not None
+        doc = await documents_db.insert(
+            conn, space_id=row["id"], user_id=principal.user_id, title="notes.md",
+            filename="notes.md", content_type="text/markdown", size_bytes=10,
+            storage_key=f"uploads/{space}/{expires}/notes.md", upload_expires_at=expires)
+    return str(doc["id"])
+
+
+async def test_a_file_that_never_arrived_says_so_after_its_url_expired(
+    rt: Runtime, world: Any
+) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    stale = await queued_row(rt, m.principal, space, int(time.time()) - 3600)
+    fresh = await queued_row(rt, m.principal, space, int(time.time()) + 600)
+    just = await queued_row(rt, m.principal, space, int(time.time()) - 60)  # within the grace
+    listed = {d["id"]: d for d in
+              (await documents.list_page(rt, m.principal, 1, 10, space))["documents"]}
+    reason = listed[stale]["statusReason"]
+    assert listed[stale]["status"] == "queued"
+    assert reason.startswith("No file arrived: the upload URL expired at ")
+    assert "deleteDocument" in reason
+    assert listed[fresh]["statusReason"] is None and listed[just]["statusReason"] is None
+    assert "No file arrived" in formatting.document_line(listed[stale])
+    got = await documents.get(rt, m.principal, stale)
+    assert got["document"]["statusReason"] == reason
+    deleted = await documents.delete(rt, m.principal, stale)  # what the reason says to do
+    assert deleted["forgottenMemories"] == 0
+
+
+async def test_a_real_upload_records_its_urls_expiry_and_an_arrived_file_says_nothing(
+    rt: Runtime, world: Any
+) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    started = await start_upload(rt, m.principal, "launch.md", "text/markdown", NOTES, space)
+    async with rt.transaction(system=True) as conn:
+        cur = await conn.execute(
+            "SELECT extract(epoch FROM upload_expires_at)::bigint AS at FROM documents "
+            "WHERE id = %s", (UUID(started["documentId"]),))
+        row = await cur.fetchone()
+    assert row is not None and row["at"] == started["expiresAt"]
+    await put_bytes(rt, started, "text/markdown", NOTES)
+    async with rt.transaction(system=True) as conn:  # as if the URL had expired since
+        await conn.execute("UPDATE documents SET upload_expires_at = now() - interval '1 day' "
+                           "WHERE id = %s", (UUID(started["documentId"]),))
+    got = await documents.get(rt, m.principal, started["documentId"])
+    assert got["document"]["status"] == "queued" and got["document"]["statusReason"] is None
