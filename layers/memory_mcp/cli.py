@@ -16,7 +16,7 @@ from memory_mcp.cli_common import print_result, with_runtime
 from memory_mcp.cli_transfer import TRANSFER_COMMANDS, add_transfer_commands
 from memory_mcp.config import Settings, get_settings
 from memory_mcp.errors import MemoryMcpError
-from memory_mcp.services import admin, audit
+from memory_mcp.services import admin, audit, space_removal
 from memory_mcp.services.runtime import Runtime
 
 Handler = Callable[[Runtime, argparse.Namespace], Awaitable[Any]]
@@ -64,6 +64,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--name", required=True)
     c.add_argument("--description", default="")
     spaces.add_parser("list")
+    c = spaces.add_parser("delete", help="delete a space with all its memories, documents, "
+                                         "files and grants (export it first to keep a copy)")
+    c.add_argument("key", help="space key")
+    c.add_argument("--yes", action="store_true",
+                   help="confirm; without it nothing is deleted and the space's contents are listed")
 
     keys = sub.add_parser("keys").add_subparsers(dest="action", required=True,
                                                  parser_class=_Parser)
@@ -102,6 +107,7 @@ HANDLERS: dict[tuple[str, str | None], Handler] = {
     ("users", "set-role"): lambda rt, a: admin.update_user(rt, a.user, role=a.role),
     ("spaces", "create"): lambda rt, a: admin.create_space(rt, a.key, a.name, a.description),
     ("spaces", "list"): lambda rt, a: admin.list_spaces(rt),
+    ("spaces", "delete"): lambda rt, a: space_removal.delete_space(rt, a.key, confirmed=a.yes),
     ("keys", "create"): lambda rt, a: admin.create_key(rt, a.user, a.label),
     ("keys", "list"): lambda rt, a: admin.list_keys(rt, a.user),
     ("keys", "revoke"): lambda rt, a: admin.revoke_key(rt, a.key_id),

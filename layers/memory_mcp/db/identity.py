@@ -120,6 +120,41 @@ async def find_space(conn: Conn, key: str) -> Row | None:
     return await cur.fetchone()
 
 
+async def space_contents(conn: Conn, space_id: UUID) -> Row:
+    """What deleting the space would remove: memory rows (``memories``: with their history;
+    ``live_memories``: current), documents (deleted ones too), stored files and key grants."""
+    cur = await conn.execute(
+        """SELECT coalesce(st.all_memories, 0) AS memories,
+                  coalesce(st.live_memories, 0) AS live_memories,
+                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id) AS documents,
+                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id
+                     AND d.storage_key IS NOT NULL AND d.deleted_at IS NULL) AS files,
+                  (SELECT count(*) FROM grants g WHERE g.space_id = s.id) AS grants
+           FROM spaces s LEFT JOIN space_stats st ON st.space_id = s.id WHERE s.id = %s""",
+        (space_id,))
+    row = await cur.fetchone()
+    assert row is not None
+    return row
+
+
+async def space_storage_keys(conn: Conn, space_id: UUID) -> list[str]:
+    """The stored originals of the space's documents that are not deleted yet (a deleted
+    document's file was removed with it)."""
+    cur = await conn.execute(
+        """SELECT storage_key FROM documents
+           WHERE space_id = %s AND storage_key IS NOT NULL AND deleted_at IS NULL
+           ORDER BY created_at, id""", (space_id,))
+    return [row["storage_key"] for row in await cur.fetchall()]
+
+
+async def delete_space(conn: Conn, space_id: UUID) -> bool:
+    """Delete the space row; its memories, documents, statistics and grants go with it (every
+    table with a space_id references spaces ON DELETE CASCADE), users' active space is cleared.
+    The audit trail keeps its events (``audit_events.space_id`` has no foreign key)."""
+    cur = await conn.execute("DELETE FROM spaces WHERE id = %s", (space_id,))
+    return cur.rowcount == 1
+
+
 async def touch_space(conn: Conn, space_id: UUID) -> None:
     """Record write activity; feeds "recently active spaces" in the context prompt."""
     await conn.execute("UPDATE spaces SET last_activity_at = now() WHERE id = %s", (space_id,))
