@@ -195,13 +195,18 @@ def test_local_upload_over_http_reaches_done(live_server: str, database_url: str
     base = live_server.removesuffix("/mcp")
     body = {"filename": "runbook.md", "contentType": "text/markdown", "size": len(NOTES),
             "containerTag": space}
-    assert httpx.post(f"{base}/uploads", json=body, timeout=10).status_code == 401
+    anonymous = httpx.post(f"{base}/uploads", json=body, timeout=10)
+    assert anonymous.status_code == 401 and anonymous.json()["error"] == "unauthorized"
     refused = httpx.post(f"{base}/uploads", json=body, timeout=10,
                          headers={"Authorization": f"Bearer {reader_key}"})
     assert refused.status_code == 403 and "read-only" in refused.json()["message"]
+    assert refused.json()["error"] == "access_denied"  # one snake_case style on every route
+    nowhere = httpx.post(f"{base}/uploads", json={**body, "containerTag": "no-such-space"},
+                         headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    assert nowhere.status_code == 404 and nowhere.json()["error"] == "not_found"
     bad_type = httpx.post(f"{base}/uploads", json={**body, "contentType": "application/zip"},
                           headers={"Authorization": f"Bearer {key}"}, timeout=10)
-    assert bad_type.status_code == 400
+    assert bad_type.status_code == 400 and bad_type.json()["error"] == "invalid_input"
     too_big = httpx.post(f"{base}/uploads", json={**body, "size": 25 * 1024 * 1024 + 1},
                          headers={"Authorization": f"Bearer {key}"}, timeout=10)
     assert too_big.status_code == 400 and "limit" in too_big.json()["message"]

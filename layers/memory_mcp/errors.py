@@ -12,6 +12,8 @@ class MemoryMcpError(Exception):
     """Base class: an anticipated failure whose message is safe to show a client."""
 
     http_status = 400
+    #: The HTTP edges' machine-readable ``error`` (one snake_case style for every route).
+    code = "invalid_input"
 
 
 class InvalidInputError(MemoryMcpError):
@@ -22,6 +24,7 @@ class NotFoundError(MemoryMcpError):
     """The thing does not exist, or exists where the caller may not see it (same text)."""
 
     http_status = 404
+    code = "not_found"
 
 
 class GrantLostError(NotFoundError):
@@ -33,12 +36,14 @@ class AccessDeniedError(MemoryMcpError):
     """The caller may see the space but not do this there (e.g. write while read-only)."""
 
     http_status = 403
+    code = "access_denied"
 
 
 class AuthenticationError(MemoryMcpError):
     """Missing, unknown or revoked key, or deactivated user. Deliberately vague."""
 
     http_status = 401
+    code = "unauthorized"
 
     def __init__(self, message: str = "Invalid or missing API key.") -> None:
         super().__init__(message)
@@ -48,18 +53,21 @@ class ConflictError(MemoryMcpError):
     """A uniqueness rule would be broken (e.g. a user with that email already exists)."""
 
     http_status = 409
+    code = "conflict"
 
 
 class ConfigurationError(MemoryMcpError):
     """The server is misconfigured (e.g. the embedding model differs from the pinned one)."""
 
     http_status = 500
+    code = "server_misconfigured"
 
 
 class UpstreamError(MemoryMcpError):
     """An upstream service (embedding provider) failed; details stay in the server log."""
 
     http_status = 502
+    code = "upstream_failed"
 
 
 class StoreUnavailableError(MemoryMcpError):
@@ -67,6 +75,7 @@ class StoreUnavailableError(MemoryMcpError):
     bound. Retryable: the edge answers HTTP 503 with ``Retry-After`` (a tool error in MCP)."""
 
     http_status = 503
+    code = "store_unavailable"
     retry_after_seconds = 5
 
     def __init__(self, message: str = "The memory store is unavailable right now. Please retry "
@@ -78,6 +87,7 @@ class RateLimitedError(MemoryMcpError):
     """This key used up its per-minute budget; HTTP 429 with ``Retry-After``."""
 
     http_status = 429
+    code = "rate_limited"
 
     def __init__(self, message: str, retry_after_seconds: int) -> None:
         super().__init__(message)

@@ -122,7 +122,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
 
     @app.exception_handler(MemoryMcpError)
     async def _package_error(_: Request, exc: MemoryMcpError) -> JSONResponse:
-        return JSONResponse({"error": type(exc).__name__, "message": str(exc)},
+        return JSONResponse({"error": exc.code, "message": str(exc)},
                             status_code=exc.http_status, headers=retry_after(exc))
 
     return app

@@ -56,7 +56,7 @@ class AuthenticatedMCP:
         except MemoryMcpError as exc:  # e.g. the database is down: retryable, never a 500
             headers = retry_after(exc) or {}
             await _respond(send, exc.http_status,
-                           {"error": type(exc).__name__, "message": str(exc)},
+                           {"error": exc.code, "message": str(exc)},
                            [(k.lower().encode(), v.encode()) for k, v in headers.items()])
             return
         body, receive = await mcp_edge.read_body(receive)
