@@ -193,8 +193,9 @@ class WorldScenario(WorldChecks):
                            WHERE memories.id = m.id""",
                         (uuid.UUID(self.spaces[key].id),))
                     await conn.execute(  # as the pipeline records it (migration 0017)
-                        """INSERT INTO document_statements (document_id, root_id, space_id)
-                           SELECT source_document_id, root_id, space_id FROM memories
+                        """INSERT INTO document_statements (document_id, memory_id, root_id,
+                                                            space_id)
+                           SELECT source_document_id, id, root_id, space_id FROM memories
                            WHERE space_id = %s AND source_document_id IS NOT NULL
                            ON CONFLICT DO NOTHING""",
                         (uuid.UUID(self.spaces[key].id),))

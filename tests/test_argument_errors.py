@@ -22,7 +22,7 @@ def _error(result: Any) -> str:
 
 
 @pytest.mark.parametrize(("tool", "args", "expected"), [
-    ("add_memory", {"action": "forget", "memoryId": "00000000-0000-0000-0000-000000000000"},
+    ("add_memory", {"action": "save", "category": "note"},
      "Invalid arguments for add_memory: content is required."),
     ("add_memory", {"content": "x", "action": "FORGET"},
      "Invalid arguments for add_memory: action must be 'save' or 'forget' (got 'FORGET')."),
@@ -47,6 +47,24 @@ async def test_a_number_sent_as_a_string_is_still_read(live_server: str, world: 
     m = await world.member(grants={space: "readwrite"})
     listed = await call(live_server, m.key, "listMemories", {"page": "1", "containerTag": space})
     assert not listed.is_error and listed.structured_content["page"] == 1
+
+
+async def test_forget_by_memory_id_needs_no_content(live_server: str, world: Any) -> None:
+    """The tool's description says "forget by memoryId": a model that sends only that is
+    understood (the content would only be the reason recorded)."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    saved = await call(live_server, m.key, "add_memory",
+                       {"content": "The wiki moved to Confluence", "containerTag": space})
+    memory_id = saved.structured_content["memory"]["id"]
+    gone = await call(live_server, m.key, "add_memory",
+                      {"action": "forget", "memoryId": memory_id, "containerTag": space})
+    assert not gone.is_error, gone.content
+    assert gone.structured_content["action"] == "forgotten"
+    assert gone.structured_content["memory"]["id"] == memory_id
+    missing = await call(live_server, m.key, "add_memory", {"action": "save", "memoryId": memory_id,
+                                                            "containerTag": space})
+    assert _error(missing) == "Invalid arguments for add_memory: content is required."
 
 
 def test_a_long_rejected_value_is_quoted_short() -> None:

@@ -180,8 +180,9 @@ def _link_memory_to_document(database_url: str, memory_id: str, document_id: str
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute("UPDATE memories SET source_document_id = %s WHERE id = %s",
                      (document_id, memory_id))
-        conn.execute("""INSERT INTO document_statements (document_id, root_id, space_id)
-                        SELECT %s, root_id, space_id FROM memories WHERE id = %s""",
+        conn.execute("""INSERT INTO document_statements (document_id, memory_id, root_id,
+                                                         space_id)
+                        SELECT %s, id, root_id, space_id FROM memories WHERE id = %s""",
                      (document_id, memory_id))
 
 
@@ -412,7 +413,7 @@ async def test_real_server_end_to_end(server: tuple[ServerProcess, str],
         assert by_id[deploys["id"]]["sourceDocumentId"] == full_id
         for m in mems["memories"]:
             _attributed(m, user_id)
-        assert "forgotten by Demo User" in text and f"doc {full_id}" in text
+        assert "forgotten by Demo User" in text and f"from document 'Release runbook' ({full_id})" in text
         _, small = await call("listMemories", {"page": 1, "limit": 2})
         assert len(small["memories"]) == 2 and small["hasMore"] is True
         await call("listMemories", {"limit": 51}, error=True)

@@ -486,3 +486,40 @@ async def test_a_read_only_key_cannot_retag(runtime: Runtime, world: Any) -> Non
             await memories.save(runtime, m.principal, "The VPN is WireGuard.", "ops", space)
     rows = await _rows(runtime, space, writer.principal)
     assert [(r["id"], r["category"]) for r in rows] == [(first["memory"]["id"], "infra")]
+
+
+async def test_a_repeated_forget_never_takes_another_memory(runtime: Runtime, world: Any) -> None:
+    """Agents retry. An exact forget repeated says "already forgotten" instead of forgetting the
+    next-closest memory; its first answer names a second memory that says much the same; and a
+    forget repeated in the same other words is "already forgotten" too."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"}, name="Forgetter")
+    first = await memories.save(runtime, m.principal, "Customer invoices are emailed on the "
+                                "first day of each month.", None, space)
+    second = await memories.save(runtime, m.principal, "Invoices go out to customers by email "
+                                 "on the 1st of every month.", None, space)
+    assert first["action"] == second["action"] == "saved"  # two memories, one fact
+
+    done = await memories.forget(runtime, m.principal, first["memory"]["memory"], None, space)
+    assert done["action"] == "forgotten" and done["match"] == "exact"
+    assert done["stillStated"]["id"] == second["memory"]["id"]
+    assert "Another memory still says much the same" in formatting.forgotten(done)
+    again = await memories.forget(runtime, m.principal, first["memory"]["memory"], None, space)
+    assert again["action"] == "already_forgotten"
+    assert again["memory"]["id"] == first["memory"]["id"]
+    live = await memories.search(runtime, m.principal, query=None, keyword="invoices",
+                                 category=None, include_profile=False, container_tag=space,
+                                 limit=5)
+    assert [h["id"] for h in live["results"]] == [second["memory"]["id"]]
+
+    review = await memories.save(runtime, m.principal, "The design review happens every "
+                                 "Wednesday.", None, space)
+    ask = "Forget that the design review happens every Wednesday"
+    gone = await memories.forget(runtime, m.principal, ask, None, space)
+    assert gone["action"] == "forgotten" and gone["match"] == "similar"
+    repeat = await memories.forget(runtime, m.principal, ask, None, space)
+    assert repeat["action"] == "already_forgotten"
+    assert repeat["memory"]["id"] == review["memory"]["id"]
+    other = await memories.forget(runtime, m.principal, "Forget that the design review happens "
+                                  "every Thursday", None, space)
+    assert other["action"] == "nothing_matched"  # another day: not a repeat of that forget

@@ -10,6 +10,9 @@ import pytest
 from test_documents import NOTES, put_bytes, start_upload
 
 from memory_mcp.db import documents as documents_db
+from memory_mcp.db import processing
+from memory_mcp.documents.storage import LocalStorage
+from memory_mcp.errors import InvalidInputError
 from memory_mcp.mcp import formatting
 from memory_mcp.services import documents
 from memory_mcp.services.runtime import Runtime
@@ -30,6 +33,13 @@ async def queued_row(rt: Runtime, principal: Any, space: str, expires: int) -> s
     return str(doc["id"])
 
 
+async def status_row(rt: Runtime, doc: str) -> dict[str, Any]:
+    async with rt.transaction(system=True) as conn:
+        row = await processing.by_id(conn, UUID(doc))
+    assert row is not None
+    return row
+
+
 async def test_a_file_that_never_arrived_says_so_after_its_url_expired(
     rt: Runtime, world: Any
 ) -> None:
@@ -48,8 +58,25 @@ async def test_a_file_that_never_arrived_says_so_after_its_url_expired(
     assert "No file arrived" in formatting.document_line(listed[stale])
     got = await documents.get(rt, m.principal, stale)
     assert got["document"]["statusReason"] == reason
+    assert "the file never arrived" in formatting.document(got)
     deleted = await documents.delete(rt, m.principal, stale)  # what the reason says to do
-    assert deleted["forgottenMemories"] == 0
+    assert deleted["forgottenMemories"] == 0 and deleted["fileRemoved"] is False
+    with pytest.raises(InvalidInputError, match="no content or summary to page through"):
+        await documents.get(rt, m.principal, fresh, offset=1000)
+
+
+async def test_an_overdue_upload_whose_file_is_stored_is_not_called_missing(
+    rt: Runtime, world: Any, storage: LocalStorage
+) -> None:
+    """On S3 a file that arrived is recorded only when the worker claims it: an overdue row
+    whose object is in storage is waiting for the worker, not missing."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    stale = await queued_row(rt, m.principal, space, int(time.time()) - 3600)
+    row = await status_row(rt, stale)
+    storage.write(row["storage_key"], b"arrived")
+    got = await documents.get(rt, m.principal, stale)
+    assert got["document"]["status"] == "queued" and got["document"]["statusReason"] is None
 
 
 async def test_a_real_upload_records_its_urls_expiry_and_an_arrived_file_says_nothing(
@@ -70,3 +97,18 @@ async def test_a_real_upload_records_its_urls_expiry_and_an_arrived_file_says_no
                            "WHERE id = %s", (UUID(started["documentId"]),))
     got = await documents.get(rt, m.principal, started["documentId"])
     assert got["document"]["status"] == "queued" and got["document"]["statusReason"] is None
+
+
+def test_s3_storage_tells_a_missing_object_from_a_stored_one() -> None:
+    import boto3
+    from moto import mock_aws
+
+    from memory_mcp.documents.storage import S3Storage
+
+    with mock_aws():
+        client = boto3.client("s3", region_name="us-east-1")
+        client.create_bucket(Bucket="uploads")
+        client.put_object(Bucket="uploads", Key="uploads/s/d/notes.md", Body=b"x")
+        s3 = S3Storage("uploads", client)
+        assert s3.exists("uploads/s/d/notes.md") is True
+        assert s3.exists("uploads/s/d/never.md") is False

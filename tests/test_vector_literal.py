@@ -121,7 +121,7 @@ async def test_a_provider_answering_zeros_is_an_upstream_error(runtime: Runtime)
 
 
 async def test_a_stored_zero_vector_never_tops_a_search(runtime: Runtime, world: Any) -> None:
-    """A row written before zero vectors were refused scores 0, not NaN (``search._cosine``)."""
+    """A row written before zero vectors were refused scores 0, not NaN (``search.cosine``)."""
     import uuid as uuid_mod
 
     from memory_mcp.db import identity

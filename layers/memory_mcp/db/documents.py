@@ -1,6 +1,6 @@
 """SQL for source documents (rows are created by the upload flow).
 
-A document's memories are the current versions of the facts it states (``document_statements``,
+A document's memories are the memories it states that are still current (``document_statements``,
 migration 0017), whichever document first created them: a fact two files share counts for both.
 """
 
@@ -18,10 +18,11 @@ _COLUMNS = """d.id, d.space_id, d.title, d.filename, d.content_type, d.size_byte
     d.status_reason, d.summary, d.created_at, d.updated_at, d.uploaded_at, d.processed_at,
     d.pages, d.truncated, d.attempts, d.source_chars, d.extracted_chars, d.indexed_chars,
     d.memories_created, d.pages_read, d.cut_by, d.coverage_note, d.upload_expires_at,
+    d.storage_key,
     d.created_by AS created_by_user_id, cu.display_name AS created_by,
     d.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
     (SELECT count(*) FROM document_statements s
-       JOIN memories m ON m.root_id = s.root_id AND m.is_latest AND NOT m.is_forgotten
+       JOIN memories m ON m.id = s.memory_id AND m.is_latest AND NOT m.is_forgotten
      WHERE s.document_id = d.id) AS memory_count"""
 
 _JOINS = "JOIN users cu ON cu.id = d.created_by JOIN users uu ON uu.id = d.updated_by"

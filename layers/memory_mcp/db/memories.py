@@ -26,6 +26,7 @@ Conn = AsyncConnection[Row]
 
 _COLUMNS = """m.id, m.space_id, m.content, m.category, m.version, m.parent_id, m.root_id,
     m.is_latest, m.is_forgotten, m.forgotten_at, m.forget_reason, m.source_document_id,
+    m.claimed_at,
     m.created_by AS created_by_user_id, cu.display_name AS created_by,
     m.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
     m.forgotten_by AS forgotten_by_user_id, fu.display_name AS forgotten_by,
@@ -39,6 +40,7 @@ _COLUMNS = """m.id, m.space_id, m.content, m.category, m.version, m.parent_id, m
 #: ``_JOINS`` without reading ``memories`` again, one relation fewer to plan.
 _FIELDS = """m.id, m.space_id, m.content, m.category, m.version, m.parent_id, m.root_id,
     m.is_latest, m.is_forgotten, m.forgotten_at, m.forget_reason, m.source_document_id,
+    m.claimed_at,
     m.created_by, m.updated_by, m.forgotten_by, m.created_at, m.updated_at"""
 
 _JOINS = """JOIN users cu ON cu.id = m.created_by
@@ -106,19 +108,6 @@ async def find_live_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> 
         f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
             WHERE {_LIVE} AND m.content_hash = %(hash)s""",
         {"space": space_id, "hash": content_hash},
-    )
-    return await cur.fetchone()
-
-
-async def find_forgotten_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None:
-    """The most recently forgotten memory of the space with exactly this text that nothing has
-    replaced (its chain's current version). Read only when no live memory has the text and
-    nothing else matched (a forget repeated), so it may filter the space's rows."""
-    cur = await conn.execute(
-        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
-            WHERE m.space_id = %s AND m.content_hash = %s AND m.is_latest AND m.is_forgotten
-            ORDER BY m.forgotten_at DESC, m.id LIMIT 1""",
-        (space_id, content_hash),
     )
     return await cur.fetchone()
 
@@ -207,14 +196,14 @@ async def page(conn: Conn, space_id: UUID, limit: int, offset: int) -> tuple[lis
 
 
 async def for_document(conn: Conn, space_id: UUID, document_id: UUID, limit: int) -> list[Row]:
-    """The current version of each fact the document states (``document_statements``), live
-    or forgotten, in the order the facts were first saved (a document's own in its order)."""
+    """The memories the document states (``document_statements``) that are still current, in
+    the order they were first saved (a document's own in its order): never a person's later
+    correction, which is not the document's text."""
     cur = await conn.execute(
         f"""SELECT {_COLUMNS} FROM document_statements s
-            JOIN memories r ON r.id = s.root_id
-            JOIN memories m ON m.root_id = s.root_id AND m.is_latest {_JOINS}
-            WHERE s.document_id = %s AND s.space_id = %s
-            ORDER BY r.created_at, r.id LIMIT %s""",
+            JOIN memories m ON m.id = s.memory_id {_JOINS}
+            WHERE s.document_id = %s AND s.space_id = %s AND m.is_latest AND NOT m.is_forgotten
+            ORDER BY m.created_at, m.id LIMIT %s""",
         (document_id, space_id, limit),
     )
     return await cur.fetchall()

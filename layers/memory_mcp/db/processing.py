@@ -12,7 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from psycopg import AsyncConnection
@@ -103,9 +103,8 @@ async def insert_memories(conn: Conn, *, space_id: UUID, document_id: UUID, user
     multi-row INSERTs of ``INSERT_BATCH`` rows; returns how many were new.
 
     One statement per batch instead of one round trip per memory (see bench/document_ingest.py).
-    Word-for-word repeats of a live memory are skipped, as a single save would skip them; the
-    document is recorded as stating every one of its facts, new or not (``document_statements``,
-    migration 0017), so deleting another document that states them too forgets none. Ids
+    Word-for-word repeats of a live memory are skipped, as a single save would skip them (the
+    caller records which facts the document states: ``statements.record``). Ids
     grow in document order (``ordered_ids``), so the document's memories list in its order.
     """
     inserted = 0
@@ -127,14 +126,6 @@ async def insert_memories(conn: Conn, *, space_id: UUID, document_id: UUID, user
              "hashes": [m[1] for m in batch], "vecs": [m[2] for m in batch]},
         )
         inserted += cur.rowcount
-    await conn.execute(
-        """INSERT INTO document_statements (document_id, root_id, space_id)
-           SELECT %(doc)s, m.root_id, m.space_id FROM memories m
-           WHERE m.space_id = %(space)s AND m.content_hash = ANY(%(hashes)s::bytea[])
-             AND m.is_latest AND NOT m.is_forgotten
-           ON CONFLICT DO NOTHING""",
-        {"doc": document_id, "space": space_id, "hashes": [m[1] for m in memories]},
-    )
     return inserted
 
 
@@ -206,57 +197,6 @@ async def soft_delete(conn: Conn, document_id: UUID, user_id: UUID) -> Row | Non
         (user_id, document_id),
     )
     return await cur.fetchone()
-
-
-async def lock_space_documents(conn: Conn, space_id: UUID) -> None:
-    """Serialise, per space, the two writers of ``document_statements``: a document's final
-    commit and a document's deletion, for the rest of the transaction.
-
-    Without it a deletion could miss a statement another document is committing (and forget a
-    fact that document states), or two deletions could each re-attribute a shared fact to the
-    other document and both keep it. Taken before any document row is locked, by both."""
-    await conn.execute(
-        "SELECT pg_advisory_xact_lock(hashtextextended('memory_mcp.documents:' || %s::text, 0))",
-        (space_id,))
-
-
-class Forgotten(NamedTuple):
-    """What deleting a document did to its facts: ``forgotten`` current memories, and ``kept``
-    ones that another live document also states (now attributed to it)."""
-
-    forgotten: int
-    kept: int
-
-
-async def forget_document_memories(conn: Conn, document_id: UUID, user_id: UUID) -> Forgotten:
-    """Forget the memories ``document_id`` created, except the chains another live document
-    states: those are re-attributed to the oldest such document instead (call after
-    ``soft_delete``, under ``lock_space_documents``). A person's memory is never touched."""
-    cur = await conn.execute(
-        """WITH holder AS (
-               SELECT DISTINCT ON (s.root_id) s.root_id, s.document_id
-               FROM document_statements s JOIN documents d ON d.id = s.document_id
-               WHERE s.root_id IN (SELECT root_id FROM memories
-                                   WHERE source_document_id = %(doc)s)
-                 AND s.document_id <> %(doc)s AND d.deleted_at IS NULL
-               ORDER BY s.root_id, d.created_at, d.id)
-           UPDATE memories m SET source_document_id = h.document_id
-           FROM holder h
-           WHERE m.root_id = h.root_id AND m.source_document_id = %(doc)s
-           RETURNING m.is_latest AND NOT m.is_forgotten AS current""",
-        {"doc": document_id},
-    )
-    kept = sum(1 for row in await cur.fetchall() if row["current"])
-    cur = await conn.execute(
-        """UPDATE memories SET is_forgotten = true, forgotten_at = now(), forgotten_by = %(user)s,
-                  forget_reason = 'source document deleted', updated_by = %(user)s,
-                  updated_at = now()
-           WHERE source_document_id = %(doc)s AND NOT is_forgotten
-           RETURNING is_latest""",
-        {"doc": document_id, "user": user_id},
-    )
-    forgotten = sum(1 for row in await cur.fetchall() if row["is_latest"])
-    return Forgotten(forgotten, kept)
 
 
 async def unfinished(conn: Conn, limit: int = 100, expire_leases: bool = False) -> list[UUID]:

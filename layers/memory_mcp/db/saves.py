@@ -75,7 +75,8 @@ async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vecto
 
 
 _RETURNED = """id, space_id, content, category, version, parent_id, root_id, is_latest,
-    is_forgotten, forgotten_at, forget_reason, source_document_id, created_by, updated_by,
+    is_forgotten, forgotten_at, forget_reason, source_document_id, claimed_at, created_by,
+    updated_by,
     forgotten_by, created_at, updated_at"""
 
 
@@ -119,13 +120,14 @@ async def save_row(
 async def claim(conn: Conn, space_id: UUID, memory_id: UUID, category: str | None,
                 user_id: UUID) -> Row | None:
     """A person's save of a current memory's very text: re-tag it in place when ``category`` is
-    given (its text, and so its version, unchanged) and make it the person's own, no longer
-    one that deleting its source document forgets (the document still lists it through
-    ``document_statements``); None if it is no longer current."""
+    given (its text, and so its version, unchanged) and make it the person's own as well
+    (``claimed_at``): deleting its source document no longer forgets it, and it still names
+    that document; None if it is no longer current."""
     cur = await conn.execute(
         f"""WITH upd AS (
                 UPDATE memories SET category = coalesce(%(category)s, category),
-                       source_document_id = NULL, updated_by = %(user)s, updated_at = now()
+                       claimed_at = coalesce(claimed_at, now()), updated_by = %(user)s,
+                       updated_at = now()
                 WHERE id = %(id)s AND space_id = %(space)s AND is_latest AND NOT is_forgotten
                 RETURNING {_RETURNED})
             SELECT {_COLUMNS} FROM upd m {_JOINS}""",

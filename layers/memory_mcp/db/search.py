@@ -115,7 +115,7 @@ def _filters(space_id: UUID, pattern: str | None, category: str | None,
     return " AND ".join(filters)
 
 
-def _cosine(distance: str) -> str:
+def cosine(distance: str) -> str:
     """Cosine similarity from a cosine distance, 0 where it is undefined: pgvector answers NaN
     for a zero vector, which PostgreSQL sorts above every number and JSON cannot carry. New
     zero vectors are refused when written (``memories.vector_literal``); this keeps one written
@@ -162,7 +162,7 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
                      ts_rank(m.content_tsv, tt.rare::tsquery, 1) DESC, m.id
             LIMIT %(k)s),
         scored AS MATERIALIZED (
-            SELECT {_FIELDS}, {_cosine(form.distance)} AS semantic,
+            SELECT {_FIELDS}, {cosine(form.distance)} AS semantic,
                    CASE WHEN hit.matched >= least(2, tt.n_terms) AND tt.idf_total > 0
                         THEN hit.covered / tt.idf_total ELSE 0 END AS lexical
             FROM (SELECT id FROM sem UNION SELECT id FROM lex) c
@@ -205,7 +205,7 @@ async def reciprocal_rank(conn: Conn, space_id: UUID, form: VectorForm, *, vecto
                 UNION ALL
                 SELECT id, %(wl)s, row_number() OVER (ORDER BY rank DESC, id) FROM lex
             ) ranked GROUP BY id ORDER BY relevance DESC, id LIMIT %(limit)s)
-        SELECT {_COLUMNS}, {_cosine(form.distance)} AS semantic, NULL::float8 AS lexical,
+        SELECT {_COLUMNS}, {cosine(form.distance)} AS semantic, NULL::float8 AS lexical,
                f.relevance AS score
         FROM fusion f JOIN memories_in_scope m ON m.id = f.id {_JOINS}
         ORDER BY f.relevance DESC, m.id"""
@@ -221,8 +221,8 @@ async def semantic(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str,
     query = f"""WITH hits AS MATERIALIZED (
             SELECT {_FIELDS}, {form.distance} AS distance FROM memories_in_scope m
             WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
-        SELECT {_COLUMNS}, {_cosine("m.distance")} AS semantic, NULL::float8 AS lexical,
-               {_cosine("m.distance")} AS score
+        SELECT {_COLUMNS}, {cosine("m.distance")} AS semantic, NULL::float8 AS lexical,
+               {cosine("m.distance")} AS score
         FROM hits m {_JOINS}
         ORDER BY m.distance + 0, m.id"""
     cur = await conn.execute(query.encode(), params)

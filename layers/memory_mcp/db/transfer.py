@@ -61,8 +61,8 @@ async def document(conn: Conn, space_id: UUID, document_id: UUID) -> Row | None:
 async def memories(conn: Conn, space_id: UUID, dimensions: int, batch: int = 500
                    ) -> AsyncIterator[Row]:
     """Every memory of the space, parents before their next versions (version order), with its
-    vector cut to the model's native width as halfvec text (a JSON array) and, on a chain's
-    first version, the other documents that state it (``stated_in``), streamed through a
+    vector cut to the model's native width as halfvec text (a JSON array) and the other
+    documents that state it (``stated_in``), streamed through a
     server-side cursor so a large space never sits in memory at once."""
     async with conn.cursor(name="memory_mcp_export") as cur:
         await cur.execute(
@@ -70,11 +70,11 @@ async def memories(conn: Conn, space_id: UUID, dimensions: int, batch: int = 500
                       m.is_latest, m.is_forgotten, m.forgotten_at, m.forgotten_by,
                       m.forget_reason, m.source_document_id, m.created_by, m.updated_by,
                       m.created_at, m.updated_at, r.recall_count, r.last_recalled_at,
-                      CASE WHEN m.id = m.root_id THEN ARRAY(
-                          SELECT s.document_id FROM document_statements s
-                          WHERE s.root_id = m.id
-                            AND s.document_id IS DISTINCT FROM m.source_document_id
-                          ORDER BY s.document_id) ELSE '{}' END AS stated_in,
+                      m.claimed_at,
+                      ARRAY(SELECT s.document_id FROM document_statements s
+                            WHERE s.memory_id = m.id
+                              AND s.document_id IS DISTINCT FROM m.source_document_id
+                            ORDER BY s.document_id) AS stated_in,
                       subvector(m.embedding, 1, %(dims)s)::text AS embedding
                  FROM memories m LEFT JOIN memory_recalls r ON r.memory_id = m.id
                 WHERE m.space_id = %(space)s
@@ -133,17 +133,18 @@ async def insert_memories(conn: Conn, space_id: UUID, rows: list[Row]) -> list[U
     cur = await conn.execute(
         """INSERT INTO memories (id, space_id, content, content_hash, category, version,
                                  parent_id, root_id, is_latest, is_forgotten, forgotten_at,
-                                 forgotten_by, forget_reason, source_document_id, created_by,
-                                 updated_by, created_at, updated_at, embedding)
+                                 forgotten_by, forget_reason, source_document_id, claimed_at,
+                                 created_by, updated_by, created_at, updated_at, embedding)
            SELECT r.id, %(space)s, r.content, decode(r.content_hash, 'hex'), r.category,
                   r.version, r.parent_id, r.root_id, r.is_latest, r.is_forgotten, r.forgotten_at,
-                  r.forgotten_by, r.forget_reason, r.source_document_id, r.created_by,
-                  r.updated_by, r.created_at, r.updated_at, r.embedding::halfvec
+                  r.forgotten_by, r.forget_reason, r.source_document_id, r.claimed_at,
+                  r.created_by, r.updated_by, r.created_at, r.updated_at, r.embedding::halfvec
              FROM jsonb_to_recordset(%(rows)s) AS r(
                   id uuid, content text, content_hash text, category text, version integer,
                   parent_id uuid, root_id uuid, is_latest boolean, is_forgotten boolean,
                   forgotten_at timestamptz, forgotten_by uuid, forget_reason text,
-                  source_document_id uuid, created_by uuid, updated_by uuid,
+                  source_document_id uuid, claimed_at timestamptz, created_by uuid,
+                  updated_by uuid,
                   created_at timestamptz, updated_at timestamptz, embedding text)
            ON CONFLICT DO NOTHING RETURNING id""",
         {"space": space_id, "rows": Jsonb(rows)})
@@ -151,13 +152,24 @@ async def insert_memories(conn: Conn, space_id: UUID, rows: list[Row]) -> list[U
 
 
 async def insert_statements(conn: Conn, space_id: UUID, rows: list[Row]) -> None:
-    """Which documents state which imported chains (``document_id``, ``root_id``)."""
+    """Which documents state which imported memories (``document_id``, ``memory_id``,
+    ``content_hash`` hex): the memory itself, or, when the import skipped it because the space
+    already had its text live, that live memory (the document states it all the same)."""
     if not rows:
         return
     await conn.execute(
-        """INSERT INTO document_statements (document_id, root_id, space_id)
-           SELECT r.document_id, r.root_id, %(space)s
-             FROM jsonb_to_recordset(%(rows)s) AS r(document_id uuid, root_id uuid)
+        """INSERT INTO document_statements (document_id, memory_id, root_id, space_id)
+           SELECT r.document_id, m.id, m.root_id, m.space_id
+             FROM jsonb_to_recordset(%(rows)s)
+                  AS r(document_id uuid, memory_id uuid, content_hash text)
+             JOIN LATERAL (
+                  (SELECT id, root_id, space_id FROM memories
+                   WHERE id = r.memory_id AND space_id = %(space)s)
+                  UNION ALL
+                  (SELECT id, root_id, space_id FROM memories
+                   WHERE space_id = %(space)s AND content_hash = decode(r.content_hash, 'hex')
+                     AND is_latest AND NOT is_forgotten)
+                  LIMIT 1) m ON true
            ON CONFLICT DO NOTHING""",
         {"space": space_id, "rows": Jsonb(rows)})
 

@@ -21,7 +21,7 @@ from uuid import UUID
 
 import anyio.to_thread
 
-from memory_mcp.db import identity
+from memory_mcp.db import identity, statements
 from memory_mcp.db import processing as db
 from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, Fitted, describe, fit
 from memory_mcp.documents.extract import Extracted, ExtractionError, Limits, extract_text
@@ -175,20 +175,27 @@ async def _embed(rt: Runtime, texts: list[str], stop_at: float, budget: float) -
 async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Extracted,
                   summary: str, fitted: Fitted, vectors: list[str], budget: float) -> Outcome:
     """The embedded memories, ``done`` and the coverage in one transaction (all or nothing);
-    memories identical to a live one in the space are not repeated."""
+    memories identical to a live one in the space are not repeated, nor older wordings of a
+    fact a person has since corrected (the correction stays current); the document is recorded
+    as stating all of them."""
     s = rt.settings
     rows = [(text, validation.content_hash(text), vector)
             for text, vector in zip(fitted.memories, vectors, strict=False)]
     async with rt.transaction(system=True) as conn:
-        await db.lock_space_documents(conn, doc["space_id"])  # before the row: delete's order
+        await statements.lock_space_documents(conn, doc["space_id"])  # before the row
         if await db.lock_for_finish(conn, doc["id"], attempt) is None:
             return "skipped"
+        hashes = [row[1] for row in rows]
+        older = await statements.corrected_versions(conn, doc["space_id"], hashes)
         created = await db.insert_memories(conn, space_id=doc["space_id"], document_id=doc["id"],
-                                           user_id=doc["created_by"], memories=rows)
+                                           user_id=doc["created_by"],
+                                           memories=[r for r in rows if r[1] not in older])
+        await statements.record(conn, document_id=doc["id"], space_id=doc["space_id"],
+                                hashes=hashes, older=list(older.values()))
         coverage = describe(
             source_chars=extracted.total_chars if extracted.truncated else len(extracted.text),
             extracted_chars=len(extracted.text), truncated=extracted.truncated, fitted=fitted,
-            embedded=len(rows), created=created, pages=extracted.pages,
+            embedded=len(rows), created=created, corrected=len(older), pages=extracted.pages,
             pages_read=extracted.pages_read,
             limits={"max_extracted_chars": s.max_extracted_chars, "job_time_budget": budget,
                     "max_memories_per_document": s.max_memories_per_document})

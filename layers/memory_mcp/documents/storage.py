@@ -55,6 +55,11 @@ class ObjectStorage(Protocol):
 
     def delete(self, key: str) -> None: ...
 
+    def exists(self, key: str) -> bool:
+        """Whether the object is stored; True when that cannot be told (never claim a file is
+        missing on a guess)."""
+        ...
+
     def location(self, key: str) -> tuple[str, str] | None:
         """``(bucket, key)`` when the object is in S3 (for Transcribe), else None."""
         ...
@@ -102,6 +107,18 @@ class S3Storage:
 
     def delete(self, key: str) -> None:
         self.client.delete_object(Bucket=self.bucket, Key=key)
+
+    def exists(self, key: str) -> bool:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            self.client.head_object(Bucket=self.bucket, Key=key)
+        except ClientError as exc:
+            return str(exc.response.get("Error", {}).get("Code")) not in ("404", "NoSuchKey",
+                                                                           "NotFound")
+        except BotoCoreError:
+            return True
+        return True
 
     def location(self, key: str) -> tuple[str, str] | None:
         return self.bucket, key
@@ -175,6 +192,9 @@ class LocalStorage:
 
     def delete(self, key: str) -> None:
         self.path(key).unlink(missing_ok=True)
+
+    def exists(self, key: str) -> bool:
+        return self.path(key).exists()
 
     def location(self, key: str) -> tuple[str, str] | None:
         return None

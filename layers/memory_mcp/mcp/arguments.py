@@ -52,3 +52,16 @@ def _problem(err: Any) -> str:
 def _quote(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= MAX_QUOTED_CHARS else text[: MAX_QUOTED_CHARS - 1] + "…"
+
+
+def lenient(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """Arguments a model plausibly sends that the schema would refuse for no good reason.
+
+    add_memory's description tells a model to confirm with the user "then forget by memoryId";
+    models then send ``{"action": "forget", "memoryId": …}`` without ``content``, which the
+    schema requires (the spec's signature) although a forget by id needs none: the content is
+    only the reason recorded. Read that as an empty reason instead of refusing the call."""
+    if (tool == "add_memory" and isinstance(arguments, dict) and "content" not in arguments
+            and arguments.get("memoryId") and arguments.get("action") == "forget"):
+        return {**arguments, "content": ""}
+    return arguments

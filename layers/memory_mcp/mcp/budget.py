@@ -61,7 +61,8 @@ SPACES_PAGE = 30
 #: Free text that shares what the budget leaves (each at most its cap): memory texts, and the
 #: documents' and spaces' prose. ``content`` (a getDocument page) is bounded by the page limit.
 _SHARED = {"memory": MEMORY_CHARS, "summary": FIELD_CHARS, "statusReason": FIELD_CHARS,
-           "note": FIELD_CHARS, "description": FIELD_CHARS, "reason": FIELD_CHARS}
+           "note": FIELD_CHARS, "description": FIELD_CHARS, "reason": FIELD_CHARS,
+           "forgetReason": FIELD_CHARS}
 _CAPS = {**dict.fromkeys(("name", "displayName", "label", "createdBy", "updatedBy",
                           "forgottenBy"), NAME_CHARS),
          **dict.fromkeys(("title", "filename", "email", "sourceDocumentTitle"), TITLE_CHARS)}

@@ -44,7 +44,9 @@ def memory_line(m: dict[str, Any], *, score: bool = False) -> str:
     if not m.get("isLatest"):
         bits.append("superseded")
     if m.get("isForgotten"):
-        bits.append(f"forgotten by {m.get('forgottenBy')}")
+        bits.append(f"forgotten by {m.get('forgottenBy')}"
+                    + (" with its document"  # db/statements.DOCUMENT_DELETED
+                       if m.get("forgetReason") == "source document deleted" else ""))
     if m.get("sourceDocumentId"):
         title = m.get("sourceDocumentTitle")
         if title:
@@ -127,6 +129,11 @@ def forgotten(r: dict[str, Any]) -> str:
     how = {"id": "by id", "exact": "exact match"}.get(r["match"], f"closest match, similarity "
                                                        f"{r.get('similarity', 0):.2f}")
     text = f"Forgot in space {r['space']} ({how}): {_snip(m['memory'])} (id {m['id']})"
+    if r.get("stillStated"):
+        same = r["stillStated"]
+        text += (f"\nAnother memory still says much the same: {_snip(same['memory'])} (id "
+                 f"{same['id']}, similarity {same['similarity']:.2f}); forget it by memoryId "
+                 "too if it should go.")
     return text + (f"\n{r['note']}" if r.get("note") else "")
 
 
@@ -167,7 +174,9 @@ def document(r: dict[str, Any]) -> str:
     lines = [f"Document {d['id']} in space {r['space']}", document_line(d)]
     if d["contentKind"] == "none":
         lines.append("No content: processing failed (the reason is above)." if d["status"] ==
-                     "failed" else "No content or summary is available yet.")
+                     "failed" else "No content: the file never arrived (see above)."
+                     if d["statusReason"] and d["status"] == "queued" else
+                     "No content or summary is available yet.")
     else:
         what = "Content" if d["contentKind"] == "content" else (
             "Content not available; showing the SUMMARY instead")

@@ -34,6 +34,7 @@ class MemoryServer(MCPServer[Any]):
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> Any:
+        arguments = tool_arguments.lenient(name, arguments)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:

@@ -9,7 +9,7 @@ from uuid import UUID
 import anyio.to_thread
 
 from memory_mcp.db import documents as db
-from memory_mcp.db import identity, processing
+from memory_mcp.db import identity, processing, statements
 from memory_mcp.db import memories as memories_db
 from memory_mcp.documents.storage import derived_keys
 from memory_mcp.errors import InvalidInputError, NotFoundError
@@ -44,11 +44,28 @@ async def list_page(
         space = await resolve_space(conn, principal, container_tag)
         rows, total = await db.page(conn, space.space_id, size, offset)
     v.check_page_exists(page_no, total, size)
+    rows = [await missing_upload(rt, row) for row in rows]
     return {
         "space": space.key, "page": page_no, "limit": size, "total": total,
         "hasMore": offset + len(rows) < total,
         "documents": [views.document(row) for row in rows],
     }
+
+
+async def missing_upload(rt: Runtime, row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with ``upload_missing`` set when its upload URL expired and its file is not in
+    storage (``views.upload_overdue`` alone cannot tell: on S3 a file that arrived is recorded
+    only when the extraction worker claims it). One storage lookup per overdue row, a rare
+    state; a lookup that fails counts as "stored", so the answer never says a file is missing
+    on a guess."""
+    if not views.upload_overdue(row) or rt.storage is None or not row.get("storage_key"):
+        return row
+    try:
+        stored = await anyio.to_thread.run_sync(rt.storage.exists, row["storage_key"])
+    except Exception:  # the storage could not say: claim nothing
+        log.warning("could not check the stored file of document %s", row["id"])
+        stored = True
+    return {**row, "upload_missing": not stored}
 
 
 async def _spaces(conn: Conn, principal: Principal, container_tag: str | None
@@ -115,7 +132,9 @@ def _page(view: dict[str, Any], row: dict[str, Any], offset: int, limit: int) ->
     if offset and offset >= total:
         raise InvalidInputError(
             f"offset {offset:,} is past the end of the document's {kind} ({total:,} characters)"
-            + ("." if total == 0 else f"; use an offset below {total:,} (0 reads from the start)."))
+            f"; use an offset below {total:,} (0 reads from the start)." if total else
+            f"offset {offset:,} is past the end: the document has no content or summary to "
+            "page through; read it with offset 0.")
     end = offset + _page_end(text, offset + len(text) >= total)
     view["content"] = text[:end - offset] if kind != "none" else None
     view["contentKind"] = kind
@@ -142,6 +161,7 @@ async def get(
                                                 start, size), doc_id, spaces)
         memories = [] if start else await memories_db.for_document(
             conn, row["space_id"], doc_id, MAX_DOCUMENT_MEMORIES)
+    row = await missing_upload(rt, row)
     view = views.document(row)
     page = _page(view, row, start, size)
     return {"space": space.key, "document": view, "page": page,
@@ -162,21 +182,22 @@ async def delete(
     async with rt.transaction() as conn:
         row, space = await _find(conn, principal, doc_id, container_tag)
         require_write(principal, space)
-        await processing.lock_space_documents(conn, space.space_id)
+        await statements.lock_space_documents(conn, space.space_id)
         deleted = await processing.soft_delete(conn, doc_id, principal.user_id)
         if deleted is None:  # a concurrent delete got there first
             raise NotFoundError(f"Document {doc_id} was not found.")
-        facts = await processing.forget_document_memories(conn, doc_id, principal.user_id)
+        facts = await statements.forget_document_memories(conn, doc_id, principal.user_id)
         await audit.record(conn, "document.deleted", principal, space_id=space.space_id,
                            target_id=doc_id, memoriesForgotten=facts.forgotten,
                            memoriesKept=facts.kept)
         await identity.touch_space(conn, space.space_id)
     removed = False
     if deleted["storage_key"] and rt.storage is not None:
-        try:
+        try:  # "removed" only for a file that was there (an upload may never have arrived)
+            stored = await anyio.to_thread.run_sync(rt.storage.exists, deleted["storage_key"])
             for key in [deleted["storage_key"], *derived_keys(rt.storage, deleted["storage_key"])]:
                 await anyio.to_thread.run_sync(rt.storage.delete, key)
-            removed = True
+            removed = stored
         except Exception:  # the row is already gone from view; a leftover object is harmless
             log.exception("could not delete stored object for document %s", doc_id)
     return {"space": space.key, "documentId": str(doc_id), "title": row["title"],

@@ -10,6 +10,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from memory_mcp.db import forgotten as forgotten_db
 from memory_mcp.db import identity
 from memory_mcp.db import memories as db
 from memory_mcp.errors import ConflictError, GrantLostError, NotFoundError
@@ -54,6 +55,11 @@ async def forget(
             else:
                 match = await db.find_live_by_hash(conn, space.space_id, v.content_hash(text))
                 how = "exact"
+                if match is None:  # a repeat, before any other memory is taken for it
+                    gone = await forgotten_db.by_hash(conn, space.space_id, v.content_hash(text))
+                    if gone is not None:
+                        return {"action": "already_forgotten", "space": space.key,
+                                "memory": views.memory(gone)}
         if match is None:
             match = await _closest_meant(rt, space.space_id, text, holder=principal.key_id)
             if "action" in match:
@@ -95,19 +101,30 @@ async def forget(
         result["note"] = note
     if how == "similar":
         result["similarity"] = round(float(match["similarity"]), 4)
+    if how == "exact":  # a second memory saying the same would still be found: say so
+        same = await _closest_meant(rt, space.space_id, text, holder=principal.key_id)
+        if "action" not in same:
+            result["stillStated"] = {"id": str(same["id"]), "memory": same["content"],
+                                     "similarity": round(float(same["similarity"]), 4)}
     return result
 
 
 async def _repeated(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
                     unmatched: dict[str, Any]) -> dict[str, Any]:
-    """A forget that matched nothing live: "already forgotten" if a memory with exactly this
-    text was forgotten (a repeated request: say so, with when and by whom), else the
-    ``nothing_matched`` answer as it is."""
+    """A forget that matched no live memory: "already forgotten" if one of the space's recently
+    forgotten memories is what the text clearly means (a repeat in other words: the same rules
+    as a forget), else the ``nothing_matched`` answer as it is."""
+    query = agreement.strip_preamble(text)
+    form = rt.vector_form
+    vector = await rt.query_vector(query)
     async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
-        gone = await db.find_forgotten_by_hash(conn, space.space_id, v.content_hash(text))
-    if gone is None:
+        rows = await forgotten_db.closest_recent(conn, space.space_id, form, vector,
+                                                 FORGET_CANDIDATES)
+    decision = matching.choose_forget(
+        query, [(r["content"], float(r["semantic"])) for r in rows], recall.thresholds(rt))
+    if decision.index is None:
         return unmatched
-    return {"action": "already_forgotten", "memory": views.memory(gone)}
+    return {"action": "already_forgotten", "memory": views.memory(rows[decision.index])}
 
 
 async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,

@@ -118,7 +118,7 @@ def _claims(existing: db.Row, tag: str | None) -> bool:
     """Whether saving ``existing``'s very text changes it: a new category, or a memory only a
     document held, which from now on a person holds too (deleting the document keeps it)."""
     return ((tag is not None and existing["category"] != tag)
-            or existing["source_document_id"] is not None)
+            or (existing["source_document_id"] is not None and existing["claimed_at"] is None))
 
 
 async def _claim(rt: Runtime, principal: Principal, space: SpaceAccess, existing: db.Row,
@@ -144,7 +144,7 @@ async def _claim_row(conn: Conn, space_id: uuid.UUID, existing: db.Row, tag: str
     answer: dict[str, Any] = {"action": "unchanged", "memory": views.memory(claimed)}
     if tag is not None and existing["category"] != tag:
         answer["categoryWas"] = existing["category"]
-    if existing["source_document_id"] is not None:
+    if existing["source_document_id"] is not None and existing["claimed_at"] is None:
         answer["keptFromDocument"] = str(existing["source_document_id"])
     return answer
 

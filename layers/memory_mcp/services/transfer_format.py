@@ -131,10 +131,13 @@ class MemoryRecord(_Record):
     forgotten_by: UUID | None = None
     forget_reason: str | None = None
     source_document_id: UUID | None = None
-    #: On a chain's first version: the other documents that state the same fact (a document's
-    #: fact already saved is not stored twice); deleting one of them keeps the fact. Absent in
-    #: files of earlier releases: the source document alone states it.
+    #: The other documents that state this very memory (a document's fact already saved is
+    #: not stored twice); deleting one of them keeps the fact. Absent in files of earlier
+    #: releases: the source document alone states it.
     stated_in: list[UUID] = Field(default_factory=list)
+    #: When a person saved this document's fact word for word, making it theirs as well
+    #: (deleting the document keeps it).
+    claimed_at: datetime | None = None
     created_by: UUID
     updated_by: UUID
     created_at: datetime

@@ -153,7 +153,7 @@ async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord
                     await anyio.to_thread.run_sync(put_file, run.rt.storage, row["storage_key"],
                                                    doc.file.data, doc.content_type)
             inserted = set(await db.insert_memories(conn, run.space_id, mem_rows))
-            await db.insert_statements(conn, run.space_id, _statements(run, fresh, inserted))
+            await db.insert_statements(conn, run.space_id, _statements(run, mems))
             await db.insert_recalls(conn, run.space_id, [
                 {"memory_id": r["id"], "recall_count": m.recall_count,
                  "last_recalled_at": r["last_recalled_at"]}
@@ -200,14 +200,15 @@ def _document_row(run: _Run, d: DocumentRecord) -> dict[str, Any]:
     return as_json(row)
 
 
-def _statements(run: _Run, mems: list[MemoryRecord], inserted: set[UUID]) -> list[dict[str, Any]]:
-    """The documents that state each inserted chain: its source and ``stated_in``."""
+def _statements(run: _Run, mems: list[MemoryRecord]) -> list[dict[str, Any]]:
+    """The documents that state each memory of the batch: its source and ``stated_in``, for
+    the memory inserted or, if the space already had its text live, that memory."""
     rows = []
     for m in mems:
-        if m.version == 1 and run.new_id(m.id) in inserted:
-            docs = [m.source_document_id] if m.source_document_id else []
-            rows += [{"document_id": str(run.new_id(d)), "root_id": str(run.new_id(m.id))}
-                     for d in [*docs, *m.stated_in]]
+        docs = [m.source_document_id] if m.source_document_id else []
+        rows += [{"document_id": str(run.new_id(d)), "memory_id": str(run.new_id(m.id)),
+                  "content_hash": validation.content_hash(m.content).hex()}
+                 for d in [*docs, *m.stated_in]]
     return rows
 
 

@@ -156,8 +156,6 @@ def _check_memory(found: Scan, m: MemoryRecord) -> None:
                               f"version {m.version - 1}")
     if m.source_document_id is not None and m.source_document_id not in found.documents:
         raise FormatError(f"source document {m.source_document_id} does not appear earlier")
-    if m.stated_in and m.version != 1:
-        raise FormatError("stated_in belongs on a memory's first version")
     for doc in m.stated_in:
         if doc not in found.documents:
             raise FormatError(f"document {doc} in stated_in does not appear earlier")

@@ -48,6 +48,7 @@ def memory(row: Row) -> dict[str, Any]:
         view["forgottenAt"] = _iso(row["forgotten_at"])
         view["forgottenByUserId"] = _id(row["forgotten_by_user_id"])
         view["forgottenBy"] = row["forgotten_by"]
+        view["forgetReason"] = row["forget_reason"]
     for signal in ("semantic", "lexical", "score"):  # search hits: the signals behind the rank
         if signal in row:
             view[signal] = round(float(row[signal]), 4) if row[signal] is not None else None
@@ -56,21 +57,28 @@ def memory(row: Row) -> dict[str, Any]:
     return view
 
 
-#: How long past its upload URL's expiry a queued document may still see its file arrive: an
-#: S3 PUT started in time is recorded only when the extraction worker claims it (SQS delivery).
+#: How long past its upload URL's expiry a PUT that started in time may still be arriving.
 UPLOAD_GRACE = timedelta(minutes=5)
 
 
-def _status_reason(row: Row) -> str | None:
-    """The stored reason; for a queued document whose file never arrived before its upload URL
-    expired (the client never sent it, or gave up), that and what to do. Nothing can arrive
-    any more: the URL's signature refuses a late PUT."""
+def upload_overdue(row: Row) -> bool:
+    """A queued document whose upload URL expired (plus ``UPLOAD_GRACE``) with no arrival
+    recorded. Not proof that no file arrived: on S3 arrival is recorded only when the
+    extraction worker claims the file, so the caller checks storage (``upload_missing``)."""
     expires = row.get("upload_expires_at")
-    if (row["status"] == "queued" and row.get("uploaded_at") is None and expires is not None
-            and datetime.now(UTC) > expires + UPLOAD_GRACE):
-        return (f"No file arrived: the upload URL expired at {expires:%Y-%m-%d %H:%M} UTC. "
-                "Upload the file again (a new upload), and delete this entry with "
-                "deleteDocument.")
+    return (row["status"] == "queued" and row.get("uploaded_at") is None and expires is not None
+            and datetime.now(UTC) > expires + UPLOAD_GRACE)
+
+
+def _status_reason(row: Row) -> str | None:
+    """The stored reason; for a queued document whose file is not in storage although its
+    upload URL expired (the client never sent it, or gave up), that and what to do: nothing
+    can arrive any more, the URL's signature refuses a late PUT."""
+    expires = row.get("upload_expires_at")
+    if row.get("upload_missing") and expires is not None:
+        return (f"No file arrived: the upload URL expired at "
+                f"{expires.astimezone(UTC):%Y-%m-%d %H:%M} UTC. Upload the file again (a new "
+                "upload), and delete this entry with deleteDocument.")
     reason: str | None = row["status_reason"]
     return reason
 

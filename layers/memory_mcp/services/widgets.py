@@ -17,6 +17,7 @@ from memory_mcp.db import memories as memories_db
 from memory_mcp.documents.formats import ALLOWED
 from memory_mcp.errors import NotFoundError
 from memory_mcp.models import Principal, SpaceAccess
+from memory_mcp.services import documents as documents_service
 from memory_mcp.services import spaces as spaces_service
 from memory_mcp.services import uploads, views
 from memory_mcp.services import validation as v
@@ -156,5 +157,6 @@ async def upload_status(rt: Runtime, principal: Principal, document_id: str,
         memories = [] if row["status"] != "done" else await memories_db.for_document(
             conn, row["space_id"], doc_id, STATUS_MEMORIES)
     space = next(s for s in spaces if s.space_id == row["space_id"])
+    row = await documents_service.missing_upload(rt, row)
     return {"space": space.key, "document": views.document(row),
             "memories": [views.memory(m) for m in memories]}
