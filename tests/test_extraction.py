@@ -176,9 +176,10 @@ def test_verify_mismatches_have_human_messages() -> None:
         verify(PDF, b"")
     for utf16 in ("UTF-16 fact: the VPN is WireGuard.".encode("utf-16"),  # FF FE: not MP1 audio
                   "Big-endian too.".encode("utf-16-be").join([b"\xfe\xff", b""])):
-        with pytest.raises(ExtractionError, match="declared as plain text but its contents "
-                                                  "are UTF-16 text; save it as UTF-8"):
-            verify(ALLOWED["text/plain"], utf16)
+        verify(ALLOWED["text/plain"], utf16)  # Notepad's "Unicode": the BOM names it
+    with pytest.raises(ExtractionError, match="declared as plain text but its contents "
+                                              "are UTF-16 text that does not decode"):
+        verify(ALLOWED["text/plain"], b"\xff\xfe" + "odd".encode("utf-16-le") + b"\x00")
     verify(ALLOWED["video/mp4"], ftyp(b"M4A "))  # MPEG-4 audio and video share a container
     verify(ALLOWED["audio/mp4"], ftyp(b"isom"))
     verify(ALLOWED["text/csv"], b"a,b\n1,2\n")
@@ -329,8 +330,15 @@ def test_markdown_and_text() -> None:
     ]
     plain = extract_text(ALLOWED["text/plain"], b"Just some words here.", "my_notes.txt", limits())
     assert plain.title == "my notes"
-    with pytest.raises(ExtractionError, match="not valid UTF-8 text"):
+    with pytest.raises(ExtractionError, match=r"not valid UTF-8 or UTF-16 text \(invalid byte "
+                                              r"at position 3\)"):
         extract_text(ALLOWED["text/plain"], "caf\u00e9".encode("latin-1"), "l.txt", limits())
+    windows = "# Réunion\r\n\r\nLe café ouvre à 8 h.\r\n".encode("utf-16")  # Notepad "Unicode"
+    read = extract_text(ALLOWED["text/markdown"], windows, "r.md", limits())
+    assert read.title == "Réunion" and read.text.strip().endswith("Le café ouvre à 8 h.")
+    csv_be = "\ufeffname,role\nAda,engineer\n".encode("utf-16-be")
+    assert "name: Ada; role: engineer" in extract_text(ALLOWED["text/csv"], csv_be, "t.csv",
+                                                       limits()).text
     with pytest.raises(ExtractionError, match=r"No text could be extracted from 'e\.txt'"):
         extract_text(ALLOWED["text/plain"], b" \n\n ", "e.txt", limits())
 

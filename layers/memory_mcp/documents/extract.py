@@ -21,7 +21,7 @@ from typing import Any
 
 from memory_mcp.documents.formats import Extracted, ExtractionError, Format, Limits
 from memory_mcp.documents.ocr import Ocr
-from memory_mcp.documents.sniff import zip_expanded_size
+from memory_mcp.documents.sniff import decode_text, zip_expanded_size
 from memory_mcp.documents.transcribe import AnyTranscriber, media_text
 
 __all__ = ["Extracted", "ExtractionError", "Limits", "extract_text", "markdown_title"]
@@ -108,14 +108,17 @@ def extract_text(
 
 
 def _decode(data: bytes) -> str:
-    """Strict UTF-8 (a BOM is fine): guessing another encoding would store mojibake."""
-    try:
-        text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ExtractionError(
-            f"The file is not valid UTF-8 text (invalid byte at position {exc.start:,}); "
-            "save it as UTF-8 and upload it again."
-        ) from None
+    """UTF-8, or UTF-16 with its byte-order mark (``sniff.decode_text``): guessing an 8-bit
+    encoding would store mojibake."""
+    text = decode_text(data)
+    if text is None:
+        try:
+            data.decode("utf-8")
+            where = ""
+        except UnicodeDecodeError as exc:
+            where = f" (invalid byte at position {exc.start:,})"
+        raise ExtractionError(f"The file is not valid UTF-8 or UTF-16 text{where}; save it as "
+                              "UTF-8 and upload it again.")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 

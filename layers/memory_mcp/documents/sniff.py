@@ -71,7 +71,7 @@ def verify(fmt: Format, data: bytes) -> None:
     """Raise ``ExtractionError`` unless the bytes are of the declared format."""
     if not data:
         raise ExtractionError("The uploaded file is empty.")
-    if fmt.family in ("text", "csv") and _is_utf8_text(data):
+    if fmt.family in ("text", "csv") and decode_text(data) is not None:
         return  # a text that happens to start like another format ("ID3 tags...") is text
     detected = detect_kind(data)
     if detected in _ACCEPTS.get(fmt.kind, frozenset({fmt.kind})):
@@ -80,7 +80,7 @@ def verify(fmt: Format, data: bytes) -> None:
     if detected is None:
         found = "not UTF-8 text" if fmt.family in ("text", "csv") else "not a recognised format"
         if fmt.family in ("text", "csv") and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            found = "UTF-16 text; save it as UTF-8 and upload it again"
+            found = "UTF-16 text that does not decode; save it as UTF-8 and upload it again"
         raise ExtractionError(f"The file was declared as {declared} but its contents are {found}.")
     raise ExtractionError(
         f"The file was declared as {declared} but its contents are {KIND_LABELS[detected]}."
@@ -149,6 +149,27 @@ def _is_mpeg_audio_frame(head: bytes) -> bool:
     bitrate = head[2] >> 4
     sample_rate = (head[2] >> 2) & 0b11
     return version != 0b01 and layer != 0b00 and bitrate != 0b1111 and sample_rate != 0b11
+
+
+#: Byte-order marks that name their encoding beyond doubt (Windows Notepad's "Unicode" is
+#: UTF-16 LE with a BOM). 8-bit encodings (Latin-1, Windows-1252) are not guessed: a wrong guess
+#: would store mojibake as the document's text.
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+def decode_text(data: bytes) -> str | None:
+    """The text of ``data``: UTF-8 (a BOM is fine) or UTF-16 with its byte-order mark; None
+    when it is neither, or holds NUL characters (a binary file that happens to decode)."""
+    encoding, body = "utf-8", data
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            encoding, body = name, data[len(bom):]
+            break
+    try:
+        text = body.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+    return None if "\x00" in text else text
 
 
 def _is_utf8_text(data: bytes) -> bool:
