@@ -192,7 +192,7 @@ class WorldScenario(WorldChecks):
                                  ORDER BY created_at LIMIT 1) AS m
                            WHERE memories.id = m.id""",
                         (uuid.UUID(self.spaces[key].id),))
-                    await conn.execute(  # as the pipeline records it (migration 0017)
+                    await conn.execute(  # as the pipeline records it (migration 0018)
                         """INSERT INTO document_statements (document_id, memory_id, root_id,
                                                             space_id)
                            SELECT source_document_id, id, root_id, space_id FROM memories

@@ -2,7 +2,7 @@
 
 Real PostgreSQL, the real pipeline with the offline extractor, the real model. The scenario a
 user meets: upload a revised file, delete the old one, and the facts the two have in common
-must stay searchable (migration 0017, ``document_statements``).
+must stay searchable (migrations 0018-0019, ``document_statements``).
 """
 
 from __future__ import annotations
@@ -86,8 +86,7 @@ async def test_deleting_the_old_file_keeps_the_facts_the_new_one_states(
     result = await documents.delete(rt, writer.principal, str(old))
     assert result["keptMemories"] == 2
     assert result["forgottenMemories"] == len(old_facts) - 2
-    assert "2 kept because another document states them too" in formatting.deleted_document(
-        result)
+    assert "2 kept (2 stated by another document)" in formatting.deleted_document(result)
     priya = await keyword(rt, writer.principal, space, "Priya")
     assert len(priya) == 1 and priya[0]["sourceDocumentId"] == str(new)
     assert priya[0]["sourceDocumentTitle"] == "Launch notes"  # hits name their document
@@ -135,6 +134,7 @@ async def test_a_persons_save_of_a_documents_fact_outlives_the_document(
 
     result = await documents.delete(rt, writer.principal, str(doc))
     assert result["keptMemories"] == 1 and result["forgottenMemories"] == 2
+    assert "1 kept (1 saved or corrected by a person)" in formatting.deleted_document(result)
     assert [h["memory"] for h in await keyword(rt, writer.principal, space, "Priya")] == [fact]
     assert await keyword(rt, writer.principal, space, "emails") == []
 
@@ -332,5 +332,34 @@ async def test_a_persons_correction_is_not_the_documents_text_and_a_reupload_kee
                                             "Raman."]
     note = (await documents.get(rt, writer.principal, str(again)))["document"]["coverage"]["note"]
     assert "1 is an older wording of facts since corrected" in note
-    assert len(await keyword(rt, writer.principal, space, "emails")) == 1  # forgotten: it may
-    # come back with the file that states it (an upload adds what the file says)
+    # a person forgot that line: the same file does not bring it back, and says so
+    assert await keyword(rt, writer.principal, space, "emails") == []
+    assert "1 was forgotten in the space earlier and stays forgotten" in note
+
+    # a fact forgotten only because its document was deleted comes back with the file
+    await documents.delete(rt, writer.principal, str(doc))
+    await documents.delete(rt, writer.principal, str(again))
+    assert await keyword(rt, writer.principal, space, "March") == []
+    third = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
+    assert await process(rt, tools, third) == "done"
+    assert len(await keyword(rt, writer.principal, space, "March")) == 1
+
+
+async def test_an_import_keeps_a_persons_fact_the_target_had_from_a_document(
+    rt: Runtime, world: Any, tools: Extractors, tmp_path: Path
+) -> None:
+    source, target = await world.space(), await world.space()
+    writer = await world.member(grants={source: "readwrite", target: "readwrite"})
+    fact = "The on-call engineer during launch week is Priya."
+    await memories.save(rt, writer.principal, fact, None, source)  # a person's own
+    rota = await uploaded(rt, writer.principal, "rota.md", "text/markdown",
+                          fact.encode() + b"\n", target)
+    assert await process(rt, tools, rota) == "done"
+    out = io.StringIO()
+    await export_space(rt, source, out)
+    path = tmp_path / "space.jsonl"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    await import_space(rt, path, target)
+    result = await documents.delete(rt, writer.principal, str(rota))
+    assert result["forgottenMemories"] == 0 and result["keptMemories"] == 1
+    assert [h["memory"] for h in await keyword(rt, writer.principal, target, "Priya")] == [fact]

@@ -162,7 +162,8 @@ def _zip_bytes() -> bytes:
 @pytest.mark.parametrize(("filename", "ctype", "data", "reason"), [
     ("report.pdf", "application/pdf", b"%PDF-1.7\n garbage that is not a PDF body", "PDF"),
     ("report.pdf", "application/pdf", _zip_bytes(), "ZIP"),
-    ("notes.txt", "text/plain", b"\xff\xfe\x00bad\x00bytes", ""),
+    ("notes.txt", "text/plain", b"\xff\xfe\x00bad\x00bytes!", "UTF-16 text that does not decode"),
+    ("notes.txt", "text/plain", b"caf\xe9 \x00 bytes", "not UTF-8 text"),
 ])
 async def test_bad_files_fail_with_a_reason_and_write_nothing(
     rt: Runtime, world: Any, tools: Extractors, filename: str, ctype: str, data: bytes, reason: str

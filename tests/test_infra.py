@@ -362,8 +362,12 @@ def test_least_privilege(s: Synth) -> None:
     assert len(bedrock) == 1 and json.dumps(bedrock).endswith(f'::foundation-model/{model}"]]}}]')
 
     assert s.actions("McpHttp") == XRAY | SECRET_READ | {"bedrock:InvokeModel", "s3:PutObject",
-                                                         "s3:DeleteObject"}
+                                                         "s3:DeleteObject", "s3:ListBucket"}
     assert resources("McpHttp", "s3:PutObject") == [under("uploads/")]
+    # whether an upload arrived, by listing its key: the bucket, for keys under uploads/ only
+    listing = [st for st in s.statements("McpHttp") if "s3:ListBucket" in _list(st["Action"])]
+    assert len(listing) == 1 and listing[0]["Resource"] == {"Fn::GetAtt": [uploads, "Arn"]}
+    assert listing[0]["Condition"] == {"StringLike": {"s3:prefix": ["uploads/*"]}}
     assert sorted(map(json.dumps, resources("McpHttp", "s3:DeleteObject"))) == sorted(
         map(json.dumps, [under("uploads/"), under("imports/"), under("transcripts/")]))
 
@@ -427,7 +431,8 @@ def s3_grants(statements: list[dict[str, Any]]) -> set[tuple[str, str]]:
 def admin_s3_expected(s: Synth) -> set[tuple[str, str]]:
     """What the admin commands need, exactly: export/import on the exports bucket's objects;
     import's originals under imports/; doctor's probe under doctor/; export --with-files reads
-    the originals (uploads/ and imports/). Nothing on a bucket itself, no s3:* or s3:Get*."""
+    the originals (uploads/ and imports/); spaces delete removes them and transcripts. Nothing
+    on a bucket itself, no s3:* or s3:Get*."""
     uploads, exports = _bucket(s, "Uploads"), _bucket(s, "Exports")
 
     def objects(bucket: str, prefix: str = "") -> str:
@@ -439,6 +444,10 @@ def admin_s3_expected(s: Synth) -> set[tuple[str, str]]:
         ("s3:PutObject", objects(uploads, "imports/")),
         ("s3:PutObject", objects(uploads, "doctor/")), ("s3:DeleteObject", objects(uploads, "doctor/")),
         ("s3:GetObject", objects(uploads, "uploads/")), ("s3:GetObject", objects(uploads, "imports/")),
+        # spaces delete removes the space's stored files
+        ("s3:DeleteObject", objects(uploads, "uploads/")),
+        ("s3:DeleteObject", objects(uploads, "imports/")),
+        ("s3:DeleteObject", objects(uploads, "transcripts/")),
     }
 
 

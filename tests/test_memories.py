@@ -523,3 +523,77 @@ async def test_a_repeated_forget_never_takes_another_memory(runtime: Runtime, wo
     other = await memories.forget(runtime, m.principal, "Forget that the design review happens "
                                   "every Thursday", None, space)
     assert other["action"] == "nothing_matched"  # another day: not a repeat of that forget
+
+
+async def test_a_reworded_forget_sent_twice_takes_nothing_more(runtime: Runtime,
+                                                               world: Any) -> None:
+    """Two memories state one fact in other words. A reworded forget takes the closer one and
+    names the other; the same request again is "already forgotten", not the second memory."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    a = await memories.save(runtime, m.principal, "The team standup is at 9:30 on weekdays.",
+                            None, space)
+    b = await memories.save(runtime, m.principal, "Daily standup for the team: 9:30, Monday to "
+                            "Friday.", None, space)
+    assert a["action"] == b["action"] == "saved"
+    ask = "The standup of the team is at 9:30 on weekdays."
+    first = await memories.forget(runtime, m.principal, ask, None, space)
+    assert first["action"] == "forgotten" and first["memory"]["id"] == a["memory"]["id"]
+    assert first["stillStated"]["id"] == b["memory"]["id"]
+    again = await memories.forget(runtime, m.principal, ask, None, space)
+    assert again["action"] == "already_forgotten" and again["memory"]["id"] == a["memory"]["id"]
+    live = await memories.search(runtime, m.principal, query=None, keyword="standup",
+                                 category=None, include_profile=False, container_tag=space,
+                                 limit=5)
+    assert [h["id"] for h in live["results"]] == [b["memory"]["id"]]
+
+
+async def test_an_older_version_that_now_says_otherwise_is_not_forgotten_for_it(
+    runtime: Runtime, world: Any
+) -> None:
+    """By id or by exact text, an older wording whose current version contradicts it (another
+    number) does not take the current version along; one that agrees does."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    v1 = await memories.save(runtime, m.principal, "The cache TTL is 300 seconds.", None, space)
+    v2 = await memories.save(runtime, m.principal, "The cache TTL is 600 seconds.", None, space)
+    assert v2["action"] == "versioned"
+    for kind, args in (("id", ("", v1["memory"]["id"])),
+                       ("text", ("The cache TTL is 300 seconds.", None))):
+        refused = await memories.forget(runtime, m.principal, args[0], args[1], space)
+        assert refused["action"] == "superseded", kind
+        assert refused["current"]["id"] == v2["memory"]["id"]
+        text = formatting.forgotten(refused)
+        assert text.startswith("Nothing was forgotten") and "300 vs 600" in text, text
+    now = await memories.get(runtime, m.principal, v2["memory"]["id"], space) \
+        if hasattr(memories, "get") else None
+    assert now is None or now["memory"]["isForgotten"] is False
+
+    w1 = await memories.save(runtime, m.principal, "Deploys need two approvals from the team.",
+                             None, space)
+    w2 = await memories.save(runtime, m.principal, "Deploys need two approvals from the "
+                             "platform team.", None, space)
+    assert w2["action"] == "versioned"
+    done = await memories.forget(runtime, m.principal, "", w1["memory"]["id"], space)
+    assert done["action"] == "forgotten" and done["memory"]["id"] == w2["memory"]["id"]
+
+
+async def test_an_earlier_forget_never_hides_live_memories_still_close(runtime: Runtime,
+                                                                      world: Any) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    old = await memories.save(runtime, m.principal, "Deploys happen on Friday.", None, space)
+    await memories.forget(runtime, m.principal, "", old["memory"]["id"], space)
+    a = await memories.save(runtime, m.principal, "Deploys happen on Friday afternoons.", None,
+                            space)
+    b = await memories.save(runtime, m.principal, "Production deploys happen on Fridays after "
+                            "lunch.", None, space)
+    answer = await memories.forget(runtime, m.principal, "Forget that deploys happen on Fridays",
+                                   None, space)
+    assert answer["action"] in ("already_forgotten", "nothing_matched")
+    listed = {c["id"] for c in answer.get("candidates", [])}
+    assert a["memory"]["id"] in listed  # the live memory closest to it is named, not hidden
+    live = await memories.search(runtime, m.principal, query=None, keyword="deploys",
+                                 category=None, include_profile=False, container_tag=space,
+                                 limit=5)
+    assert {h["id"] for h in live["results"]} == {a["memory"]["id"], b["memory"]["id"]}

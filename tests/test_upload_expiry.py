@@ -1,4 +1,4 @@
-"""An upload whose file never arrives says so once its URL has expired (migration 0018)."""
+"""An upload whose file never arrives says so once its URL has expired (migration 0020)."""
 
 from __future__ import annotations
 
@@ -51,14 +51,17 @@ async def test_a_file_that_never_arrived_says_so_after_its_url_expired(
     listed = {d["id"]: d for d in
               (await documents.list_page(rt, m.principal, 1, 10, space))["documents"]}
     reason = listed[stale]["statusReason"]
-    assert listed[stale]["status"] == "queued"
+    assert listed[stale]["status"] == "failed"  # final: nothing waits for it any more
     assert reason.startswith("No file arrived: the upload URL expired at ")
-    assert "deleteDocument" in reason
+    assert "UTC" in reason and "deleteDocument" in reason
+    assert listed[fresh]["status"] == listed[just]["status"] == "queued"
     assert listed[fresh]["statusReason"] is None and listed[just]["statusReason"] is None
     assert "No file arrived" in formatting.document_line(listed[stale])
+    row = await status_row(rt, stale)  # written once: later reads need no storage lookup
+    assert row["status"] == "failed" and row["status_reason"] == reason
     got = await documents.get(rt, m.principal, stale)
     assert got["document"]["statusReason"] == reason
-    assert "the file never arrived" in formatting.document(got)
+    assert "processing failed" in formatting.document(got)
     deleted = await documents.delete(rt, m.principal, stale)  # what the reason says to do
     assert deleted["forgottenMemories"] == 0 and deleted["fileRemoved"] is False
     with pytest.raises(InvalidInputError, match="no content or summary to page through"):
@@ -77,6 +80,7 @@ async def test_an_overdue_upload_whose_file_is_stored_is_not_called_missing(
     storage.write(row["storage_key"], b"arrived")
     got = await documents.get(rt, m.principal, stale)
     assert got["document"]["status"] == "queued" and got["document"]["statusReason"] is None
+    assert (await status_row(rt, stale))["status"] == "queued"
 
 
 async def test_a_real_upload_records_its_urls_expiry_and_an_arrived_file_says_nothing(

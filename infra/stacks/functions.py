@@ -169,6 +169,12 @@ def build_functions(base: Base, network: Network, database: Database, uploads: U
     transcripts = uploads.bucket.arn_for_objects(f"{TRANSCRIPTS_PREFIX}*")
     imported = uploads.bucket.arn_for_objects(f"{IMPORTS_PREFIX}*")
     mcp_fn.add_to_role_policy(iam.PolicyStatement(actions=["s3:PutObject"], resources=[uploaded]))
+    # listDocuments tells an upload whose file never arrived from one the extractor has not
+    # reached yet by listing that upload's key: s3:ListBucket, for keys under uploads/ only
+    # (no read of any object).
+    mcp_fn.add_to_role_policy(iam.PolicyStatement(
+        actions=["s3:ListBucket"], resources=[uploads.bucket.bucket_arn],
+        conditions={"StringLike": {"s3:prefix": [f"{UPLOADS_PREFIX}*"]}}))
     mcp_fn.add_to_role_policy(iam.PolicyStatement(actions=["s3:DeleteObject"],
                                                   resources=[uploaded, imported, transcripts]))
 
@@ -250,3 +256,5 @@ def grant_admin_s3(fn: lambda_.Function, uploads: Uploads) -> None:
     # export --with-files reads back the originals of the space's documents: uploaded ones
     # and imported ones.
     allow(["s3:GetObject"], UPLOADS_PREFIX, IMPORTS_PREFIX)
+    # spaces delete removes the space's stored files: originals and Transcribe results.
+    allow(["s3:DeleteObject"], UPLOADS_PREFIX, IMPORTS_PREFIX, TRANSCRIPTS_PREFIX)

@@ -99,11 +99,16 @@ def _acknowledge_admin(stack: Stack, functions: Functions, uploads: Uploads, buc
                 "but exports: export --output and import name any key in it at run time.")
     acknowledge(admin, f"AwsSolutions-IAM5[Resource::<{bucket}.Arn>/imports/*]",
                 "s3:PutObject (import stores the originals an export carries, keys "
-                "imports/<space>/<document>/<file>) and s3:GetObject (export --with-files reads "
-                "them back), under imports/ only.")
+                "imports/<space>/<document>/<file>), s3:GetObject (export --with-files reads "
+                "them back) and s3:DeleteObject (spaces delete removes them), under imports/ "
+                "only.")
+    acknowledge(admin, f"AwsSolutions-IAM5[Resource::<{bucket}.Arn>/transcripts/*]",
+                "s3:DeleteObject only, under transcripts/ only: spaces delete removes the "
+                "Transcribe results of the space's documents.")
     acknowledge(admin, f"AwsSolutions-IAM5[Resource::<{bucket}.Arn>/doctor/*]",
                 "s3:PutObject and s3:DeleteObject under doctor/ only: doctor writes and removes "
                 "one probe object with a random name there.")
     acknowledge(admin, f"AwsSolutions-IAM5[Resource::<{bucket}.Arn>/uploads/*]",
-                "s3:GetObject only, under uploads/ only: export --with-files reads the "
-                "uploaded originals of the exported space (keys created per upload).")
+                "s3:GetObject and s3:DeleteObject under uploads/ only: export --with-files "
+                "reads the uploaded originals of the exported space and spaces delete removes "
+                "them (keys created per upload).")

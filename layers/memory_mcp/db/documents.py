@@ -1,7 +1,7 @@
 """SQL for source documents (rows are created by the upload flow).
 
 A document's memories are the memories it states that are still current (``document_statements``,
-migration 0017), whichever document first created them: a fact two files share counts for both.
+migration 0018), whichever document first created them: a fact two files share counts for both.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""SQL for finding what was already forgotten, so a repeated forget says so instead of acting.
+"""SQL for finding what was already forgotten or replaced, so a repeated forget (or one naming
+an older wording) says so instead of acting on another memory.
 
 Agents retry: a forget whose answer was lost, or one sent again in other words, must not go
 looking for the next-closest live memory and remove that one too. Both reads run only on a
@@ -25,6 +26,18 @@ async def by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None
         f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
             WHERE m.space_id = %s AND m.content_hash = %s AND m.is_latest AND m.is_forgotten
             ORDER BY m.forgotten_at DESC, m.id LIMIT 1""",
+        (space_id, content_hash),
+    )
+    return await cur.fetchone()
+
+
+async def superseded_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None:
+    """The most recent older version (superseded, not forgotten) with exactly this text."""
+    cur = await conn.execute(
+        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
+            WHERE m.space_id = %s AND m.content_hash = %s AND NOT m.is_latest
+              AND NOT m.is_forgotten
+            ORDER BY m.created_at DESC, m.id LIMIT 1""",
         (space_id, content_hash),
     )
     return await cur.fetchone()

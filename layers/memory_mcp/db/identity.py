@@ -148,9 +148,11 @@ async def space_storage_keys(conn: Conn, space_id: UUID) -> list[str]:
 
 
 async def delete_space(conn: Conn, space_id: UUID) -> bool:
-    """Delete the space row; its memories, documents, statistics and grants go with it (every
-    table with a space_id references spaces ON DELETE CASCADE), users' active space is cleared.
-    The audit trail keeps its events (``audit_events.space_id`` has no foreign key)."""
+    """Delete the space row; its memories, documents, statistics and grants go with it (their
+    tables reference spaces ON DELETE CASCADE), users' active space is cleared; its document
+    statements (no foreign keys, migration 0018) are deleted first. The audit trail keeps its
+    events (``audit_events.space_id`` has no foreign key)."""
+    await conn.execute("DELETE FROM document_statements WHERE space_id = %s", (space_id,))
     cur = await conn.execute("DELETE FROM spaces WHERE id = %s", (space_id,))
     return cur.rowcount == 1
 

@@ -189,6 +189,18 @@ async def fail_in_progress(conn: Conn, document_id: UUID, reason: str) -> None:
     )
 
 
+async def fail_unarrived(conn: Conn, document_id: UUID, reason: str) -> bool:
+    """A queued upload whose file never arrived (its URL expired, storage has no file): failed,
+    for good. False if it moved on meanwhile (the file arrived and a worker claimed it)."""
+    cur = await conn.execute(
+        """UPDATE documents SET status = 'failed', status_reason = %s, processed_at = now(),
+                  updated_at = now()
+           WHERE id = %s AND status = 'queued' AND uploaded_at IS NULL AND deleted_at IS NULL""",
+        (reason, document_id),
+    )
+    return cur.rowcount == 1
+
+
 async def soft_delete(conn: Conn, document_id: UUID, user_id: UUID) -> Row | None:
     cur = await conn.execute(
         f"""UPDATE documents SET deleted_at = now(), updated_by = %s, updated_at = now(),

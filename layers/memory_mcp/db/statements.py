@@ -1,10 +1,10 @@
-"""SQL for which documents state which facts (``document_statements``, migration 0017).
+"""SQL for which documents state which facts (``document_statements``, migrations 0018-0019).
 
 A fact is stored once per space however many documents state it, so what a document "has" is
 recorded apart from the memory rows: its statements. They decide what deleting a document may
 forget (only facts no other live document states, and that no person saved or claimed), what
-``getDocument`` lists and ``listDocuments`` counts, and which older wordings a re-uploaded file
-must not bring back over a person's correction. The two writers, a document's final commit and a
+``getDocument`` lists and ``listDocuments`` counts, and which texts a re-uploaded file must not
+bring back over a person's correction or forget. The two writers, a document's final commit and a
 document's deletion, are serialised per space by ``lock_space_documents``.
 """
 
@@ -35,31 +35,48 @@ async def lock_space_documents(conn: Conn, space_id: UUID) -> None:
         (space_id,))
 
 
-async def corrected_versions(conn: Conn, space_id: UUID, hashes: Sequence[bytes]
-                             ) -> dict[bytes, UUID]:
-    """Texts of ``hashes`` that are an older version of a fact whose current version is live
-    (a person corrected it) and not live themselves: hash -> that older row's id.
+class HeldBack(NamedTuple):
+    """A document's text a person has already decided on: ``memory_id`` is the row with that
+    text, ``kind`` ``corrected`` (an older version whose fact a person has since corrected) or
+    ``forgotten`` (a person forgot it)."""
 
-    A document that states such a text (a re-upload of the file the fact came from) must not
-    make it current again beside the correction; it is recorded as stating the older row."""
+    memory_id: UUID
+    kind: str
+
+
+async def held_back(conn: Conn, space_id: UUID, hashes: Sequence[bytes]) -> dict[bytes, HeldBack]:
+    """Texts of ``hashes`` that are not live in the space but that a person has corrected or
+    forgotten: hash -> that row. A document that states one (a re-upload of the file it came
+    from, say) must not make it current again beside the correction, or bring back what a
+    person removed; it is recorded as stating that row, and its coverage counts them."""
     cur = await conn.execute(
-        """SELECT DISTINCT ON (m.content_hash) m.content_hash, m.id FROM memories m
-           WHERE m.space_id = %(space)s AND m.content_hash = ANY(%(hashes)s::bytea[])
-             AND NOT m.is_latest
-             AND EXISTS (SELECT 1 FROM memories l WHERE l.root_id = m.root_id AND l.is_latest
-                           AND NOT l.is_forgotten)
-             AND NOT EXISTS (SELECT 1 FROM memories x WHERE x.space_id = m.space_id
-                               AND x.content_hash = m.content_hash AND x.is_latest
+        """WITH asked AS (SELECT DISTINCT unnest(%(hashes)s::bytea[]) AS hash),
+           candidates AS (
+               SELECT m.content_hash, m.id, 'corrected' AS kind, m.created_at AS at, 1 AS rank
+               FROM memories m JOIN asked a ON m.content_hash = a.hash
+               WHERE m.space_id = %(space)s AND NOT m.is_latest AND NOT m.is_forgotten
+                 AND EXISTS (SELECT 1 FROM memories l WHERE l.root_id = m.root_id
+                               AND l.is_latest AND NOT l.is_forgotten)
+               UNION ALL
+               SELECT m.content_hash, m.id, 'forgotten', m.forgotten_at, 2
+               FROM memories m JOIN asked a ON m.content_hash = a.hash
+               WHERE m.space_id = %(space)s AND m.is_latest AND m.is_forgotten
+                 AND m.forget_reason IS DISTINCT FROM %(deleted)s)
+           SELECT DISTINCT ON (c.content_hash) c.content_hash, c.id, c.kind
+           FROM candidates c
+           WHERE NOT EXISTS (SELECT 1 FROM memories x WHERE x.space_id = %(space)s
+                               AND x.content_hash = c.content_hash AND x.is_latest
                                AND NOT x.is_forgotten)
-           ORDER BY m.content_hash, m.created_at DESC""",
-        {"space": space_id, "hashes": list(hashes)})
-    return {bytes(row["content_hash"]): row["id"] for row in await cur.fetchall()}
+           ORDER BY c.content_hash, c.rank, c.at DESC""",
+        {"space": space_id, "hashes": list(hashes), "deleted": DOCUMENT_DELETED})
+    return {bytes(row["content_hash"]): HeldBack(row["id"], row["kind"])
+            for row in await cur.fetchall()}
 
 
 async def record(conn: Conn, *, document_id: UUID, space_id: UUID, hashes: Sequence[bytes],
                  older: Sequence[UUID] = ()) -> None:
     """The document states the live memory of each of ``hashes`` (new or already there) and
-    the ``older`` rows (``corrected_versions``)."""
+    the ``older`` rows (``held_back``)."""
     await conn.execute(
         """INSERT INTO document_statements (document_id, memory_id, root_id, space_id)
            SELECT %(doc)s, m.id, m.root_id, m.space_id FROM memories m
@@ -78,6 +95,7 @@ class Forgotten(NamedTuple):
 
     forgotten: int
     kept: int
+    kept_by_documents: int  #: of ``kept``: another live document states them (the rest: people)
 
 
 async def forget_document_memories(conn: Conn, document_id: UUID, user_id: UUID) -> Forgotten:
@@ -108,8 +126,14 @@ async def forget_document_memories(conn: Conn, document_id: UUID, user_id: UUID)
     )
     forgotten = sum(1 for row in await cur.fetchall() if row["is_latest"])
     cur = await conn.execute(
-        """SELECT count(DISTINCT s.root_id) AS n FROM document_statements s
+        """SELECT count(DISTINCT s.root_id) AS kept,
+                  count(DISTINCT s.root_id) FILTER (WHERE EXISTS (
+                      SELECT 1 FROM document_statements o JOIN documents d ON d.id = o.document_id
+                      WHERE o.root_id = s.root_id AND o.document_id <> s.document_id
+                        AND d.deleted_at IS NULL)) AS by_documents
+           FROM document_statements s
            JOIN memories m ON m.root_id = s.root_id AND m.is_latest AND NOT m.is_forgotten
            WHERE s.document_id = %s""", (document_id,))
     row = await cur.fetchone()
-    return Forgotten(forgotten, int(row["n"]) if row else 0)
+    return Forgotten(forgotten, int(row["kept"]) if row else 0,
+                     int(row["by_documents"]) if row else 0)

@@ -174,6 +174,19 @@ async def insert_statements(conn: Conn, space_id: UUID, rows: list[Row]) -> None
         {"space": space_id, "rows": Jsonb(rows)})
 
 
+async def claim_live(conn: Conn, space_id: UUID, hashes: list[bytes]) -> None:
+    """A person's memory (or a claimed one) the import skipped because the space already had
+    its text live from a document: that memory is now held by a person too (``claimed_at``),
+    so deleting its document keeps it, as it kept the person's in the exported space."""
+    if not hashes:
+        return
+    await conn.execute(
+        """UPDATE memories SET claimed_at = coalesce(claimed_at, now())
+           WHERE space_id = %s AND content_hash = ANY(%s::bytea[]) AND is_latest
+             AND NOT is_forgotten AND source_document_id IS NOT NULL AND claimed_at IS NULL""",
+        (space_id, hashes))
+
+
 async def insert_recalls(conn: Conn, space_id: UUID, rows: list[Row]) -> None:
     """Recall statistics of inserted memories (they rank the profile's stable list)."""
     if not rows:

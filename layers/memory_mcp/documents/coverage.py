@@ -116,13 +116,14 @@ class Coverage:
 
 def describe(*, source_chars: int | None, extracted_chars: int, truncated: bool, fitted: Fitted,
              embedded: int, created: int, limits: dict[str, float], pages: int | None = None,
-             pages_read: int | None = None, corrected: int = 0) -> Coverage:
+             pages_read: int | None = None, corrected: int = 0, forgotten: int = 0) -> Coverage:
     """The document's ``Coverage``.
 
     ``truncated``: the character bound stopped extraction (``source_chars`` is then the file's
     full text length when known, else None). ``embedded`` of ``fitted.memories`` were committed
     (fewer when the time budget ran out), ``created`` of them were new to the space and
-    ``corrected`` were older wordings of facts a person has since corrected. ``limits``
+    ``corrected`` were older wordings of facts a person has since corrected, ``forgotten``
+    texts a person had forgotten (neither made current again). ``limits``
     are the bounds as applied: ``max_extracted_chars``, ``max_memories_per_document`` and
     ``job_time_budget`` (seconds).
     """
@@ -140,7 +141,7 @@ def describe(*, source_chars: int | None, extracted_chars: int, truncated: bool,
     elif truncated:
         cut_by = "max_extracted_chars"
     count = f"{created:,} memor{'y' if created == 1 else 'ies'}"
-    repeated = embedded - created - corrected
+    repeated = embedded - created - corrected - forgotten
     sentences: list[str] = []
     if cut_by is None:
         sentences.append(f"Fully indexed: all {extracted_chars:,} characters, as {count}.")
@@ -178,12 +179,16 @@ def describe(*, source_chars: int | None, extracted_chars: int, truncated: bool,
             f"{limits['max_memories_per_document']:,.0f}-memory limit per document "
             f"({SETTINGS['max_memories_per_document']}).")
     if repeated > 0:
-        sentences.append(f"{repeated:,} already existed word for word in the space and were not "
-                         "stored again.")
+        sentences.append(f"{repeated:,} already existed word for word in the space and "
+                         f"{'was' if repeated == 1 else 'were'} not stored again.")
     if corrected > 0:
         wording = "is an older wording" if corrected == 1 else "are older wordings"
         sentences.append(f"{corrected:,} {wording} of facts since corrected in the space; the "
                          "corrected versions stay current.")
+    if forgotten > 0:
+        were, stay = ("was", "stays") if forgotten == 1 else ("were", "stay")
+        sentences.append(f"{forgotten:,} {were} forgotten in the space earlier and {stay} "
+                         "forgotten (save one by hand to bring it back).")
     if cut_by is not None:
         setting = "" if cut_by == "max_extracted_chars" else (
             " (or ask the operator to raise the time budget)" if cut_by == "job_time_budget"

@@ -175,9 +175,9 @@ async def _embed(rt: Runtime, texts: list[str], stop_at: float, budget: float) -
 async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Extracted,
                   summary: str, fitted: Fitted, vectors: list[str], budget: float) -> Outcome:
     """The embedded memories, ``done`` and the coverage in one transaction (all or nothing);
-    memories identical to a live one in the space are not repeated, nor older wordings of a
-    fact a person has since corrected (the correction stays current); the document is recorded
-    as stating all of them."""
+    memories identical to a live one in the space are not repeated, nor texts a person has since
+    corrected or forgotten (``statements.held_back``); the document is recorded as stating all
+    of them."""
     s = rt.settings
     rows = [(text, validation.content_hash(text), vector)
             for text, vector in zip(fitted.memories, vectors, strict=False)]
@@ -186,16 +186,18 @@ async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Ext
         if await db.lock_for_finish(conn, doc["id"], attempt) is None:
             return "skipped"
         hashes = [row[1] for row in rows]
-        older = await statements.corrected_versions(conn, doc["space_id"], hashes)
+        held = await statements.held_back(conn, doc["space_id"], hashes)
         created = await db.insert_memories(conn, space_id=doc["space_id"], document_id=doc["id"],
                                            user_id=doc["created_by"],
-                                           memories=[r for r in rows if r[1] not in older])
+                                           memories=[r for r in rows if r[1] not in held])
         await statements.record(conn, document_id=doc["id"], space_id=doc["space_id"],
-                                hashes=hashes, older=list(older.values()))
+                                hashes=hashes, older=[h.memory_id for h in held.values()])
+        kinds = [h.kind for h in held.values()]
         coverage = describe(
             source_chars=extracted.total_chars if extracted.truncated else len(extracted.text),
             extracted_chars=len(extracted.text), truncated=extracted.truncated, fitted=fitted,
-            embedded=len(rows), created=created, corrected=len(older), pages=extracted.pages,
+            embedded=len(rows), created=created, corrected=kinds.count("corrected"),
+            forgotten=kinds.count("forgotten"), pages=extracted.pages,
             pages_read=extracted.pages_read,
             limits={"max_extracted_chars": s.max_extracted_chars, "job_time_budget": budget,
                     "max_memories_per_document": s.max_memories_per_document})

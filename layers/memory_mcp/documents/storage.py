@@ -109,16 +109,16 @@ class S3Storage:
         self.client.delete_object(Bucket=self.bucket, Key=key)
 
     def exists(self, key: str) -> bool:
+        """By listing the key's own prefix: ``s3:ListBucket`` limited to ``uploads/`` tells
+        present from absent without the right to read any stored bytes (a HEAD needs
+        ``s3:GetObject``, and answers 403, not 404, for a missing key without ListBucket)."""
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
-            self.client.head_object(Bucket=self.bucket, Key=key)
-        except ClientError as exc:
-            return str(exc.response.get("Error", {}).get("Code")) not in ("404", "NoSuchKey",
-                                                                           "NotFound")
-        except BotoCoreError:
+            found = self.client.list_objects_v2(Bucket=self.bucket, Prefix=key, MaxKeys=1)
+        except (ClientError, BotoCoreError):
             return True
-        return True
+        return any(item.get("Key") == key for item in found.get("Contents", []))
 
     def location(self, key: str) -> tuple[str, str] | None:
         return self.bucket, key

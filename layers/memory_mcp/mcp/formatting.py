@@ -121,11 +121,23 @@ def forgotten(r: dict[str, Any]) -> str:
                          f"{c['similarity']:.2f}){differs}")
         return text
     m = r["memory"]
+    if r["action"] == "superseded":
+        now = r["current"]
+        return (f"Nothing was forgotten in space {r['space']}: {_snip(m['memory'])} (id {m['id']}, "
+                f"v{m['version']}) is an older version of a fact that now says "
+                f"{_snip(now['memory'])} (id {now['id']}, v{now['version']}), which differs ("
+                f"{'; '.join(r['differs'])}). Forget the current version by its memoryId if "
+                "that is what should go.")
     if r["action"] == "already_forgotten":
         when = (f" (at {m['forgottenAt']}, by {m['forgottenBy']})"
                 if m.get("forgottenAt") and m.get("forgottenBy") else "")
-        return (f"Already forgotten in space {r['space']}{when}: {_snip(m['memory'])} "
+        text = (f"Already forgotten in space {r['space']}{when}: {_snip(m['memory'])} "
                 f"(id {m['id']}); nothing changed.")
+        if r.get("candidates"):
+            text += "\nMemories that still say something close (pass memoryId to forget one):"
+            for c in r["candidates"]:
+                text += f"\n- {_snip(c['memory'])} (id {c['id']}, similarity {c['similarity']:.2f})"
+        return text
     how = {"id": "by id", "exact": "exact match"}.get(r["match"], f"closest match, similarity "
                                                        f"{r.get('similarity', 0):.2f}")
     text = f"Forgot in space {r['space']} ({how}): {_snip(m['memory'])} (id {m['id']})"
@@ -174,9 +186,7 @@ def document(r: dict[str, Any]) -> str:
     lines = [f"Document {d['id']} in space {r['space']}", document_line(d)]
     if d["contentKind"] == "none":
         lines.append("No content: processing failed (the reason is above)." if d["status"] ==
-                     "failed" else "No content: the file never arrived (see above)."
-                     if d["statusReason"] and d["status"] == "queued" else
-                     "No content or summary is available yet.")
+                     "failed" else "No content or summary is available yet.")
     else:
         what = "Content" if d["contentKind"] == "content" else (
             "Content not available; showing the SUMMARY instead")
@@ -209,9 +219,19 @@ def document(r: dict[str, Any]) -> str:
 def deleted_document(r: dict[str, Any]) -> str:
     return (f"Deleted document {r['title']!r} ({r['documentId']}) from space {r['space']}: "
             f"{r['forgottenMemories']} extracted memories forgotten"
-            + (f", {r['keptMemories']} kept because another document states them too"
-               if r.get("keptMemories") else "")
+            + (f", {r['keptMemories']} kept ({_kept_why(r)})" if r.get("keptMemories") else "")
             + ("; stored file removed." if r["fileRemoved"] else "."))
+
+
+def _kept_why(r: dict[str, Any]) -> str:
+    by_docs = int(r.get("keptByDocuments") or 0)
+    by_people = int(r["keptMemories"]) - by_docs
+    why = []
+    if by_docs:
+        why.append(f"{by_docs} stated by another document")
+    if by_people:
+        why.append(f"{by_people} saved or corrected by a person")
+    return ", ".join(why)
 
 
 def spaces(r: dict[str, Any]) -> str:

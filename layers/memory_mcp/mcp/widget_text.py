@@ -64,7 +64,7 @@ def upload_started(r: dict[str, Any]) -> str:
 def upload_status(r: dict[str, Any]) -> str:
     d = r["document"]
     line = f"{d['title']} ({d['id']}) in {r['space']}: {d['status']}"
-    if d["status"] in ("failed", "queued") and d["statusReason"]:
+    if d["status"] == "failed" and d["statusReason"]:
         return f"{line} — {d['statusReason']}"
     if d["status"] == "done":
         return f"{line}, {d['memoryCount']} memories."

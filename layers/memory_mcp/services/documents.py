@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC
 from typing import Any
 from uuid import UUID
 
@@ -53,11 +54,12 @@ async def list_page(
 
 
 async def missing_upload(rt: Runtime, row: dict[str, Any]) -> dict[str, Any]:
-    """``row`` with ``upload_missing`` set when its upload URL expired and its file is not in
-    storage (``views.upload_overdue`` alone cannot tell: on S3 a file that arrived is recorded
-    only when the extraction worker claims it). One storage lookup per overdue row, a rare
-    state; a lookup that fails counts as "stored", so the answer never says a file is missing
-    on a guess."""
+    """``row``, failed for good when its upload URL expired and storage has no file: the file
+    cannot arrive any more (the URL's signature refuses a late PUT), and a status that stays
+    "queued" would keep a widget or an agent waiting for ever. ``views.upload_overdue`` alone
+    cannot tell (on S3 a file that arrived is recorded only when the extraction worker claims
+    it), so storage is asked, once per such row: after that it is failed. A lookup that fails
+    counts as "stored", so a file is never called missing on a guess."""
     if not views.upload_overdue(row) or rt.storage is None or not row.get("storage_key"):
         return row
     try:
@@ -65,7 +67,14 @@ async def missing_upload(rt: Runtime, row: dict[str, Any]) -> dict[str, Any]:
     except Exception:  # the storage could not say: claim nothing
         log.warning("could not check the stored file of document %s", row["id"])
         stored = True
-    return {**row, "upload_missing": not stored}
+    if stored:
+        return row
+    expires = row["upload_expires_at"].astimezone(UTC)
+    reason = (f"No file arrived: the upload URL expired at {expires:%Y-%m-%d %H:%M} UTC. Upload "
+              "the file again (a new upload), and delete this entry with deleteDocument.")
+    async with rt.transaction(system=True) as conn:
+        failed = await processing.fail_unarrived(conn, row["id"], reason)
+    return {**row, "status": "failed", "status_reason": reason} if failed else row
 
 
 async def _spaces(conn: Conn, principal: Principal, container_tag: str | None
@@ -202,4 +211,5 @@ async def delete(
             log.exception("could not delete stored object for document %s", doc_id)
     return {"space": space.key, "documentId": str(doc_id), "title": row["title"],
             "forgottenMemories": facts.forgotten, "keptMemories": facts.kept,
+            "keptByDocuments": facts.kept_by_documents,
             "fileRemoved": removed}

@@ -8,6 +8,7 @@ forget reads what search would show, decides with the agreement rules, and write
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from memory_mcp.db import forgotten as forgotten_db
@@ -18,7 +19,7 @@ from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import agreement, audit, matching, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import checked_at_key_check, space_not_found, write_refusal
-from memory_mcp.services.runtime import Runtime
+from memory_mcp.services.runtime import Conn, Runtime
 
 MAX_REASON_CHARS = 1_000
 #: Memories a forget-by-content request is compared with, and how many a refusal lists.
@@ -31,7 +32,9 @@ async def forget(
     container_tag: str | None,
 ) -> dict[str, Any]:
     """Forget by id, else by exact text, else the memory the text clearly means (matching.py);
-    when unsure, nothing changes and the candidates come back with their ids."""
+    when unsure, nothing changes and the candidates come back with their ids. A repeat (the same
+    words, or the same other words) answers "already forgotten" and never takes another memory;
+    an older wording that now says something else is refused with the current version."""
     target_id = v.parse_uuid(memory_id, "memoryId") if memory_id else None
     text = (content or "").strip()
     if target_id is None:
@@ -43,42 +46,25 @@ async def forget(
     # still holds the space (the writing one: that it may still write there).
     space = checked_at_key_check(principal, container_tag, write=True)
     try:
-        async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
-            match, how = None, "id"
-            if target_id is not None:
-                match = await db.get(conn, space.space_id, target_id)
-                if match is None:
-                    raise NotFoundError(f'No memory with id {target_id} in space "{space.key}".')
-                if match["is_forgotten"]:
-                    return {"action": "already_forgotten", "space": space.key,
-                            "memory": views.memory(match)}
-            else:
-                match = await db.find_live_by_hash(conn, space.space_id, v.content_hash(text))
-                how = "exact"
-                if match is None:  # a repeat, before any other memory is taken for it
-                    gone = await forgotten_db.by_hash(conn, space.space_id, v.content_hash(text))
-                    if gone is not None:
-                        return {"action": "already_forgotten", "space": space.key,
-                                "memory": views.memory(gone)}
-        if match is None:
-            match = await _closest_meant(rt, space.space_id, text, holder=principal.key_id)
-            if "action" in match:
-                return {"space": space.key, **await _repeated(rt, principal, space, text, match)}
-            how = "similar"
+        plan = await _decide(rt, principal, space, text, target_id)
     except GrantLostError:
         raise space_not_found(space.key) from None
+    if plan.answer is not None:
+        return {"space": space.key, **plan.answer}
+    assert plan.match is not None
+    match = plan.match
     reason = (text or f"forget by id {target_id}")[:MAX_REASON_CHARS]
     try:  # opened only if the key may still write there; any error below rolls it back
         async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
             target, note = match, None
-            if not target["is_latest"]:  # a superseded version: forget the fact's current version
+            if not target["is_latest"]:  # an older wording of the same fact: its current version
                 latest = await db.latest_of_chain(conn, space.space_id, match["root_id"])
                 if latest is None or latest["is_forgotten"]:
                     return {"action": "already_forgotten", "space": space.key,
                             "memory": views.memory(latest or match)}
                 target = latest
-                note = (f"{target_id} is an older version (v{match['version']}); forgot the current "
-                        f"version v{target['version']}.")
+                note = (f"{match['id']} is an older version (v{match['version']}); forgot the "
+                        f"current version v{target['version']}.")
             if not await db.forget(conn, space.space_id, target["id"], principal.user_id, reason):
                 now = await db.get(conn, space.space_id, target["id"])
                 if now is not None and now["is_forgotten"]:  # another request forgot it first
@@ -87,7 +73,7 @@ async def forget(
                 raise ConflictError("That memory changed while this request ran (a newer "
                                     "version was saved); nothing was forgotten. Please retry.")
             await audit.record(conn, "memory.forgotten", principal, space_id=space.space_id,
-                               target_id=target["id"], match=how)
+                               target_id=target["id"], match=plan.how)
             await identity.touch_space(conn, space.space_id)
             row = await db.get(conn, space.space_id, target["id"])
             if row is None:
@@ -95,36 +81,118 @@ async def forget(
     except GrantLostError:
         raise await write_refusal(rt, principal, space) from None
 
-    result: dict[str, Any] = {"action": "forgotten", "match": how, "space": space.key,
+    result: dict[str, Any] = {"action": "forgotten", "match": plan.how, "space": space.key,
                               "memory": views.memory(row)}
     if note:
         result["note"] = note
-    if how == "similar":
-        result["similarity"] = round(float(match["similarity"]), 4)
-    if how == "exact":  # a second memory saying the same would still be found: say so
-        same = await _closest_meant(rt, space.space_id, text, holder=principal.key_id)
-        if "action" not in same:
-            result["stillStated"] = {"id": str(same["id"]), "memory": same["content"],
-                                     "similarity": round(float(same["similarity"]), 4)}
+    if plan.how == "similar":
+        result["similarity"] = round(float(match["semantic"]), 4)
+    still = plan.still
+    if plan.how == "exact":  # a second memory saying the same would still be found: say so
+        rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
+        still = rows[decision.index] if decision.index is not None else None
+    if still is not None:
+        result["stillStated"] = {"id": str(still["id"]), "memory": still["content"],
+                                 "similarity": round(float(still["semantic"]), 4)}
     return result
 
 
-async def _repeated(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
-                    unmatched: dict[str, Any]) -> dict[str, Any]:
-    """A forget that matched no live memory: "already forgotten" if one of the space's recently
-    forgotten memories is what the text clearly means (a repeat in other words: the same rules
-    as a forget), else the ``nothing_matched`` answer as it is."""
+@dataclass(frozen=True)
+class _Plan:
+    """What a forget decided before writing: an ``answer`` (nothing to write), or the ``match``
+    to forget, ``how`` it was found and, for a similar match, a second memory that clearly
+    says the same (``still``: named in the answer, never forgotten along)."""
+
+    answer: dict[str, Any] | None = None
+    match: db.Row | None = None
+    how: str = "id"
+    still: db.Row | None = None
+
+
+def _already(row: db.Row) -> _Plan:
+    return _Plan({"action": "already_forgotten", "memory": views.memory(row)})
+
+
+def _superseded(older: db.Row, latest: db.Row, differs: list[agreement.Conflict]) -> _Plan:
+    """An older wording that the fact's current version contradicts: forgetting "it" would
+    remove what the fact says now, which the request did not say."""
+    return _Plan({"action": "superseded", "memory": views.memory(older),
+                  "current": views.memory(latest), "differs": [c.detail for c in differs]})
+
+
+async def _decide(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
+                  target_id: uuid.UUID | None) -> _Plan:
+    """By id, by exact text (live, already forgotten, or an older wording), else by meaning."""
+    async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
+        if target_id is not None:
+            match = await db.get(conn, space.space_id, target_id)
+            if match is None:
+                raise NotFoundError(f'No memory with id {target_id} in space "{space.key}".')
+            return await _named(conn, space.space_id, match, "id")
+        digest = v.content_hash(text)
+        match = await db.find_live_by_hash(conn, space.space_id, digest)
+        if match is not None:
+            return _Plan(match=match, how="exact")
+        gone = await forgotten_db.by_hash(conn, space.space_id, digest)
+        if gone is not None:  # a repeat, before any other memory is taken for it
+            return _already(gone)
+        older = await forgotten_db.superseded_by_hash(conn, space.space_id, digest)
+        if older is not None:
+            return await _named(conn, space.space_id, older, "exact")
+    rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
+    live = rows[decision.index] if decision.index is not None else None
+    t = recall.thresholds(rt)
+    candidates = [{"id": str(r["id"]), "memory": r["content"],
+                   "similarity": round(float(r["semantic"]), 4),
+                   "differs": [c.detail for c in found]}
+                  for r, found in zip(rows[:MAX_FORGET_SHOWN], decision.conflicts, strict=False)]
+    repeat = await _recent_repeat(rt, principal, space, text,
+                                  None if live is None else float(live["semantic"]))
+    if repeat is not None:  # and live memories still close to it are listed, never hidden
+        plan = _already(repeat)
+        close = [c for c in candidates if c["similarity"] >= t.forget]
+        return _Plan({**plan.answer, "candidates": close}) if close and plan.answer else plan
+    if live is None or decision.index is None:
+        return _Plan({"action": "nothing_matched", "threshold": t.forget,
+                      "reason": decision.reason, "candidates": candidates})
+    rest = [r for i, r in enumerate(rows) if i != decision.index]
+    again = matching.choose_forget(agreement.strip_preamble(text),
+                                   [(r["content"], float(r["semantic"])) for r in rest], t)
+    return _Plan(match=live, how="similar",
+                 still=rest[again.index] if again.index is not None else None)
+
+
+async def _named(conn: Conn, space_id: uuid.UUID, match: db.Row, how: str) -> _Plan:
+    """A memory named by id or by an older wording's exact text: forgotten already, current,
+    or an older version whose current one says the same fact (forgotten in its place) or
+    contradicts it (refused: ``_superseded``)."""
+    if match["is_forgotten"]:
+        return _already(match)
+    if match["is_latest"]:
+        return _Plan(match=match, how=how)
+    latest = await db.latest_of_chain(conn, space_id, match["root_id"])
+    if latest is None or latest["is_forgotten"]:
+        return _already(latest or match)
+    differs = agreement.conflicts(match["content"], latest["content"])
+    return _superseded(match, latest, differs) if differs else _Plan(match=match, how=how)
+
+
+async def _recent_repeat(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
+                         live: float | None) -> db.Row | None:
+    """The recently forgotten memory the text clearly means (the same rules as a forget), if
+    it is at least as close as the live memory the text would otherwise forget (``live``, its
+    cosine): then this is a repeat of that forget, in other words, and acts on nothing."""
     query = agreement.strip_preamble(text)
-    form = rt.vector_form
     vector = await rt.query_vector(query)
     async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
-        rows = await forgotten_db.closest_recent(conn, space.space_id, form, vector,
+        rows = await forgotten_db.closest_recent(conn, space.space_id, rt.vector_form, vector,
                                                  FORGET_CANDIDATES)
     decision = matching.choose_forget(
         query, [(r["content"], float(r["semantic"])) for r in rows], recall.thresholds(rt))
     if decision.index is None:
-        return unmatched
-    return {"action": "already_forgotten", "memory": views.memory(rows[decision.index])}
+        return None
+    row = rows[decision.index]
+    return row if live is None or float(row["semantic"]) >= live else None
 
 
 async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,
@@ -139,22 +207,11 @@ async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,
     return sorted(rows, key=lambda r: (-float(r["semantic"]), str(r["id"])))
 
 
-async def _closest_meant(rt: Runtime, space_id: uuid.UUID, text: str,
-                         holder: uuid.UUID) -> dict[str, Any]:
-    """The memory a forget-by-content request means, from the candidates search would show it,
-    or a ``nothing_matched`` answer listing them (with ids, to forget one exactly)."""
+async def _live_decision(rt: Runtime, space_id: uuid.UUID, text: str, holder: uuid.UUID
+                         ) -> tuple[list[db.Row], matching.Decision]:
+    """The candidates search would show for a forget's text and which one it clearly means."""
     query = agreement.strip_preamble(text)
     rows = await forget_candidates(rt, space_id, query, holder)
-    t = recall.thresholds(rt)
-    decision = matching.choose_forget(query, [(r["content"], float(r["semantic"])) for r in rows],
-                                      t)
-    if decision.index is not None:
-        return {**rows[decision.index], "similarity": rows[decision.index]["semantic"]}
-    return {
-        "action": "nothing_matched", "threshold": t.forget, "reason": decision.reason,
-        "candidates": [
-            {"id": str(r["id"]), "memory": r["content"],
-             "similarity": round(float(r["semantic"]), 4),
-             "differs": [c.detail for c in found]}
-            for r, found in zip(rows[:MAX_FORGET_SHOWN], decision.conflicts, strict=False)],
-    }
+    decision = matching.choose_forget(
+        query, [(r["content"], float(r["semantic"])) for r in rows], recall.thresholds(rt))
+    return rows, decision

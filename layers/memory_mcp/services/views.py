@@ -64,23 +64,11 @@ UPLOAD_GRACE = timedelta(minutes=5)
 def upload_overdue(row: Row) -> bool:
     """A queued document whose upload URL expired (plus ``UPLOAD_GRACE``) with no arrival
     recorded. Not proof that no file arrived: on S3 arrival is recorded only when the
-    extraction worker claims the file, so the caller checks storage (``upload_missing``)."""
+    extraction worker claims the file, so the caller checks storage
+    (``documents.missing_upload``)."""
     expires = row.get("upload_expires_at")
     return (row["status"] == "queued" and row.get("uploaded_at") is None and expires is not None
             and datetime.now(UTC) > expires + UPLOAD_GRACE)
-
-
-def _status_reason(row: Row) -> str | None:
-    """The stored reason; for a queued document whose file is not in storage although its
-    upload URL expired (the client never sent it, or gave up), that and what to do: nothing
-    can arrive any more, the URL's signature refuses a late PUT."""
-    expires = row.get("upload_expires_at")
-    if row.get("upload_missing") and expires is not None:
-        return (f"No file arrived: the upload URL expired at "
-                f"{expires.astimezone(UTC):%Y-%m-%d %H:%M} UTC. Upload the file again (a new "
-                "upload), and delete this entry with deleteDocument.")
-    reason: str | None = row["status_reason"]
-    return reason
 
 
 def document(row: Row, *, with_content: bool = False) -> dict[str, Any]:
@@ -91,7 +79,7 @@ def document(row: Row, *, with_content: bool = False) -> dict[str, Any]:
         "type": row["content_type"],
         "sizeBytes": row["size_bytes"],
         "status": row["status"],
-        "statusReason": _status_reason(row),
+        "statusReason": row["status_reason"],
         "summary": row["summary"],
         "memoryCount": row["memory_count"],
         "coverage": coverage(row),

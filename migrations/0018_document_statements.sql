@@ -17,23 +17,21 @@
 -- counts, the rows a document states that are still current, so a document whose facts were
 -- all known still shows them, and a person's correction is never shown as the document's text.
 --
--- memories.claimed_at: when a person saved a document's fact word for word (or re-tagged it),
--- making it theirs as well: deleting the document then keeps it, and it still names its
--- source document. A memory a person saved in the first place (source_document_id NULL) is
--- never forgotten by a document's deletion either. A nullable column without a default:
--- adding it rewrites nothing.
---
 -- Rows of a deleted document stay (the document row itself is only soft-deleted): only live
 -- documents count as holders.
 --
--- Order, for a large table under traffic (this file runs in one transaction, and every lock it
--- takes is held to its end): the trigger first, so every document memory inserted from then on
--- is recorded whichever code inserts it (an extraction job of the previous release during the
--- deploy, an import); creating it locks memories against writes, so the backfill that follows
--- misses nothing. The backfill has no foreign keys to check yet (they cost three lookups and a
--- row lock per row: 3.5 s per 100k rows, measured); they are added afterwards NOT VALID, which
--- checks every new row but not the backfilled ones, which reference existing rows by
--- construction. The new column and the view come last: a metadata change each.
+-- Two migrations (and 0017 for memories.claimed_at), each its own transaction, so none holds a lock on a busy table for
+-- long or takes two of them in an order the application does not (which could deadlock with a
+-- save or an extraction job mid-deploy): this one creates the (empty) table and the trigger,
+-- whose only lock on an existing table is memories' SHARE ROW EXCLUSIVE, held for the few
+-- milliseconds until it commits; from then on every document memory inserted is recorded,
+-- whichever code inserts it (an extraction job of the previous release, an import). 0019 then
+-- backfills the rows written before, taking no lock that blocks a writer.
+--
+-- No foreign keys: adding them would lock memories, documents and spaces against writes for
+-- the migration, in an order that can deadlock with the application's writers. The rows live
+-- as long as what they name: memories and documents are never deleted but with their space,
+-- and deleting a space deletes its statements (db/identity.delete_space).
 CREATE TABLE document_statements (
     document_id uuid NOT NULL,
     memory_id   uuid NOT NULL,
@@ -41,6 +39,9 @@ CREATE TABLE document_statements (
     space_id    uuid NOT NULL,
     PRIMARY KEY (document_id, memory_id)
 );
+CREATE INDEX document_statements_root_idx ON document_statements (root_id);
+CREATE INDEX document_statements_memory_idx ON document_statements (memory_id);
+CREATE INDEX document_statements_space_idx ON document_statements (space_id);
 
 CREATE FUNCTION document_statements_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -54,33 +55,6 @@ $$;
 CREATE TRIGGER memories_document_statements AFTER INSERT ON memories
     FOR EACH ROW WHEN (NEW.source_document_id IS NOT NULL)
     EXECUTE FUNCTION document_statements_after_insert();
-
-INSERT INTO document_statements (document_id, memory_id, root_id, space_id)
-SELECT source_document_id, id, root_id, space_id FROM memories
-WHERE source_document_id IS NOT NULL
-ON CONFLICT DO NOTHING;
-
-ALTER TABLE document_statements
-    ADD CONSTRAINT document_statements_document_fk FOREIGN KEY (document_id)
-        REFERENCES documents (id) ON DELETE CASCADE NOT VALID,
-    ADD CONSTRAINT document_statements_memory_fk FOREIGN KEY (memory_id)
-        REFERENCES memories (id) ON DELETE CASCADE NOT VALID,
-    ADD CONSTRAINT document_statements_space_fk FOREIGN KEY (space_id)
-        REFERENCES spaces (id) ON DELETE CASCADE NOT VALID;
-CREATE INDEX document_statements_root_idx ON document_statements (root_id);
--- The cascades from memories and spaces look rows up by these (a space's deletion, 0 rows
--- scanned elsewhere).
-CREATE INDEX document_statements_memory_idx ON document_statements (memory_id);
-CREATE INDEX document_statements_space_idx ON document_statements (space_id);
-
-ALTER TABLE memories ADD COLUMN claimed_at timestamptz;
--- Search reads memories through this view (0009), whose column list was fixed when it was
--- created: re-create it so it carries the new column (and write_xid, added by 0015). Same
--- scope condition as 0009; OR REPLACE keeps its grant.
-CREATE OR REPLACE VIEW memories_in_scope AS
-    SELECT * FROM memories
-    WHERE space_id = ANY ((SELECT memory_mcp_spaces('memory_mcp.read_spaces'))::uuid[])
-       OR (SELECT memory_mcp_all_spaces('memory_mcp.read_spaces'));
 
 -- The same wall as every table with a space_id (0009): reads follow the read scope, writes the
 -- write scope; the extraction worker's '*' covers every space.
