@@ -15,7 +15,7 @@ from memory_mcp.db import processing
 from memory_mcp.documents.llm import OfflineExtractor
 from memory_mcp.documents.pipeline import Extractors, RetryLater, process
 from memory_mcp.documents.storage import LocalStorage
-from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
+from memory_mcp.errors import AccessDeniedError, ConflictError, InvalidInputError, NotFoundError
 from memory_mcp.services import documents, memories, uploads
 from memory_mcp.services import spaces as spaces_service
 from memory_mcp.services.runtime import Runtime
@@ -224,7 +224,7 @@ async def test_local_put_checks_signature_size_type_and_replay(rt: Runtime, worl
                                           content_type="text/plain", body=NOTES)
     await uploads.accept_local_upload(rt, doc, expires=expires, sig=sig,
                                       content_type="text/markdown", body=NOTES)
-    with pytest.raises(InvalidInputError, match="already uploaded"):
+    with pytest.raises(ConflictError, match="already uploaded"):
         await uploads.accept_local_upload(rt, doc, expires=expires, sig=sig,
                                           content_type="text/markdown", body=NOTES)
     storage = rt.storage

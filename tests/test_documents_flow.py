@@ -209,7 +209,25 @@ def test_local_upload_over_http_reaches_done(live_server: str, database_url: str
     assert bad_type.status_code == 400 and bad_type.json()["error"] == "invalid_input"
     too_big = httpx.post(f"{base}/uploads", json={**body, "size": 25 * 1024 * 1024 + 1},
                          headers={"Authorization": f"Bearer {key}"}, timeout=10)
-    assert too_big.status_code == 400 and "limit" in too_big.json()["message"]
+    assert too_big.status_code == 413 and "limit" in too_big.json()["message"]
+    assert too_big.json()["error"] == "too_large"
+    for raw, says in ((b'{"filename": "a.md",', "request body: not valid JSON"),
+                      (b'[1, 2]', "request body: must be a JSON object"),
+                      (b"", "request body: not valid JSON")):
+        odd = httpx.post(f"{base}/uploads", content=raw, timeout=10,
+                         headers={"Authorization": f"Bearer {key}",
+                                  "Content-Type": "application/json"})
+        assert odd.status_code == 400 and odd.json()["error"] == "invalid_request", odd.text
+        assert odd.json()["message"].startswith(says), (raw, odd.text)
+    # the key is checked before the body: without one, a bad body is still a 401
+    keyless = httpx.post(f"{base}/uploads", content=b"{", timeout=10)
+    assert keyless.status_code == 401 and keyless.json()["error"] == "unauthorized"
+    nowhere_route = httpx.get(f"{base}/no-such-route", timeout=10)
+    assert nowhere_route.status_code == 404 and nowhere_route.json() == {
+        "error": "not_found", "message": "No such route."}
+    wrong_method = httpx.get(f"{base}/uploads", timeout=10)
+    assert wrong_method.status_code == 405
+    assert wrong_method.json()["error"] == "method_not_allowed"
     for size, says in ((0, "The file is empty"), (True, "size: must be a number, not true")):
         odd = httpx.post(f"{base}/uploads", json={**body, "size": size}, timeout=10,
                          headers={"Authorization": f"Bearer {key}"})
@@ -222,7 +240,7 @@ def test_local_upload_over_http_reaches_done(live_server: str, database_url: str
     put = httpx.put(target["uploadUrl"], content=NOTES, headers=target["headers"], timeout=10)
     assert put.status_code == 200, put.text
     again = httpx.put(target["uploadUrl"], content=NOTES, headers=target["headers"], timeout=10)
-    assert again.status_code == 400
+    assert again.status_code == 409 and again.json()["error"] == "conflict"
 
     result = _wait_for_status(live_server, key, target["documentId"])
     assert result["document"]["status"] == "done", result["document"]

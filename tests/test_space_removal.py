@@ -77,8 +77,8 @@ async def test_without_yes_nothing_goes_and_the_contents_are_listed(
         await space_removal.delete_space(rt, doomed, confirmed=False)
     message = str(refused.value)
     assert f"Space {doomed!r} holds 4 current memories (6 memory rows" in message
-    assert "1 documents (1 stored files) and 1 key grants" in message
-    assert f"memory-mcp export {doomed}" in message and "Nothing was deleted" in message
+    assert "1 document (1 stored file) and 1 key grant" in message
+    assert f"memory-mcp export --space {doomed}" in message and "Nothing was deleted" in message
     assert rows_of(url, space_id) == before and storage.path(file_key).exists()
 
 
@@ -98,6 +98,7 @@ async def test_yes_removes_every_row_and_file_of_the_space_and_nothing_else(
     assert space_id_of(url, doomed) is None
     assert rows_of(url, space_id) == dict.fromkeys(SPACE_TABLES, 0)
     assert not storage.path(file_key).exists()
+    assert not storage.path(file_key).parent.exists()  # no empty folder left behind
     assert rows_of(url, kept_id) == kept_before
     found = await memories.search(rt, m.principal, query=None, keyword="Kept", category=None,
                                   include_profile=False, container_tag=kept, limit=3)
@@ -119,6 +120,7 @@ def test_the_cli_refuses_without_yes_and_deletes_with_it(
     assert run(["spaces", "delete", "old-project"], settings) == 1
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("error: Space 'old-project' holds 0 current memories")
+    assert "0 documents (0 stored files) and 0 key grants" in err
     assert space_id_of(fresh_database_url, "old-project") is not None
     assert run(["--json", "spaces", "delete", "old-project", "--yes"], settings) == 0
     assert '"deleted": true' in capsys.readouterr().out

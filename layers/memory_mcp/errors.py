@@ -20,6 +20,13 @@ class InvalidInputError(MemoryMcpError):
     """The caller's input is malformed or out of bounds."""
 
 
+class TooLargeError(InvalidInputError):
+    """The input is bigger than a configured limit (HTTP 413)."""
+
+    http_status = 413
+    code = "too_large"
+
+
 class NotFoundError(MemoryMcpError):
     """The thing does not exist, or exists where the caller may not see it (same text)."""
 

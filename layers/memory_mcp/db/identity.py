@@ -122,13 +122,16 @@ async def find_space(conn: Conn, key: str) -> Row | None:
 
 async def space_contents(conn: Conn, space_id: UUID) -> Row:
     """What deleting the space would remove: memory rows (``memories``: with their history;
-    ``live_memories``: current), documents (deleted ones too), stored files and key grants."""
+    ``live_memories``: current), documents (not deleted ones), their stored files (uploads
+    that arrived) and key grants."""
     cur = await conn.execute(
         """SELECT coalesce(st.all_memories, 0) AS memories,
                   coalesce(st.live_memories, 0) AS live_memories,
-                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id) AS documents,
                   (SELECT count(*) FROM documents d WHERE d.space_id = s.id
-                     AND d.storage_key IS NOT NULL AND d.deleted_at IS NULL) AS files,
+                     AND d.deleted_at IS NULL) AS documents,
+                  (SELECT count(*) FROM documents d WHERE d.space_id = s.id
+                     AND d.storage_key IS NOT NULL AND d.deleted_at IS NULL
+                     AND d.uploaded_at IS NOT NULL) AS files,
                   (SELECT count(*) FROM grants g WHERE g.space_id = s.id) AS grants
            FROM spaces s LEFT JOIN space_stats st ON st.space_id = s.id WHERE s.id = %s""",
         (space_id,))
@@ -139,7 +142,8 @@ async def space_contents(conn: Conn, space_id: UUID) -> Row:
 
 async def space_storage_keys(conn: Conn, space_id: UUID) -> list[str]:
     """The stored originals of the space's documents that are not deleted yet (a deleted
-    document's file was removed with it)."""
+    document's file was removed with it), and of uploads still pending (a file may have
+    arrived on S3 that no worker has claimed yet)."""
     cur = await conn.execute(
         """SELECT storage_key FROM documents
            WHERE space_id = %s AND storage_key IS NOT NULL AND deleted_at IS NULL

@@ -191,7 +191,17 @@ class LocalStorage:
         return target.read_bytes()
 
     def delete(self, key: str) -> None:
-        self.path(key).unlink(missing_ok=True)
+        """Remove the file and the folders it leaves empty (``uploads/<space>/<document>/``),
+        up to the storage root."""
+        target, root = self.path(key), self.root.resolve()
+        target.unlink(missing_ok=True)
+        folder = target.parent
+        while folder != root and folder.is_relative_to(root):
+            try:
+                folder.rmdir()  # only when empty
+            except OSError:
+                break
+            folder = folder.parent
 
     def exists(self, key: str) -> bool:
         return self.path(key).exists()

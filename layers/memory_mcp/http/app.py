@@ -16,6 +16,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Route
 
 from memory_mcp import __version__
@@ -24,7 +25,7 @@ from memory_mcp.db import meta
 from memory_mcp.errors import MemoryMcpError, StoreUnavailableError, retry_after
 from memory_mcp.http import uploads
 from memory_mcp.http.auth import AuthenticatedMCP
-from memory_mcp.http.guards import HostGuard, invalid_request
+from memory_mcp.http.guards import HostGuard, http_error, invalid_request
 from memory_mcp.mcp.server import build_server
 from memory_mcp.services.runtime import Runtime
 from memory_mcp.services.startup import create_runtime
@@ -106,6 +107,7 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
     app.add_middleware(uploads.LocalUploadCors)
     app.add_middleware(HostGuard, allowed=settings.allowed_hosts)
     app.add_exception_handler(RequestValidationError, invalid_request)
+    app.add_exception_handler(StarletteHTTPException, http_error)
 
     @app.get("/healthz")
     async def healthz(request: Request) -> JSONResponse:

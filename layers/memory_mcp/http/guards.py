@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memory_mcp.http.uploads import LOCAL_PUT_PREFIX
@@ -148,12 +149,37 @@ def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(parts) or "request body"
 
 
+def _problem(e: Any) -> str:
+    """One rejected part of a request in words: the framework's ("21: JSON decode error",
+    "Input should be a valid dictionary or object to extract fields from") says what failed
+    inside it, not what to send."""
+    kind, loc = e.get("type"), tuple(e.get("loc", ()))
+    if kind == "json_invalid":
+        return "request body: not valid JSON" + (
+            f" (near character {loc[-1]})" if loc and isinstance(loc[-1], int) else "")
+    if kind in ("dict_type", "model_type", "model_attributes_type") and _where(loc) == \
+            "request body":
+        return "request body: must be a JSON object"
+    if kind == "missing" and _where(loc) == "request body":
+        return "request body: required (a JSON object)"
+    return f"{_where(loc)}: {str(e.get('msg', 'invalid')).removeprefix('Value error, ')}"
+
+
+async def http_error(_: Request, exc: Exception) -> JSONResponse:
+    """The framework's own answers (no such route, method not allowed) in the body every other
+    error has: ``{"error": <snake_case code>, "message": ...}``, not ``{"detail": ...}``."""
+    assert isinstance(exc, StarletteHTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+    message = {404: "No such route.", 405: "That method is not allowed here."}.get(
+        exc.status_code, str(exc.detail))
+    return JSONResponse({"error": code, "message": message}, status_code=exc.status_code,
+                        headers=getattr(exc, "headers", None))
+
+
 async def invalid_request(_: Request, exc: Exception) -> JSONResponse:
     """400 listing which fields are wrong and why, never the input itself (the default echoes
     it, and fails with a 500 on a lone surrogate)."""
     assert isinstance(exc, RequestValidationError)
-    problems = [f"{_where(tuple(e.get('loc', ())))}: "
-                f"{str(e.get('msg', 'invalid')).removeprefix('Value error, ')}"
-                for e in exc.errors()[:10]]
+    problems = [_problem(e) for e in exc.errors()[:10]]
     return JSONResponse({"error": "invalid_request", "message": "; ".join(problems)},
                         status_code=400)

@@ -1,7 +1,7 @@
 """``POST /uploads`` (start an upload) and ``PUT /uploads/local/{id}`` (local object store).
 
 Errors map from the package hierarchy: 400 bad input, 401 no/invalid key, 403 read-only or bad
-signature, 404 unknown space or document, 413 too large.
+signature, 404 unknown space or document, 409 already uploaded, 413 too large.
 
 The routes are registered on first use (``UploadRoutes``): building them (FastAPI analyses each
 endpoint's parameters, which imports ``pydantic.v1``) and the upload service behind them are
@@ -14,8 +14,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memory_mcp.errors import AuthenticationError, InvalidInputError
@@ -75,12 +76,19 @@ def _unauthorized(exc: AuthenticationError) -> JSONResponse:
                         headers={"WWW-Authenticate": WWW_AUTHENTICATE})
 
 
-async def start_upload(body: UploadRequest, request: Request) -> Any:
+async def start_upload(request: Request) -> Any:
+    """The key first, then the body: a caller without a valid key learns nothing about what
+    the route accepts (and gets 401, not a 400 about its JSON)."""
     runtime: Runtime = request.app.state.runtime
     try:
         principal = await authenticate_header(runtime, request.headers.get("authorization"))
     except AuthenticationError as exc:
         return _unauthorized(exc)
+    try:
+        body = UploadRequest.model_validate_json(await request.body())
+    except ValidationError as exc:
+        raise RequestValidationError([{**e, "loc": ("body", *e["loc"])}
+                                      for e in exc.errors(include_url=False)]) from None
     from memory_mcp.services import uploads
 
     result = await uploads.create_upload(

@@ -25,10 +25,16 @@ from memory_mcp.services.runtime import Runtime
 log = logging.getLogger(__name__)
 
 
+def _n(count: int, one: str, many: str) -> str:
+    return f"{count:,} {one if count == 1 else many}"
+
+
 def _contents(key: str, c: dict[str, Any]) -> str:
-    return (f"Space {key!r} holds {c['live_memories']:,} current memories "
-            f"({c['memories']:,} memory rows with their history), {c['documents']:,} documents "
-            f"({c['files']:,} stored files) and {c['grants']:,} key grants")
+    return (f"Space {key!r} holds {_n(c['live_memories'], 'current memory', 'current memories')}"
+            f" ({_n(c['memories'], 'memory row', 'memory rows')} with their history), "
+            f"{_n(c['documents'], 'document', 'documents')} "
+            f"({_n(c['files'], 'stored file', 'stored files')}) and "
+            f"{_n(c['grants'], 'key grant', 'key grants')}")
 
 
 async def delete_space(rt: Runtime, key: str, *, confirmed: bool) -> dict[str, Any]:
@@ -42,8 +48,8 @@ async def delete_space(rt: Runtime, key: str, *, confirmed: bool) -> dict[str, A
         if not confirmed:
             raise InvalidInputError(
                 f"{_contents(key, contents)}. Deleting it removes all of that for good; to keep "
-                f"a copy, run `memory-mcp export {key}` first. Nothing was deleted: pass --yes "
-                "to delete it.")
+                f"a copy, run `memory-mcp export --space {key} --with-files -o {key}.jsonl` "
+                "first. Nothing was deleted: pass --yes to delete it.")
         files = await identity.space_storage_keys(conn, space["id"])
         await identity.delete_space(conn, space["id"])
         counts: dict[str, Any] = {k: int(v) for k, v in contents.items()}
@@ -55,15 +61,17 @@ async def delete_space(rt: Runtime, key: str, *, confirmed: bool) -> dict[str, A
 
 async def _remove_files(rt: Runtime, keys: list[str]) -> tuple[int, list[str]]:
     """Remove each stored original and what was derived from it (a transcript); the rows are
-    gone already, so a failure leaves an orphan object, reported by key to remove by hand."""
+    gone already, so a failure leaves an orphan object, reported by key to remove by hand.
+    Counts the files that were there (an upload may never have arrived)."""
     if rt.storage is None:
         return 0, keys
     removed, failed = 0, []
     for key in keys:
         try:
+            stored = await anyio.to_thread.run_sync(rt.storage.exists, key)
             for each in [key, *derived_keys(rt.storage, key)]:
                 await anyio.to_thread.run_sync(rt.storage.delete, each)
-            removed += 1
+            removed += stored
         except Exception:  # one object's failure must not stop the rest
             log.exception("could not remove a stored file of a deleted space")
             failed.append(key)

@@ -21,8 +21,10 @@ from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.errors import (
     AccessDeniedError,
     ConfigurationError,
+    ConflictError,
     InvalidInputError,
     NotFoundError,
+    TooLargeError,
 )
 from memory_mcp.models import Principal
 from memory_mcp.services import audit, ratelimit
@@ -56,7 +58,7 @@ async def create_upload(
                                 and not isinstance(size, bool) else
                                 "size must be the file's size in bytes (at least 1).")
     if size > limit:
-        raise InvalidInputError(f"The file is {size:,} bytes; the limit is {limit:,} bytes.")
+        raise TooLargeError(f"The file is {size:,} bytes; the limit is {limit:,} bytes.")
     storage = _storage(rt)
     await ratelimit.take_write(rt, principal)
     try:
@@ -121,7 +123,7 @@ async def accept_local_upload(
             f"The body has {len(body):,} bytes but {doc['size_bytes']:,} were declared.")
     async with rt.transaction(system=True) as conn:  # one winner among concurrent PUTs of the same URL
         if not await processing.claim_upload(conn, doc_id):
-            raise InvalidInputError("This document was already uploaded; start a new upload.")
+            raise ConflictError("This document was already uploaded; start a new upload.")
     try:
         await anyio.to_thread.run_sync(storage.write, doc["storage_key"], body)
     except BaseException:

@@ -49,7 +49,7 @@ function storageMessage(body: string): string {
   if (xml) return xml[1];
   try {
     const parsed = JSON.parse(body) as Record<string, unknown>;
-    for (const key of ["error", "message", "detail"]) {
+    for (const key of ["message", "detail", "error"]) {  // the sentence before the code
       if (typeof parsed[key] === "string") return parsed[key] as string;
     }
   } catch {
