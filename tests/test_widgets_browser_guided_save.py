@@ -64,6 +64,34 @@ async def test_guided_save_edits_and_saves(browser: Browser, widget_server: Widg
     finally:
         await close(hosted)
 
+async def test_the_same_text_with_a_new_category_says_what_changed(
+    browser: Browser, widget_server: WidgetServer, people: World
+) -> None:
+    """Saving a stored text again under a new category re-tags it: the view says so instead of
+    "Nothing changed", and tells the model."""
+    space = await named_space(people, "retag", "Retag", "")
+    member = await people.member(grants={space: "readwrite"}, name="Ines Moreau")
+    text = f"Release notes go to the #announce channel ({uuid.uuid4().hex[:8]})"
+    first = await call_tool(widget_server, member.key, "add_memory",
+                            {"content": text, "category": "note", "containerTag": space})
+    hosted = await open_view(browser, widget_server, member.key, "guided-save", {
+        "content": text, "category": "process", "containerTag": space})
+    try:
+        view = hosted.view
+        submit = view.get_by_test_id("draft-submit")
+        await expect(submit).to_be_enabled(timeout=UI_TIMEOUT_MS)
+        await submit.click()
+        outcome = view.get_by_test_id("save-result")
+        await expect(outcome).to_have_attribute("data-action", "unchanged", timeout=UI_TIMEOUT_MS)
+        await expect(outcome).to_have_attribute("data-memory-id", first["memory"]["id"])
+        await expect(outcome).not_to_contain_text("Nothing changed")
+        await expect(view.get_by_test_id("changed-in-place")).to_contain_text(
+            "its category is now “process” (was “note”)")
+        assert "so only this changed" in await hosted.model_context_text()
+    finally:
+        await close(hosted)
+
+
 @pytest.mark.parametrize("who", ["reader-role", "read-grants-only"])
 async def test_nowhere_to_save(browser: Browser, widget_server: WidgetServer, people: World,
                                who: str) -> None:

@@ -14,12 +14,30 @@ function quoted(value: string, max = 280): string {
   return `“${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}”`;
 }
 
+/** An identical text that was still changed: re-tagged, or kept as a saved memory. */
+function changedInPlace(result: SaveResult): boolean {
+  return result.categoryWas !== undefined || result.keptFromDocument !== undefined;
+}
+
+function inPlaceNote(result: SaveResult): string {
+  const notes: string[] = [];
+  if (result.categoryWas !== undefined) {
+    notes.push(`its category is now “${result.memory.category ?? ""}” (was ${result.categoryWas ? `“${result.categoryWas}”` : "none"})`);
+  }
+  if (result.keptFromDocument !== undefined) {
+    notes.push("it came from a document and is now kept as a saved memory too, so deleting that document no longer forgets it");
+  }
+  return notes.join("; ");
+}
+
 function headline(result: SaveResult): string {
   switch (result.action) {
     case "versioned":
       return `Saved as version ${result.memory.version ?? "?"} of an existing memory`;
     case "unchanged":
-      return "Already known — this exact text is stored";
+      return changedInPlace(result)
+        ? "Already known — this exact text is stored, now updated in place"
+        : "Already known — this exact text is stored";
     default:
       return "Saved as a new memory";
   }
@@ -42,7 +60,7 @@ export function showOutcome(result: SaveResult): void {
     el(
       "p",
       {},
-      result.action === "unchanged" ? "Nothing changed in " : "In ",
+      result.action === "unchanged" && !changedInPlace(result) ? "Nothing changed in " : "In ",
       el("span", { class: "space-name" }, spaceLabel(result.space)),
       ". Memory id ",
       el("code", { "data-testid": "memory-id" }, memory?.id ?? "unknown"),
@@ -50,6 +68,10 @@ export function showOutcome(result: SaveResult): void {
       ".",
     ),
     memory?.memory ? el("blockquote", { class: "memory-text" }, memory.memory) : null,
+    changedInPlace(result)
+      ? el("p", { class: "muted", "data-testid": "changed-in-place" },
+          `Updated in place: ${inPlaceNote(result)}.`)
+      : null,
     result.supersedes
       ? el(
           "p",
@@ -86,7 +108,8 @@ export function modelNote(result: SaveResult): string {
   } else if (result.action === "unchanged") {
     message =
       `Through the guided-save view the person tried to save${what} in ${where}; this exact text ` +
-      `was already stored as memory ${id}, so nothing changed.`;
+      `was already stored as memory ${id}, ` +
+      (changedInPlace(result) ? `so only this changed: ${inPlaceNote(result)}.` : "so nothing changed.");
   } else {
     message = `Through the guided-save view the person saved a new memory${what} in ${where} (memory id ${id}).`;
     if (result.keptSeparateFrom) {

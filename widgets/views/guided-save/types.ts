@@ -32,4 +32,8 @@ export interface SaveResult {
   memory: MemoryView;
   supersedes?: { id: string; memory: string; version?: number };
   keptSeparateFrom?: { id: string; memory: string; reason?: string };
+  /** unchanged text, re-tagged: the category it had before */
+  categoryWas?: string | null;
+  /** unchanged text that came from a document: now kept as a saved memory too */
+  keptFromDocument?: string;
 }
