@@ -6,6 +6,7 @@ one, recall statistics), a processed document with its stored file, statements a
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from uuid import UUID
 
@@ -127,3 +128,9 @@ def test_the_cli_refuses_without_yes_and_deletes_with_it(
     assert space_id_of(fresh_database_url, "old-project") is None
     assert run(["spaces", "delete", "old-project", "--yes"], settings) == 1
     assert "No space with key 'old-project'" in capsys.readouterr().err
+    # its audit trail stays readable by its key
+    assert run(["--json", "audit", "--space", "old-project"], settings) == 0
+    events = json.loads(capsys.readouterr().out)
+    assert [(e["kind"], e["space"]) for e in events] == [("space.deleted", "old-project")]
+    assert run(["audit", "--space", "never-was"], settings) == 1
+    assert "No space 'never-was' (nor a deleted one)" in capsys.readouterr().err

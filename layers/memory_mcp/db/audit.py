@@ -27,7 +27,11 @@ async def read(conn: Conn, *, space_id: UUID | None, user_id: UUID | None,
                since: datetime | None, limit: int) -> list[Row]:
     cur = await conn.execute(
         """SELECT e.id, e.at, e.kind, e.actor_user_id, u.email AS actor_email, e.actor_key_id,
-                  e.space_id, s.key AS space, e.target_id, e.detail
+                  e.space_id,
+                  coalesce(s.key, (SELECT d.detail->>'space_key' FROM audit_events d
+                                   WHERE d.kind = 'space.deleted' AND d.space_id = e.space_id
+                                   ORDER BY d.at DESC LIMIT 1)) AS space,
+                  e.target_id, e.detail
              FROM audit_events e LEFT JOIN users u ON u.id = e.actor_user_id
                   LEFT JOIN spaces s ON s.id = e.space_id
             WHERE (%(space)s::uuid IS NULL OR e.space_id = %(space)s::uuid)
@@ -37,6 +41,17 @@ async def read(conn: Conn, *, space_id: UUID | None, user_id: UUID | None,
         {"space": space_id, "user": user_id, "since": since, "limit": limit},
     )
     return await cur.fetchall()
+
+
+async def deleted_space(conn: Conn, key: str) -> UUID | None:
+    """The id a deleted space with this key had (its ``space.deleted`` event), newest first:
+    its trail stays readable by key after ``spaces delete``."""
+    cur = await conn.execute(
+        """SELECT space_id FROM audit_events
+           WHERE kind = 'space.deleted' AND detail->>'space_key' = %s
+           ORDER BY at DESC LIMIT 1""", (key,))
+    row = await cur.fetchone()
+    return row["space_id"] if row else None
 
 
 async def purge(conn: Conn, days: int) -> int:

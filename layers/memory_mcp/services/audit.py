@@ -92,9 +92,7 @@ async def read(settings: Settings, rt: Runtime, *, space: str | None, user: str 
         space_id = user_id = None
         if space:
             found = await identity.find_space(conn, space)
-            if found is None:
-                raise InvalidInputError(f"No space {space!r}.")
-            space_id = found["id"]
+            space_id = found["id"] if found else None
         if user:
             who = await identity.find_user(conn, user)
             if who is None:
@@ -102,6 +100,10 @@ async def read(settings: Settings, rt: Runtime, *, space: str | None, user: str 
             user_id = who["id"]
     async with await psycopg.AsyncConnection.connect(resolve_database_url(settings),
                                                      row_factory=dict_row) as conn:
+        if space and space_id is None:  # a deleted space: its events keep its id
+            space_id = await db.deleted_space(conn, space)
+            if space_id is None:
+                raise InvalidInputError(f"No space {space!r} (nor a deleted one).")
         await purge_old(conn, settings)
         rows = await db.read(conn, space_id=space_id, user_id=user_id,
                              since=parse_since(since), limit=limit)

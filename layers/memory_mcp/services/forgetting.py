@@ -89,8 +89,11 @@ async def forget(
         result["similarity"] = round(float(match["semantic"]), 4)
     still = plan.still
     if plan.how == "exact":  # a second memory saying the same would still be found: say so
-        rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
-        still = rows[decision.index] if decision.index is not None else None
+        try:
+            rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
+        except GrantLostError:  # lost since the forget committed: report the forget alone
+            rows, decision = [], None
+        still = rows[decision.index] if decision and decision.index is not None else None
     if still is not None:
         result["stillStated"] = {"id": str(still["id"]), "memory": still["content"],
                                  "similarity": round(float(still["semantic"]), 4)}
