@@ -6,4 +6,4 @@
 -- one waiting for the extraction worker. With the URL's expiry on the row, listDocuments and
 -- getDocument say plainly that no file arrived and what to do (services/views.document). Rows
 -- created before this migration keep NULL and say nothing new.
-ALTER TABLE documents ADD COLUMN upload_expires_at timestamptz;
+ALTER TABLE documents ADD COLUMN IF NOT EXISTS upload_expires_at timestamptz;

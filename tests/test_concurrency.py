@@ -14,7 +14,7 @@ import pytest
 from memory_mcp.db import processing
 from memory_mcp.db import saves as saves_db
 from memory_mcp.documents.storage import LocalStorage
-from memory_mcp.errors import AccessDeniedError, InvalidInputError, NotFoundError
+from memory_mcp.errors import AccessDeniedError, ConflictError, NotFoundError
 from memory_mcp.services import admin, memories, uploads
 from memory_mcp.services.runtime import Runtime
 
@@ -364,8 +364,8 @@ async def test_forgetting_an_old_version_forgets_the_current_one(runtime: Runtim
     m = await world.member(grants={space: "readwrite"})
     v1 = await memories.save(runtime, m.principal, "The staging database runs PostgreSQL 16",
                              None, space)
-    v2 = await memories.save(runtime, m.principal, "The staging database runs PostgreSQL 17",
-                             None, space)
+    v2 = await memories.save(runtime, m.principal, "The staging database runs on PostgreSQL 16",
+                             None, space)  # a rewording: the current version says the same
     assert v2["action"] == "versioned"
     result = await memories.forget(runtime, m.principal, "", v1["memory"]["id"], space)
     assert result["action"] == "forgotten" and result["memory"]["id"] == v2["memory"]["id"]
@@ -420,7 +420,7 @@ async def test_concurrent_local_puts_have_one_winner(runtime: Runtime, world: An
                 runtime, started["documentId"], expires=int(query["expires"][0]),
                 sig=query["sig"][0], content_type="text/markdown", body=body)
             return "ok"
-        except InvalidInputError:
+        except ConflictError:  # 409: already uploaded
             return "refused"
 
     assert sorted(await asyncio.gather(*(put() for _ in range(5)))) == ["ok"] + ["refused"] * 4

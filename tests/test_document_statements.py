@@ -363,3 +363,21 @@ async def test_an_import_keeps_a_persons_fact_the_target_had_from_a_document(
     result = await documents.delete(rt, writer.principal, str(rota))
     assert result["forgottenMemories"] == 0 and result["keptMemories"] == 1
     assert [h["memory"] for h in await keyword(rt, writer.principal, target, "Priya")] == [fact]
+
+
+async def test_a_reupload_does_not_bring_back_a_fact_corrected_then_forgotten(
+    rt: Runtime, world: Any, tools: Extractors
+) -> None:
+    space = await world.space()
+    writer = await world.member(grants={space: "readwrite"})
+    doc = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
+    assert await process(rt, tools, doc) == "done"
+    fixed = await memories.save(rt, writer.principal, "The on-call engineer during launch week "
+                                "is Priya Raman.", None, space)
+    assert fixed["action"] == "versioned"
+    await memories.forget(rt, writer.principal, "", fixed["memory"]["id"], space)
+    again = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
+    assert await process(rt, tools, again) == "done"
+    assert await keyword(rt, writer.principal, space, "Priya") == []
+    note = (await documents.get(rt, writer.principal, str(again)))["document"]["coverage"]["note"]
+    assert "1 was forgotten in the space earlier and stays forgotten" in note

@@ -597,3 +597,18 @@ async def test_an_earlier_forget_never_hides_live_memories_still_close(runtime: 
                                  category=None, include_profile=False, container_tag=space,
                                  limit=5)
     assert {h["id"] for h in live["results"]} == {a["memory"]["id"], b["memory"]["id"]}
+
+
+async def test_a_fact_saved_again_after_a_forget_is_what_a_new_forget_means(
+    runtime: Runtime, world: Any
+) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    text = "The team standup is at 9:30 on weekdays."
+    old = await memories.save(runtime, m.principal, text, None, space)
+    await memories.forget(runtime, m.principal, "", old["memory"]["id"], space)
+    new = await memories.save(runtime, m.principal, text, None, space)
+    assert new["action"] == "saved" and new["memory"]["id"] != old["memory"]["id"]
+    gone = await memories.forget(runtime, m.principal, "The standup of the team is at 9:30 on "
+                                 "weekdays.", None, space)
+    assert gone["action"] == "forgotten" and gone["memory"]["id"] == new["memory"]["id"]

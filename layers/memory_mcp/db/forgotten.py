@@ -14,6 +14,7 @@ from uuid import UUID
 
 from memory_mcp.db.memories import _COLUMNS, _FIELDS, _JOINS, Conn, Row
 from memory_mcp.db.search import VectorForm, cosine
+from memory_mcp.db.statements import DOCUMENT_DELETED
 
 #: How many of the space's most recently forgotten memories a reworded repeat is compared with.
 RECENT = 200
@@ -46,15 +47,19 @@ async def superseded_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) ->
 async def closest_recent(conn: Conn, space_id: UUID, form: VectorForm, vector: str,
                          limit: int) -> list[Row]:
     """The ``limit`` closest (cosine, ``semantic``) of the space's ``RECENT`` most recently
-    forgotten current memories to ``vector`` (a query literal of ``form``'s width)."""
+    forgotten current memories to ``vector`` (a query literal of ``form``'s width): those a
+    person forgot (not the ones a document's deletion took, which a re-upload brings back and
+    which would fill the window)."""
     cur = await conn.execute(
         f"""WITH recent AS MATERIALIZED (
                 SELECT {_FIELDS}, m.embedding FROM memories m
                 WHERE m.space_id = %(space)s AND m.is_latest AND m.is_forgotten
+                  AND m.forget_reason IS DISTINCT FROM %(deleted)s
                 ORDER BY m.forgotten_at DESC, m.id LIMIT %(recent)s)
             SELECT {_COLUMNS}, {cosine(form.distance)} AS semantic
             FROM recent m {_JOINS}
             ORDER BY semantic DESC, m.id LIMIT %(limit)s""",
-        {"space": space_id, "vec": vector, "recent": RECENT, "limit": limit},
+        {"space": space_id, "vec": vector, "recent": RECENT, "limit": limit,
+         "deleted": DOCUMENT_DELETED},
     )
     return await cur.fetchall()

@@ -140,24 +140,25 @@ async def space_contents(conn: Conn, space_id: UUID) -> Row:
     return row
 
 
-async def space_storage_keys(conn: Conn, space_id: UUID) -> list[str]:
+async def space_storage_keys(conn: Conn, space_id: UUID) -> list[tuple[str, bool]]:
     """The stored originals of the space's documents that are not deleted yet (a deleted
     document's file was removed with it), and of uploads still pending (a file may have
-    arrived on S3 that no worker has claimed yet)."""
+    arrived on S3 that no worker has claimed yet): ``(key, arrived)``, arrived when recorded."""
     cur = await conn.execute(
-        """SELECT storage_key FROM documents
+        """SELECT storage_key, uploaded_at IS NOT NULL AS arrived FROM documents
            WHERE space_id = %s AND storage_key IS NOT NULL AND deleted_at IS NULL
            ORDER BY created_at, id""", (space_id,))
-    return [row["storage_key"] for row in await cur.fetchall()]
+    return [(row["storage_key"], bool(row["arrived"])) for row in await cur.fetchall()]
 
 
 async def delete_space(conn: Conn, space_id: UUID) -> bool:
     """Delete the space row; its memories, documents, statistics and grants go with it (their
     tables reference spaces ON DELETE CASCADE), users' active space is cleared; its document
-    statements (no foreign keys, migration 0018) are deleted first. The audit trail keeps its
-    events (``audit_events.space_id`` has no foreign key)."""
-    await conn.execute("DELETE FROM document_statements WHERE space_id = %s", (space_id,))
+    statements (no foreign keys, migration 0018) are deleted after it: with the space row gone,
+    no extraction job can commit a memory (and so a statement) there any more. The audit trail
+    keeps its events (``audit_events.space_id`` has no foreign key)."""
     cur = await conn.execute("DELETE FROM spaces WHERE id = %s", (space_id,))
+    await conn.execute("DELETE FROM document_statements WHERE space_id = %s", (space_id,))
     return cur.rowcount == 1
 
 

@@ -46,9 +46,10 @@ class HeldBack(NamedTuple):
 
 async def held_back(conn: Conn, space_id: UUID, hashes: Sequence[bytes]) -> dict[bytes, HeldBack]:
     """Texts of ``hashes`` that are not live in the space but that a person has corrected or
-    forgotten: hash -> that row. A document that states one (a re-upload of the file it came
-    from, say) must not make it current again beside the correction, or bring back what a
-    person removed; it is recorded as stating that row, and its coverage counts them."""
+    forgotten (the text's own version, or a later version of its fact): hash -> that row. A
+    document that states one (a re-upload of the file it came from, say) must not make it
+    current again beside the correction, or bring back what a person removed; it is recorded
+    as stating that row, and its coverage counts them."""
     cur = await conn.execute(
         """WITH asked AS (SELECT DISTINCT unnest(%(hashes)s::bytea[]) AS hash),
            candidates AS (
@@ -58,10 +59,11 @@ async def held_back(conn: Conn, space_id: UUID, hashes: Sequence[bytes]) -> dict
                  AND EXISTS (SELECT 1 FROM memories l WHERE l.root_id = m.root_id
                                AND l.is_latest AND NOT l.is_forgotten)
                UNION ALL
-               SELECT m.content_hash, m.id, 'forgotten', m.forgotten_at, 2
+               SELECT m.content_hash, m.id, 'forgotten', l.forgotten_at, 2
                FROM memories m JOIN asked a ON m.content_hash = a.hash
-               WHERE m.space_id = %(space)s AND m.is_latest AND m.is_forgotten
-                 AND m.forget_reason IS DISTINCT FROM %(deleted)s)
+               JOIN memories l ON l.root_id = m.root_id AND l.is_latest
+               WHERE m.space_id = %(space)s AND l.is_forgotten
+                 AND l.forget_reason IS DISTINCT FROM %(deleted)s)
            SELECT DISTINCT ON (c.content_hash) c.content_hash, c.id, c.kind
            FROM candidates c
            WHERE NOT EXISTS (SELECT 1 FROM memories x WHERE x.space_id = %(space)s

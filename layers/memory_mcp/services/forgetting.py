@@ -7,6 +7,7 @@ forget reads what search would show, decides with the agreement rules, and write
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +21,8 @@ from memory_mcp.services import agreement, audit, matching, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import checked_at_key_check, space_not_found, write_refusal
 from memory_mcp.services.runtime import Conn, Runtime
+
+log = logging.getLogger(__name__)
 
 MAX_REASON_CHARS = 1_000
 #: Memories a forget-by-content request is compared with, and how many a refusal lists.
@@ -91,7 +94,8 @@ async def forget(
     if plan.how == "exact":  # a second memory saying the same would still be found: say so
         try:
             rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
-        except GrantLostError:  # lost since the forget committed: report the forget alone
+        except Exception:  # the forget has committed: report it, without this extra
+            log.warning("could not look for a second memory after a forget", exc_info=True)
             rows, decision = [], None
         still = rows[decision.index] if decision and decision.index is not None else None
     if still is not None:
@@ -149,8 +153,7 @@ async def _decide(rt: Runtime, principal: Principal, space: SpaceAccess, text: s
                    "similarity": round(float(r["semantic"]), 4),
                    "differs": [c.detail for c in found]}
                   for r, found in zip(rows[:MAX_FORGET_SHOWN], decision.conflicts, strict=False)]
-    repeat = await _recent_repeat(rt, principal, space, text,
-                                  None if live is None else float(live["semantic"]))
+    repeat = await _recent_repeat(rt, principal, space, text, live)
     if repeat is not None:  # and live memories still close to it are listed, never hidden
         plan = _already(repeat)
         close = [c for c in candidates if c["similarity"] >= t.forget]
@@ -181,10 +184,12 @@ async def _named(conn: Conn, space_id: uuid.UUID, match: db.Row, how: str) -> _P
 
 
 async def _recent_repeat(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
-                         live: float | None) -> db.Row | None:
+                         live: db.Row | None) -> db.Row | None:
     """The recently forgotten memory the text clearly means (the same rules as a forget), if
-    it is at least as close as the live memory the text would otherwise forget (``live``, its
-    cosine): then this is a repeat of that forget, in other words, and acts on nothing."""
+    it is at least as close as the live memory the text would otherwise forget (``live``) and
+    was forgotten after that one was saved: then this is a repeat of that forget, in other
+    words, and acts on nothing. A live memory saved after the forget (the fact saved again) is
+    what a new forget means."""
     query = agreement.strip_preamble(text)
     vector = await rt.query_vector(query)
     async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
@@ -195,7 +200,11 @@ async def _recent_repeat(rt: Runtime, principal: Principal, space: SpaceAccess, 
     if decision.index is None:
         return None
     row = rows[decision.index]
-    return row if live is None or float(row["semantic"]) >= live else None
+    if live is None:
+        return row
+    repeat = (float(row["semantic"]) >= float(live["semantic"])
+              and row["forgotten_at"] > live["created_at"])
+    return row if repeat else None
 
 
 async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,

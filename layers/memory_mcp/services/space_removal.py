@@ -59,19 +59,20 @@ async def delete_space(rt: Runtime, key: str, *, confirmed: bool) -> dict[str, A
             "files_removed": removed, "files_not_removed": failed}
 
 
-async def _remove_files(rt: Runtime, keys: list[str]) -> tuple[int, list[str]]:
+async def _remove_files(rt: Runtime, files: list[tuple[str, bool]]) -> tuple[int, list[str]]:
     """Remove each stored original and what was derived from it (a transcript); the rows are
     gone already, so a failure leaves an orphan object, reported by key to remove by hand.
-    Counts the files that were there (an upload may never have arrived)."""
+    Counts the files recorded as arrived (a pending upload's key is removed too, in case its
+    file landed unclaimed, but not counted: storage is not asked, the admin role may not list
+    the bucket)."""
     if rt.storage is None:
-        return 0, keys
+        return 0, [key for key, arrived in files if arrived]
     removed, failed = 0, []
-    for key in keys:
+    for key, arrived in files:
         try:
-            stored = await anyio.to_thread.run_sync(rt.storage.exists, key)
             for each in [key, *derived_keys(rt.storage, key)]:
                 await anyio.to_thread.run_sync(rt.storage.delete, each)
-            removed += stored
+            removed += arrived
         except Exception:  # one object's failure must not stop the rest
             log.exception("could not remove a stored file of a deleted space")
             failed.append(key)
