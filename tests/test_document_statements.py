@@ -58,12 +58,18 @@ async def facts_of(rt: Runtime, principal: Any, doc: UUID) -> list[str]:
     return [m["memory"] for m in got["memories"] if not m["isForgotten"]]
 
 
-async def two_versions(rt: Runtime, world: Any, tools: Extractors
-                       ) -> tuple[str, Any, UUID, UUID]:
+async def one_file(rt: Runtime, world: Any, tools: Extractors) -> tuple[str, Any, UUID]:
+    """A space, a writer there, and OLD uploaded and processed: the start of most scenarios."""
     space = await world.space()
     writer = await world.member(grants={space: "readwrite"})
-    old = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
-    assert await process(rt, tools, old) == "done"
+    doc = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
+    assert await process(rt, tools, doc) == "done"
+    return space, writer, doc
+
+
+async def two_versions(rt: Runtime, world: Any, tools: Extractors
+                       ) -> tuple[str, Any, UUID, UUID]:
+    space, writer, old = await one_file(rt, world, tools)
     new = await uploaded(rt, writer.principal, "launch-v2.md", "text/markdown", NEW, space)
     assert await process(rt, tools, new) == "done"
     return space, writer, old, new
@@ -118,10 +124,7 @@ async def test_deleting_the_new_file_first_keeps_the_old_files_facts(
 async def test_a_persons_save_of_a_documents_fact_outlives_the_document(
     rt: Runtime, world: Any, tools: Extractors
 ) -> None:
-    space = await world.space()
-    writer = await world.member(grants={space: "readwrite"})
-    doc = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
-    assert await process(rt, tools, doc) == "done"
+    space, writer, doc = await one_file(rt, world, tools)
     fact = next(f for f in await facts_of(rt, writer.principal, doc) if "Priya" in f)
 
     saved = await memories.save(rt, writer.principal, fact, None, space)
@@ -145,10 +148,7 @@ async def test_a_delete_during_the_commit_of_a_file_that_states_the_same_facts(
     """The old file is deleted while the new one's commit is open (its statements written, not
     yet committed): the delete waits for that commit (the space's document lock), sees the new
     file's statements and keeps the shared facts. Without the lock it would forget them."""
-    space = await world.space()
-    writer = await world.member(grants={space: "readwrite"})
-    old = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
-    assert await process(rt, tools, old) == "done"
+    space, writer, old = await one_file(rt, world, tools)
     new = await uploaded(rt, writer.principal, "launch-v2.md", "text/markdown", NEW, space)
     in_commit, deleted = anyio.Event(), anyio.Event()
     finish = processing.finish
@@ -173,17 +173,23 @@ async def test_a_delete_during_the_commit_of_a_file_that_states_the_same_facts(
     assert await keyword(rt, writer.principal, space, "emails") == []
 
 
+async def copy_space(rt: Runtime, source: str, target: str, tmp_path: Path) -> str:
+    """Export ``source`` and import the file into ``target``; returns the export's text."""
+    out = io.StringIO()
+    await export_space(rt, source, out)
+    path = tmp_path / "space.jsonl"
+    path.write_text(out.getvalue(), encoding="utf-8")
+    await import_space(rt, path, target)
+    return out.getvalue()
+
+
 async def test_export_and_import_carry_which_documents_state_a_fact(
     rt: Runtime, world: Any, tools: Extractors, tmp_path: Path
 ) -> None:
     space, writer, old, _ = await two_versions(rt, world, tools)
-    out = io.StringIO()
-    await export_space(rt, space, out)
-    assert '"stated_in":["' in out.getvalue().replace(" ", "")
-    path = tmp_path / "space.jsonl"
-    path.write_text(out.getvalue(), encoding="utf-8")
     copy = await world.space()
-    await import_space(rt, path, copy)
+    exported = await copy_space(rt, space, copy, tmp_path)
+    assert '"stated_in":["' in exported.replace(" ", "")
     member = await world.member(grants={copy: "readwrite"})
     docs = {d["filename"]: d for d in
             (await documents.list_page(rt, member.principal, 1, 10, copy))["documents"]}
@@ -207,11 +213,7 @@ async def test_an_import_into_a_space_that_already_has_the_fact_records_it_all_t
     rota = await uploaded(rt, writer.principal, "rota.md", "text/markdown",
                           b"The on-call engineer during launch week is Priya.\n", target)
     assert await process(rt, tools, rota) == "done"
-    out = io.StringIO()
-    await export_space(rt, source, out)
-    path = tmp_path / "space.jsonl"
-    path.write_text(out.getvalue(), encoding="utf-8")
-    await import_space(rt, path, target)
+    await copy_space(rt, source, target, tmp_path)
     docs = {d["filename"]: d for d in
             (await documents.list_page(rt, writer.principal, 1, 10, target))["documents"]}
     assert docs["launch.md"]["memoryCount"] == 3
@@ -220,33 +222,46 @@ async def test_an_import_into_a_space_that_already_has_the_fact_records_it_all_t
     assert len(await keyword(rt, writer.principal, target, "Priya")) == 1
 
 
+def raw_document(conn: psycopg.Connection[Any]) -> tuple[UUID, UUID, UUID]:
+    """A user, a space and a done document written by plain SQL, as older code would."""
+    user = conn.execute("""INSERT INTO users (email, display_name, role)
+                           VALUES (gen_random_uuid() || '@x.test', 'A', 'writer')
+                           RETURNING id""").fetchone()
+    space = conn.execute("""INSERT INTO spaces (key, name)
+                            VALUES ('t-' || left(md5(random()::text), 12), 'T')
+                            RETURNING id""").fetchone()
+    assert user is not None and space is not None
+    doc = conn.execute(
+        """INSERT INTO documents (space_id, title, status, created_by, updated_by)
+           VALUES (%s, 'D', 'done', %s, %s) RETURNING id""",
+        (space[0], user[0], user[0])).fetchone()
+    assert doc is not None
+    return user[0], space[0], doc[0]
+
+
+def raw_memory(conn: psycopg.Connection[Any], user: UUID, space: UUID, source: UUID | None,
+               text: str) -> UUID:
+    """A memory row written by plain SQL (no statement of its own), as older code would."""
+    row = conn.execute(
+        """INSERT INTO memories (id, space_id, content, content_hash, root_id,
+                                 source_document_id, created_by, updated_by, embedding)
+           SELECT i, %s, %s, sha256(%s::bytea), i, %s, %s, %s,
+                  array_fill(0.1, ARRAY[3072])::halfvec
+           FROM gen_random_uuid() AS i RETURNING id""",
+        (space, text, text.encode(), source, user, user)).fetchone()
+    assert row is not None
+    return UUID(str(row[0]))
+
+
 def test_a_document_memory_written_by_any_code_is_recorded(database_url: str) -> None:
     """The trigger records a document memory whoever inserts it (an extraction job of the
     previous release during a deploy writes memories, not statements)."""
     with psycopg.connect(database_url, autocommit=True) as conn:
-        user = conn.execute("""INSERT INTO users (email, display_name, role)
-                               VALUES (gen_random_uuid() || '@x.test', 'A', 'writer')
-                               RETURNING id""").fetchone()
-        space = conn.execute("""INSERT INTO spaces (key, name)
-                                VALUES ('t-' || left(md5(random()::text), 12), 'T')
-                                RETURNING id""").fetchone()
-        assert user is not None and space is not None
-        doc = conn.execute(
-            """INSERT INTO documents (space_id, title, status, created_by, updated_by)
-               VALUES (%s, 'D', 'done', %s, %s) RETURNING id""",
-            (space[0], user[0], user[0])).fetchone()
-        assert doc is not None
-        memory = conn.execute(
-            """INSERT INTO memories (id, space_id, content, content_hash, root_id,
-                                     source_document_id, created_by, updated_by, embedding)
-               SELECT i, %s, 'old code', sha256('old code'), i, %s, %s, %s,
-                      array_fill(0.1, ARRAY[3072])::halfvec
-               FROM gen_random_uuid() AS i RETURNING id""",
-            (space[0], doc[0], user[0], user[0])).fetchone()
-        assert memory is not None
+        user, space, doc = raw_document(conn)
+        memory = raw_memory(conn, user, space, doc, "old code")
         rows = conn.execute("SELECT document_id, memory_id FROM document_statements "
-                            "WHERE space_id = %s", (space[0],)).fetchall()
-    assert rows == [(doc[0], memory[0])]
+                            "WHERE space_id = %s", (space,)).fetchall()
+    assert rows == [(doc, memory)]
 
 
 def test_the_migration_records_the_source_of_every_existing_document_memory(
@@ -261,39 +276,21 @@ def test_the_migration_records_the_source_of_every_existing_document_memory(
     url = empty_database(pg_root_url)
     migrate(url, older)
     with psycopg.connect(url, autocommit=True) as conn:
-        user = conn.execute("""INSERT INTO users (email, display_name, role)
-                               VALUES ('a@x.test', 'A', 'writer') RETURNING id""").fetchone()
-        space = conn.execute("""INSERT INTO spaces (key, name) VALUES ('s', 'S')
-                                RETURNING id""").fetchone()
-        assert user is not None and space is not None
-        doc = conn.execute(
-            """INSERT INTO documents (space_id, title, status, created_by, updated_by)
-               VALUES (%s, 'D', 'done', %s, %s) RETURNING id""",
-            (space[0], user[0], user[0])).fetchone()
-        assert doc is not None
-        for n, source in enumerate([doc[0], doc[0], None]):
-            conn.execute(
-                """INSERT INTO memories (id, space_id, content, content_hash, root_id,
-                                         source_document_id, created_by, updated_by, embedding)
-                   SELECT i, %s, %s, sha256(%s::bytea), i, %s, %s, %s,
-                          array_fill(0.1, ARRAY[3072])::halfvec
-                   FROM gen_random_uuid() AS i""",
-                (space[0], f"fact {n}", f"fact {n}".encode(), source, user[0], user[0]))
+        user, space, doc = raw_document(conn)
+        for n, source in enumerate([doc, doc, None]):
+            raw_memory(conn, user, space, source, f"fact {n}")
     migrate(url, ROOT / "migrations")
     with psycopg.connect(url) as conn:
         rows = conn.execute(
             """SELECT s.document_id, m.content FROM document_statements s
                JOIN memories m ON m.id = s.memory_id ORDER BY m.content""").fetchall()
-    assert rows == [(doc[0], "fact 0"), (doc[0], "fact 1")]
+    assert rows == [(doc, "fact 0"), (doc, "fact 1")]
 
 
 async def test_the_same_file_twice_deleting_either_copy_keeps_every_fact(
     rt: Runtime, world: Any, tools: Extractors
 ) -> None:
-    space = await world.space()
-    writer = await world.member(grants={space: "readwrite"})
-    first = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
-    assert await process(rt, tools, first) == "done"
+    space, writer, first = await one_file(rt, world, tools)
     second = await uploaded(rt, writer.principal, "launch (1).md", "text/markdown", OLD, space)
     assert await process(rt, tools, second) == "done"
     listed = await documents.list_page(rt, writer.principal, 1, 10, space)
@@ -311,10 +308,7 @@ async def test_a_persons_correction_is_not_the_documents_text_and_a_reupload_kee
     document says that is still current (never the correction as its text), its count agrees
     with its list, and uploading the old file again does not make the old wording current
     beside the correction: it says so in the coverage."""
-    space = await world.space()
-    writer = await world.member(grants={space: "readwrite"})
-    doc = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
-    assert await process(rt, tools, doc) == "done"
+    space, writer, doc = await one_file(rt, world, tools)
     fixed = await memories.save(rt, writer.principal, "The on-call engineer during launch week "
                                 "is Priya Raman.", None, space)
     assert fixed["action"] == "versioned"
@@ -355,11 +349,7 @@ async def test_an_import_keeps_a_persons_fact_the_target_had_from_a_document(
     rota = await uploaded(rt, writer.principal, "rota.md", "text/markdown",
                           fact.encode() + b"\n", target)
     assert await process(rt, tools, rota) == "done"
-    out = io.StringIO()
-    await export_space(rt, source, out)
-    path = tmp_path / "space.jsonl"
-    path.write_text(out.getvalue(), encoding="utf-8")
-    await import_space(rt, path, target)
+    await copy_space(rt, source, target, tmp_path)
     result = await documents.delete(rt, writer.principal, str(rota))
     assert result["forgottenMemories"] == 0 and result["keptMemories"] == 1
     assert [h["memory"] for h in await keyword(rt, writer.principal, target, "Priya")] == [fact]
@@ -368,10 +358,7 @@ async def test_an_import_keeps_a_persons_fact_the_target_had_from_a_document(
 async def test_a_reupload_does_not_bring_back_a_fact_corrected_then_forgotten(
     rt: Runtime, world: Any, tools: Extractors
 ) -> None:
-    space = await world.space()
-    writer = await world.member(grants={space: "readwrite"})
-    doc = await uploaded(rt, writer.principal, "launch.md", "text/markdown", OLD, space)
-    assert await process(rt, tools, doc) == "done"
+    space, writer, _ = await one_file(rt, world, tools)
     fixed = await memories.save(rt, writer.principal, "The on-call engineer during launch week "
                                 "is Priya Raman.", None, space)
     assert fixed["action"] == "versioned"
