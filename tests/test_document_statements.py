@@ -21,8 +21,9 @@ from test_documents import uploaded
 from memory_mcp.db import processing
 from memory_mcp.db.migrator import migrate
 from memory_mcp.documents.pipeline import Extractors, process
+from memory_mcp.errors import MemoryMcpError
 from memory_mcp.mcp import formatting
-from memory_mcp.services import documents, memories
+from memory_mcp.services import admin, documents, memories
 from memory_mcp.services.runtime import Runtime
 from memory_mcp.services.transfer_export import export_space
 from memory_mcp.services.transfer_import import import_space
@@ -368,3 +369,33 @@ async def test_a_reupload_does_not_bring_back_a_fact_corrected_then_forgotten(
     assert await keyword(rt, writer.principal, space, "Priya") == []
     note = (await documents.get(rt, writer.principal, str(again)))["document"]["coverage"]["note"]
     assert "1 was forgotten in the space earlier and stays forgotten" in note
+
+
+@pytest.mark.parametrize("who", ["reader", "read-grant", "ungranted", "revoked", "deactivated"])
+async def test_only_a_writer_may_claim_or_delete_a_documents_facts(
+    rt: Runtime, world: Any, tools: Extractors, who: str
+) -> None:
+    """A claim (a save of a document's very text) and a delete are writes: a Reader, a Read
+    grant, a key without a grant, a key revoked or a user deactivated since its key check are
+    refused, and neither the claim nor the document changes."""
+    space, writer, doc = await one_file(rt, world, tools)
+    fact = next(f for f in await facts_of(rt, writer.principal, doc) if "Priya" in f)
+    access = {"ungranted": None, "read-grant": "read"}.get(who, "readwrite")
+    grants = {space: access} if access else {}
+    other = await world.member("reader" if who == "reader" else "writer", grants)
+    if who == "revoked":
+        await admin.revoke_key(rt, other.key_id)
+    if who == "deactivated":
+        await admin.update_user(rt, other.user["id"], active=False)
+    with pytest.raises(MemoryMcpError):
+        await memories.save(rt, other.principal, fact, None, space)
+    with pytest.raises(MemoryMcpError):
+        await documents.delete(rt, other.principal, str(doc), space)
+    url = rt.settings.database_url.get_secret_value()  # type: ignore[union-attr]
+    with psycopg.connect(url) as conn:
+        claimed = conn.execute("SELECT count(*) FROM memories WHERE source_document_id = %s "
+                               "AND claimed_at IS NOT NULL", (doc,)).fetchone()
+        deleted = conn.execute("SELECT deleted_at FROM documents WHERE id = %s",
+                               (doc,)).fetchone()
+    assert claimed == (0,) and deleted == (None,)
+    assert len(await keyword(rt, writer.principal, space, "Priya")) == 1

@@ -13,11 +13,16 @@ from memory_mcp.db import documents as db
 from memory_mcp.db import identity, processing, statements
 from memory_mcp.db import memories as memories_db
 from memory_mcp.documents.storage import derived_keys
-from memory_mcp.errors import InvalidInputError, NotFoundError
+from memory_mcp.errors import GrantLostError, InvalidInputError, NotFoundError
 from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import audit, ratelimit, views
 from memory_mcp.services import validation as v
-from memory_mcp.services.access import readable_spaces, require_write, resolve_space
+from memory_mcp.services.access import (
+    readable_spaces,
+    require_write,
+    resolve_space,
+    write_refusal,
+)
 from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
@@ -190,16 +195,20 @@ async def delete(
     await ratelimit.take_write(rt, principal)
     async with rt.transaction() as conn:
         row, space = await _find(conn, principal, doc_id, container_tag)
-        require_write(principal, space)
-        await statements.lock_space_documents(conn, space.space_id)
-        deleted = await processing.soft_delete(conn, doc_id, principal.user_id)
-        if deleted is None:  # a concurrent delete got there first
-            raise NotFoundError(f"Document {doc_id} was not found.")
-        facts = await statements.forget_document_memories(conn, doc_id, principal.user_id)
-        await audit.record(conn, "document.deleted", principal, space_id=space.space_id,
-                           target_id=doc_id, memoriesForgotten=facts.forgotten,
-                           memoriesKept=facts.kept)
-        await identity.touch_space(conn, space.space_id)
+    require_write(principal, space)
+    try:  # opened only if the key may still write there (revoked, deactivated: refused)
+        async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
+            await statements.lock_space_documents(conn, space.space_id)
+            deleted = await processing.soft_delete(conn, doc_id, principal.user_id)
+            if deleted is None:  # a concurrent delete got there first
+                raise NotFoundError(f"Document {doc_id} was not found.")
+            facts = await statements.forget_document_memories(conn, doc_id, principal.user_id)
+            await audit.record(conn, "document.deleted", principal, space_id=space.space_id,
+                               target_id=doc_id, memoriesForgotten=facts.forgotten,
+                               memoriesKept=facts.kept)
+            await identity.touch_space(conn, space.space_id)
+    except GrantLostError:
+        raise await write_refusal(rt, principal, space) from None
     removed = False
     if deleted["storage_key"] and rt.storage is not None:
         try:  # "removed" only for a file that was there (an upload may never have arrived)
