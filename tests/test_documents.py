@@ -16,7 +16,7 @@ from memory_mcp.documents.llm import OfflineExtractor
 from memory_mcp.documents.pipeline import Extractors, RetryLater, process
 from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.errors import AccessDeniedError, ConflictError, InvalidInputError, NotFoundError
-from memory_mcp.services import documents, memories, uploads
+from memory_mcp.services import admin, documents, memories, uploads
 from memory_mcp.services import spaces as spaces_service
 from memory_mcp.services.runtime import Runtime
 
@@ -202,6 +202,34 @@ async def test_upload_refusals_leave_no_row(rt: Runtime, world: Any) -> None:
     assert listed["total"] == 0 and listed["documents"] == []
     counts = await spaces_service.list_spaces(rt, writer.principal)
     assert [x["documentCount"] for x in counts["spaces"]] == [0]
+
+
+@pytest.mark.parametrize("change", ["key revoked", "user deactivated", "grant lowered",
+                                    "grant revoked"])
+async def test_upload_refused_when_access_is_lost_after_the_key_check(
+    rt: Runtime, world: Any, change: str
+) -> None:
+    """The key check and the document row are two moments: a key revoked, a user deactivated
+    or a grant lowered or removed in between (the principal below still carries the grants it
+    was checked with) is refused by the writing transaction itself, and no row is left."""
+    space = await world.space()
+    m = await world.member("writer", {space: "readwrite"})
+    if change == "key revoked":
+        await admin.revoke_key(rt, str(m.key_id))
+    elif change == "user deactivated":
+        await admin.update_user(rt, str(m.user["id"]), active=False)
+    elif change == "grant lowered":
+        await admin.set_grant(rt, str(m.key_id), space, "read")
+    else:
+        await admin.revoke_grant(rt, str(m.key_id), space)
+    error = NotFoundError if change != "grant lowered" else AccessDeniedError
+    with pytest.raises(error):
+        await start_upload(rt, m.principal, "a.md", "text/markdown", NOTES, space)
+    async with rt.transaction(system=True) as conn:
+        cur = await conn.execute("SELECT count(*) AS n FROM documents d JOIN spaces s "
+                                 "ON s.id = d.space_id WHERE s.key = %s", (space,))
+        row = await cur.fetchone()
+    assert row is not None and row["n"] == 0
 
 
 async def test_local_put_checks_signature_size_type_and_replay(rt: Runtime, world: Any) -> None:

@@ -180,6 +180,41 @@ async def test_forget_exact_similar_by_id_and_nothing(runtime: Runtime, world: A
     assert gone["action"] == "forgotten" and gone["memory"]["id"] == back["memory"]["id"]
 
 
+async def test_forget_by_id_with_content_that_means_another_memory_is_refused(
+    runtime: Runtime, world: Any
+) -> None:
+    """An id copied from the wrong line: content that is another memory's text, or clearly
+    means another fact, forgets nothing and names both; content that is the memory itself, a
+    rewording of it, or a reason forgets the id (a reason is kept and said back)."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    vpn = (await memories.save(runtime, m.principal, "The VPN password rotates every 30 days",
+                               None, space))["memory"]
+    lunch = (await memories.save(runtime, m.principal, "Lunch is served at noon in the canteen",
+                                 None, space))["memory"]
+    cache = (await memories.save(runtime, m.principal, "The build cache lives in the S3 bucket "
+                                 "build-cache", None, space))["memory"]
+    for content in ("lunch is served at noon in the canteen",  # another memory's exact text
+                    "Lunch is served at noon in the canteen."):  # clearly another memory
+        refused = await memories.forget(runtime, m.principal, content, vpn["id"], space)
+        assert refused["action"] == "id_mismatch", content
+        assert (refused["memory"]["id"], refused["meant"]["id"]) == (vpn["id"], lunch["id"])
+        text = formatting.forgotten(refused)
+        assert "Nothing was forgotten" in text and lunch["id"] in text and vpn["id"] in text
+    rows = {r["id"]: r["isForgotten"] for r in await _rows(runtime, space, m.principal)}
+    assert rows == {vpn["id"]: False, lunch["id"]: False, cache["id"]: False}
+
+    same = await memories.forget(runtime, m.principal, "The VPN password rotates every 30 days.",
+                                 vpn["id"], space)
+    assert same["action"] == "forgotten" and same["memory"]["id"] == vpn["id"]
+    reason = "outdated: we moved the artefacts elsewhere last week"
+    why = await memories.forget(runtime, m.principal, reason, cache["id"], space)
+    assert why["action"] == "forgotten" and why["memory"]["id"] == cache["id"]
+    assert why["reason"] == reason and reason in formatting.forgotten(why)
+    rows = {r["id"]: r["isForgotten"] for r in await _rows(runtime, space, m.principal)}
+    assert rows == {vpn["id"]: True, lunch["id"]: False, cache["id"]: True}
+
+
 async def test_forget_unknown_id_and_id_from_another_space(runtime: Runtime, world: Any) -> None:
     mine, theirs = await world.space(), await world.space()
     m = await world.member(grants={mine: "readwrite", theirs: "readwrite"})

@@ -128,6 +128,12 @@ def forgotten(r: dict[str, Any]) -> str:
                 f"{_snip(now['memory'])} (id {now['id']}, v{now['version']}), which differs ("
                 f"{'; '.join(r['differs'])}). Forget the current version by its memoryId if "
                 "that is what should go.")
+    if r["action"] == "id_mismatch":
+        meant = r["meant"]
+        return (f"Nothing was forgotten in space {r['space']}: memoryId {m['id']} is "
+                f"{_snip(m['memory'])}, but content means another memory: "
+                f"{_snip(meant['memory'])} (id {meant['id']}). Call again with the memoryId of "
+                "the one that should go (content may then be left out).")
     if r["action"] == "already_forgotten":
         when = (f" (at {m['forgottenAt']}, by {m['forgottenBy']})"
                 if m.get("forgottenAt") and m.get("forgottenBy") else "")
@@ -146,6 +152,8 @@ def forgotten(r: dict[str, Any]) -> str:
         text += (f"\nAnother memory still says much the same: {_snip(same['memory'])} (id "
                  f"{same['id']}, similarity {same['similarity']:.2f}); forget it by memoryId "
                  "too if it should go.")
+    if r.get("reason"):
+        text += f"\nYour content was kept as the reason: {_snip(r['reason'])}"
     return text + (f"\n{r['note']}" if r.get("note") else "")
 
 

@@ -86,6 +86,8 @@ async def forget(
 
     result: dict[str, Any] = {"action": "forgotten", "match": plan.how, "space": space.key,
                               "memory": views.memory(row)}
+    if plan.reason:
+        result["reason"] = plan.reason[:MAX_REASON_CHARS]
     if note:
         result["note"] = note
     if plan.how == "similar":
@@ -114,6 +116,7 @@ class _Plan:
     match: db.Row | None = None
     how: str = "id"
     still: db.Row | None = None
+    reason: str | None = None
 
 
 def _already(row: db.Row) -> _Plan:
@@ -130,12 +133,9 @@ def _superseded(older: db.Row, latest: db.Row, differs: list[agreement.Conflict]
 async def _decide(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
                   target_id: uuid.UUID | None) -> _Plan:
     """By id, by exact text (live, already forgotten, or an older wording), else by meaning."""
+    if target_id is not None:
+        return await _by_id(rt, principal, space, text, target_id)
     async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
-        if target_id is not None:
-            match = await db.get(conn, space.space_id, target_id)
-            if match is None:
-                raise NotFoundError(f'No memory with id {target_id} in space "{space.key}".')
-            return await _named(conn, space.space_id, match, "id")
         digest = v.content_hash(text)
         match = await db.find_live_by_hash(conn, space.space_id, digest)
         if match is not None:
@@ -166,6 +166,31 @@ async def _decide(rt: Runtime, principal: Principal, space: SpaceAccess, text: s
                                    [(r["content"], float(r["semantic"])) for r in rest], t)
     return _Plan(match=live, how="similar",
                  still=rest[again.index] if again.index is not None else None)
+
+
+async def _by_id(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
+                 target_id: uuid.UUID) -> _Plan:
+    """The memory a memoryId names. An id is easy to copy from the wrong line of a list, and
+    the content is what the person said: when the content is another memory's exact text, or
+    clearly means another fact (the forget-by-content rules), nothing is forgotten and both are
+    shown (``id_mismatch``). Otherwise the id decides and content other than the memory's own
+    text is kept as the forget's reason (the answer says so)."""
+    digest = v.content_hash(text) if text else None
+    async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
+        named = await db.get(conn, space.space_id, target_id)
+        if named is None:
+            raise NotFoundError(f'No memory with id {target_id} in space "{space.key}".')
+        plan = await _named(conn, space.space_id, named, "id")
+        if digest is None or plan.match is None or digest == v.content_hash(named["content"]):
+            return plan
+        meant = await db.find_live_by_hash(conn, space.space_id, digest)
+    if meant is None:
+        rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
+        meant = rows[decision.index] if decision.index is not None else None
+    if meant is not None and meant["root_id"] != named["root_id"]:
+        return _Plan({"action": "id_mismatch", "memory": views.memory(named),
+                      "meant": views.memory(meant)})
+    return _Plan(match=plan.match, how=plan.how, reason=text)
 
 
 async def _named(conn: Conn, space_id: uuid.UUID, match: db.Row, how: str) -> _Plan:

@@ -17,6 +17,7 @@ from typing import Any
 import anyio.to_thread
 
 from memory_mcp.db import identity
+from memory_mcp.db import space_removal as removal_db
 from memory_mcp.documents.storage import derived_keys
 from memory_mcp.errors import InvalidInputError, NotFoundError
 from memory_mcp.services import audit
@@ -44,14 +45,14 @@ async def delete_space(rt: Runtime, key: str, *, confirmed: bool) -> dict[str, A
         space = await identity.find_space(conn, key)
         if space is None:
             raise NotFoundError(f"No space with key {key!r}.")
-        contents = dict(await identity.space_contents(conn, space["id"]))
+        contents = dict(await removal_db.space_contents(conn, space["id"]))
         if not confirmed:
             raise InvalidInputError(
                 f"{_contents(key, contents)}. Deleting it removes all of that for good; to keep "
                 f"a copy, run `memory-mcp export --space {key} --with-files -o {key}.jsonl` "
                 "first. Nothing was deleted: pass --yes to delete it.")
-        files = await identity.space_storage_keys(conn, space["id"])
-        await identity.delete_space(conn, space["id"])
+        files = await removal_db.space_storage_keys(conn, space["id"])
+        await removal_db.delete_space(conn, space["id"])
         counts: dict[str, Any] = {k: int(v) for k, v in contents.items()}
         await audit.record(conn, "space.deleted", space_id=space["id"], space_key=key, **counts)
     removed, failed = await _remove_files(rt, files)

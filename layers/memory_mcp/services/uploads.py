@@ -22,14 +22,15 @@ from memory_mcp.errors import (
     AccessDeniedError,
     ConfigurationError,
     ConflictError,
+    GrantLostError,
     InvalidInputError,
     NotFoundError,
     TooLargeError,
 )
-from memory_mcp.models import Principal
+from memory_mcp.models import Principal, SpaceAccess
 from memory_mcp.services import audit, ratelimit
 from memory_mcp.services import validation as v
-from memory_mcp.services.access import resolve_space
+from memory_mcp.services.access import checked_at_key_check, write_refusal
 from memory_mcp.services.runtime import Conn, Runtime
 
 #: Longest declared content type (``POST /uploads`` validates the same bound).
@@ -60,24 +61,28 @@ async def create_upload(
     if size > limit:
         raise TooLargeError(f"The file is {size:,} bytes; the limit is {limit:,} bytes.")
     storage = _storage(rt)
-    await ratelimit.take_write(rt, principal)
-    try:
-        async with rt.transaction() as conn:
-            return await _create(rt, conn, principal, storage, fmt, filename, size,
-                                 container_tag, base_url)
+    try:  # a Reader, a Read grant or an ungranted space: refused before anything is counted
+        space = checked_at_key_check(principal, container_tag, write=True)
+        await ratelimit.take_write(rt, principal)
+        try:  # opened only if the key may still write there (revoked, deactivated: refused)
+            async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
+                return await _create(rt, conn, principal, space, storage, fmt, filename, size,
+                                     base_url)
+        except GrantLostError:
+            raise await write_refusal(rt, principal, space) from None
     except AccessDeniedError as exc:
         await audit.record_alone(rt, "write.denied", principal, action="upload",
                                  reason=str(exc)[:200])
         raise
 
 
-async def _create(rt: Runtime, conn: Conn, principal: Principal, storage: Any, fmt: Format,
-                  filename: str, size: int, container_tag: str | None, base_url: str
+async def _create(rt: Runtime, conn: Conn, principal: Principal, space: SpaceAccess,
+                  storage: Any, fmt: Format, filename: str, size: int, base_url: str
                   ) -> dict[str, Any]:
     """The document row, last, after every check (so a refusal writes nothing), and its
-    audit event in the same transaction."""
+    audit event in the same transaction, whose first statement checked that the key may
+    still write the space."""
     document_id = uuid.uuid4()
-    space = await resolve_space(conn, principal, container_tag, write=True)
     key = f"uploads/{space.key}/{document_id}/{safe_filename(filename)}"
     target = storage.upload_target(key, fmt.content_type, size,
                                    rt.settings.upload_url_ttl_seconds, base_url, str(document_id))
