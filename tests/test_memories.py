@@ -306,9 +306,9 @@ async def test_profile_stable_recent_and_exclusion(runtime: Runtime, world: Any)
     m = await world.member(grants={space: "readwrite"})
     pref = await memories.save(runtime, m.principal, "Alice likes concise answers", "preference", space)
     note = await memories.save(runtime, m.principal, "The on-call rota changes on Mondays", None, space)
-    with_profile = await memories.search(runtime, m.principal, query=None, keyword="rota",
-                                         category=None, include_profile=True, container_tag=space,
-                                         limit=10)
+    with_profile = await memories.search(runtime, m.principal, query="on-call rota changes",
+                                         keyword=None, category=None, include_profile=True,
+                                         container_tag=space, limit=1)
     profile = with_profile["profile"]  # built before this search's hit was counted
     assert [x["id"] for x in profile["stable"]] == [pref["memory"]["id"]]
     assert [x["id"] for x in profile["recent"]] == [note["memory"]["id"]]
@@ -647,3 +647,33 @@ async def test_a_fact_saved_again_after_a_forget_is_what_a_new_forget_means(
     gone = await memories.forget(runtime, m.principal, "The standup of the team is at 9:30 on "
                                  "weekdays.", None, space)
     assert gone["action"] == "forgotten" and gone["memory"]["id"] == new["memory"]["id"]
+
+
+async def test_only_a_query_counts_as_recalling_its_hits(runtime: Runtime, world: Any) -> None:
+    """The profile's stable list prefers what searches recall most: a query's hits count, a
+    keyword or category listing (browsing, newest first) does not."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    saved = await memories.save(runtime, m.principal, "The team deploys to production every "
+                                "Friday afternoon", "decision", space)
+
+    async def count() -> int:
+        async with runtime.transaction(system=True) as conn:
+            cur = await conn.execute("SELECT coalesce(max(recall_count), 0) AS n FROM "
+                                     "memory_recalls WHERE memory_id = %s",
+                                     (saved["memory"]["id"],))
+            row = await cur.fetchone()
+        assert row is not None
+        return int(row["n"])
+
+    for keyword, category in (("deploys", None), (None, "decision"), ("Friday", "decision")):
+        found = await memories.search(runtime, m.principal, query=None, keyword=keyword,
+                                      category=category, include_profile=False,
+                                      container_tag=space, limit=5)
+        assert found["count"] == 1
+    assert await count() == 0
+    found = await memories.search(runtime, m.principal, query="when do we ship releases?",
+                                  keyword=None, category=None, include_profile=False,
+                                  container_tag=space, limit=5)
+    assert found["results"][0]["id"] == saved["memory"]["id"]
+    assert await count() == 1

@@ -237,3 +237,41 @@ async def test_a_forget_whose_access_changes_while_it_looks_forgets_nothing(
         cur = await conn.execute("SELECT bool_and(NOT m.is_forgotten) AS kept FROM memories m"
                                  " JOIN spaces s ON s.id = m.space_id WHERE s.key = %s", (space,))
         assert await cur.fetchone() == {"kept": True}
+
+
+@pytest.mark.parametrize("change", ["key revoked", "user deactivated", "grant revoked"])
+async def test_reads_after_the_key_check_obey_access_lost_meanwhile(
+        runtime: Runtime, world: World, change: str) -> None:
+    """The reads that resolve their space from the grants as they are now (listings, the
+    profile, select-space) see none for a key revoked or a user deactivated since the key
+    check, and a role lowered since then makes every space read-only."""
+    from memory_mcp.services import documents, spaces
+    space = await world.space("reads")
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The VPN gateway is in Frankfurt.", None, space)
+    principal = await authenticate_header(runtime, f"Bearer {m.key}")
+    if change == "key revoked":
+        await admin.revoke_key(runtime, m.key_id)
+    elif change == "user deactivated":
+        await admin.update_user(runtime, m.user["email"], active=False)
+    else:
+        await admin.revoke_grant(runtime, m.key_id, space)
+    for read in (memories.list_page(runtime, principal, 1, 10, space),
+                 documents.list_page(runtime, principal, 1, 10, space),
+                 spaces.profile(runtime, principal, space)):
+        with pytest.raises(NotFoundError):
+            await read
+    listed = await spaces.list_spaces(runtime, principal)
+    assert listed["spaces"] == []
+
+
+async def test_a_role_lowered_after_the_key_check_reads_as_reader(
+        runtime: Runtime, world: World) -> None:
+    from memory_mcp.services import spaces
+    space = await world.space("role")
+    m = await world.member(grants={space: "readwrite"})
+    principal = await authenticate_header(runtime, f"Bearer {m.key}")
+    await admin.update_user(runtime, m.user["email"], role="reader")
+    listed = await spaces.list_spaces(runtime, principal)
+    assert [(s["key"], s["access"], s["grantedAccess"]) for s in listed["spaces"]] == [
+        (space, "Read", "ReadWrite")]

@@ -217,11 +217,15 @@ async def delete_grant(conn: Conn, key_id: UUID, space_id: UUID) -> bool:
 
 
 async def grants_for_key(conn: Conn, key_id: UUID) -> list[Row]:
-    """Granted spaces, oldest grant first (the first one is the key's default space)."""
+    """Granted spaces, oldest grant first (the first one is the key's default space), with the
+    user's role as it is now. Read again after the request's key check, so a key revoked or a
+    user deactivated since then has none, and a role changed since then counts."""
     cur = await conn.execute(
-        """SELECT s.id AS space_id, s.key, s.name, s.description, g.access, g.created_at
+        """SELECT s.id AS space_id, s.key, s.name, s.description, g.access, g.created_at, u.role
            FROM grants g JOIN spaces s ON s.id = g.space_id
-           WHERE g.key_id = %s ORDER BY g.created_at, s.key""",
+             JOIN api_keys a ON a.id = g.key_id JOIN users u ON u.id = a.user_id
+           WHERE g.key_id = %s AND a.revoked_at IS NULL AND u.active
+           ORDER BY g.created_at, s.key""",
         (key_id,),
     )
     return await cur.fetchall()

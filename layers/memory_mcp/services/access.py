@@ -53,7 +53,7 @@ async def readable_spaces(conn: Conn, principal: Principal, *, open_all: bool = 
     ``open_all=False`` leaves that to the caller (``resolve_space(only=True)``).
     """
     rows = await identity.grants_for_key(conn, principal.key_id)
-    spaces = [SpaceAccess.granted(principal.role, row["space_id"], row["key"], row["name"],
+    spaces = [SpaceAccess.granted(row["role"], row["space_id"], row["key"], row["name"],
                                   row["description"], row["access"], row["created_at"])
               for row in rows]
     if open_all:

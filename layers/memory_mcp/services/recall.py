@@ -132,7 +132,9 @@ async def _search_in(rt: Runtime, conn: Conn, space: SpaceAccess, q: str | None,
                      tag: str | None, vector: str | None, include_profile: bool, limit: int, *,
                      ann_set: bool) -> tuple[dict[str, Any], list[uuid.UUID]]:
     """The search itself, in a transaction that sees exactly ``space``; and the memories it
-    recalled (its hits, weak ones excepted), for the statistics."""
+    recalled (the hits of a query, weak ones excepted), for the statistics. A keyword or
+    category alone lists matches newest first: browsing, which would otherwise push whatever a
+    broad keyword lists into the profile's "most recalled"."""
     rows, ranking = await ranked(rt, conn, space.space_id, query=q, vector=vector,
                                  pattern=v.like_pattern(kw) if kw else None, category=tag,
                                  limit=limit, ann_set=ann_set)
@@ -150,6 +152,8 @@ async def _search_in(rt: Runtime, conn: Conn, space: SpaceAccess, q: str | None,
     result.update(count=len(hits), results=hits)
     if profile is not None:
         result["profile"] = profile
+    if ranking == "newest":  # a keyword or category listing browses; it recalls nothing
+        return result, []
     return result, [uuid.UUID(h["id"]) for h in hits if h.get("relevance") != "weak"]
 
 
