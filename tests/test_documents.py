@@ -9,11 +9,12 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 from uuid import UUID
 
+import psycopg
 import pytest
 
 from memory_mcp.db import processing
 from memory_mcp.documents.llm import OfflineExtractor
-from memory_mcp.documents.pipeline import Extractors, RetryLater, process
+from memory_mcp.documents.pipeline import UPLOADER_LOST, Extractors, RetryLater, process
 from memory_mcp.documents.storage import LocalStorage
 from memory_mcp.errors import AccessDeniedError, ConflictError, InvalidInputError, NotFoundError
 from memory_mcp.services import admin, documents, memories, uploads
@@ -230,6 +231,75 @@ async def test_upload_refused_when_access_is_lost_after_the_key_check(
                                  "ON s.id = d.space_id WHERE s.key = %s", (space,))
         row = await cur.fetchone()
     assert row is not None and row["n"] == 0
+
+
+async def _memories_of(rt: Runtime, doc_id: UUID) -> int:
+    async with rt.transaction(system=True) as conn:
+        cur = await conn.execute("SELECT count(*) AS n FROM memories WHERE source_document_id = %s",
+                                 (doc_id,))
+        row = await cur.fetchone()
+    assert row is not None
+    return int(row["n"])
+
+
+@pytest.mark.parametrize("change", ["key revoked", "user deactivated", "made a reader",
+                                    "grant lowered", "grant revoked", "no key recorded"])
+async def test_a_document_is_committed_only_while_its_uploader_may_write(
+    rt: Runtime, world: Any, tools: Extractors, change: str
+) -> None:
+    """The extraction job writes memories in the uploader's name, so it checks, as a save
+    does, that the uploading key may still write the space: access lost between the upload
+    and the job ends the document failed, saying why, with no memory. A document with no key
+    recorded (uploaded before the key was kept) is processed as before."""
+    space = await world.space()
+    m = await world.member("writer", {space: "readwrite"})
+    doc_id = await uploaded(rt, m.principal, "notes.md", "text/markdown", NOTES, space)
+    if change == "key revoked":
+        await admin.revoke_key(rt, str(m.key_id))
+    elif change == "user deactivated":
+        await admin.update_user(rt, str(m.user["id"]), active=False)
+    elif change == "made a reader":
+        await admin.update_user(rt, str(m.user["id"]), role="reader")
+    elif change == "grant lowered":
+        await admin.set_grant(rt, str(m.key_id), space, "read")
+    elif change == "grant revoked":
+        await admin.revoke_grant(rt, str(m.key_id), space)
+    else:
+        async with rt.transaction(system=True) as conn:
+            await conn.execute("UPDATE documents SET created_by_key = NULL WHERE id = %s",
+                               (doc_id,))
+    outcome = await process(rt, tools, doc_id)
+    row = await status(rt, doc_id)
+    if change == "no key recorded":
+        assert outcome == "done" and await _memories_of(rt, doc_id) == 3
+        return
+    assert outcome == "failed" and row["status"] == "failed"
+    assert row["status_reason"] == UPLOADER_LOST
+    assert await _memories_of(rt, doc_id) == 0
+
+
+async def test_access_lost_while_the_job_runs_commits_nothing(
+    rt: Runtime, world: Any, storage: LocalStorage
+) -> None:
+    """The check that counts is the one in the commit's transaction: a key revoked while the
+    job extracts (after the job's first check passed) leaves the document failed, empty."""
+    space = await world.space()
+    m = await world.member("writer", {space: "readwrite"})
+    doc_id = await uploaded(rt, m.principal, "notes.md", "text/markdown", NOTES, space)
+    url = rt.settings.database_url.get_secret_value()  # type: ignore[union-attr]
+
+    class RevokingExtractor(OfflineExtractor):
+        def extract(self, title: str, text: str, max_memories: int, *,
+                    deadline: float | None = None) -> tuple[str, list[str]]:
+            with psycopg.connect(url, autocommit=True) as conn:  # the admin, meanwhile
+                conn.execute("UPDATE api_keys SET revoked_at = now() WHERE id = %s",
+                             (m.key_id,))
+            return super().extract(title, text, max_memories, deadline=deadline)
+
+    outcome = await process(rt, Extractors(storage=storage, facts=RevokingExtractor()), doc_id)
+    row = await status(rt, doc_id)
+    assert (outcome, row["status"], row["status_reason"]) == ("failed", "failed", UPLOADER_LOST)
+    assert await _memories_of(rt, doc_id) == 0
 
 
 async def test_local_put_checks_signature_size_type_and_replay(rt: Runtime, world: Any) -> None:

@@ -96,17 +96,19 @@ async def insert(
     summary: str | None = None,
     content: str | None = None,
     upload_expires_at: int | None = None,
+    key_id: UUID | None = None,
 ) -> Row:
-    """A document row; ``upload_expires_at`` (Unix seconds): when its upload URL expires."""
+    """A document row; ``upload_expires_at`` (Unix seconds): when its upload URL expires;
+    ``key_id``: the key that uploaded it, whose access its extraction job checks again."""
     cur = await conn.execute(
         """INSERT INTO documents (id, space_id, title, filename, content_type, size_bytes, status,
                                   summary, content, storage_key, created_by, updated_by,
-                                  upload_expires_at)
+                                  upload_expires_at, created_by_key)
            VALUES (coalesce(%s, gen_random_uuid()), %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
-                   to_timestamp(%s::bigint))
+                   to_timestamp(%s::bigint), %s)
            RETURNING id""",
         (document_id, space_id, title, filename, content_type, size_bytes, status, summary,
-         content, storage_key, user_id, user_id, upload_expires_at),
+         content, storage_key, user_id, user_id, upload_expires_at, key_id),
     )
     row = await cur.fetchone()
     assert row is not None

@@ -27,7 +27,7 @@ Conn = AsyncConnection[Row]
 INSERT_BATCH = 500
 
 _FIELDS = """id, space_id, title, filename, content_type, size_bytes, status, status_reason,
-    storage_key, created_by, attempts, lease_until, deleted_at, uploaded_at"""
+    storage_key, created_by, created_by_key, attempts, lease_until, deleted_at, uploaded_at"""
 
 
 async def by_storage_key(conn: Conn, key: str) -> Row | None:
@@ -72,6 +72,19 @@ async def claim(conn: Conn, document_id: UUID, lease_seconds: int) -> Row | None
         (lease_seconds, document_id),
     )
     return await cur.fetchone()
+
+
+async def uploader_may_write(conn: Conn, document: Row) -> bool:
+    """Whether the key that uploaded ``document`` may still write its space (key live, user
+    active and a Writer, grant ReadWrite: ``memory_mcp_still_writable``, migration 0016).
+    A document with no key recorded (uploaded before migration 0021) is not checked."""
+    if document["created_by_key"] is None:
+        return True
+    cur = await conn.execute(
+        "SELECT memory_mcp_still_writable(%s, ARRAY[%s]::uuid[]) <> '' AS ok",
+        (document["created_by_key"], document["space_id"]))
+    row = await cur.fetchone()
+    return bool(row and row["ok"])
 
 
 async def advance(conn: Conn, document_id: UUID, attempt: int, status: str,

@@ -41,6 +41,10 @@ Outcome = Literal["done", "failed", "skipped"]
 EMBED_BATCH = 32
 #: Share of the time budget kept for the commit: embedding stops (and commits what it has) there.
 COMMIT_SHARE = 0.1
+#: Why a document whose uploader lost write access before its memories were committed has none.
+UPLOADER_LOST = ("Not indexed: the key that uploaded this document may no longer write to this "
+                 "space (the key was revoked, its user deactivated or made a Reader, or its "
+                 "grant lowered or removed). Someone who can write here may upload it again.")
 
 
 class RetryLater(Exception):
@@ -74,9 +78,13 @@ async def process(rt: Runtime, tools: Extractors, document_id: UUID,
         doc = await db.claim(conn, document_id, s.processing_lease_seconds)
         if doc is None:
             current = await db.by_id(conn, document_id)
+        allowed = doc is None or await db.uploader_may_write(conn, doc)
     if doc is None:
         return await _not_claimed(current)
     attempt = int(doc["attempts"])
+    if not allowed:  # checked again at the commit; here it saves the work
+        await _fail(rt, document_id, attempt, UPLOADER_LOST)
+        return "failed"
     if attempt > s.max_processing_attempts:
         await _fail(rt, document_id, attempt,
                     f"Gave up after {s.max_processing_attempts} attempts.")
@@ -174,8 +182,9 @@ async def _embed(rt: Runtime, texts: list[str], stop_at: float, budget: float) -
 
 async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Extracted,
                   summary: str, fitted: Fitted, vectors: list[str], budget: float) -> Outcome:
-    """The embedded memories, ``done`` and the coverage in one transaction (all or nothing);
-    memories identical to a live one in the space are not repeated, nor texts a person has since
+    """The embedded memories, ``done`` and the coverage in one transaction (all or nothing),
+    only if the uploader's key may still write the space (a save checks the same); memories
+    identical to a live one in the space are not repeated, nor texts a person has since
     corrected or forgotten (``statements.held_back``); the document is recorded as stating all
     of them."""
     s = rt.settings
@@ -185,6 +194,8 @@ async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Ext
         await statements.lock_space_documents(conn, doc["space_id"])  # before the row
         if await db.lock_for_finish(conn, doc["id"], attempt) is None:
             return "skipped"
+        if not await db.uploader_may_write(conn, doc):  # rolls back; process() fails the job
+            raise ExtractionError(UPLOADER_LOST)
         hashes = [row[1] for row in rows]
         held = await statements.held_back(conn, doc["space_id"], hashes)
         created = await db.insert_memories(conn, space_id=doc["space_id"], document_id=doc["id"],

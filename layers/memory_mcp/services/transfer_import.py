@@ -17,12 +17,14 @@ row-level security then guarantees that a crafted file cannot reach another spac
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import anyio
 import anyio.to_thread
 import psycopg
 
@@ -42,6 +44,8 @@ from memory_mcp.services.transfer_format import (
 )
 from memory_mcp.services.transfer_scan import Scan, records, scan
 from memory_mcp.services.transfer_space import target_space
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]
 BATCH = 200
@@ -111,6 +115,20 @@ async def import_space(rt: Runtime, path: Path, space_key: str, *, fallback_user
             "authors_mapped": mapped, "authors_to_importing_user": fallback}
 
 
+async def _remove_stored(run: _Run, keys: list[str]) -> None:
+    """Undo a failed batch's stored originals (its rows were rolled back): best effort, shielded
+    from a cancellation, so a failed import leaves no file that no document names."""
+    if run.rt.storage is None:
+        return
+    with anyio.CancelScope(shield=True):
+        for key in keys:
+            try:
+                await anyio.to_thread.run_sync(run.rt.storage.delete, key)
+            except Exception:
+                log.warning("import: could not remove %s after its batch failed", key,
+                            exc_info=True)
+
+
 async def _map_authors(rt: Runtime, found: Scan, fallback_user: str | None
                        ) -> tuple[dict[UUID, UUID], list[str], list[str]]:
     """Source user id -> user id here; plus the emails mapped and those given to ``--user``."""
@@ -145,11 +163,13 @@ async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord
     fresh = [m for m in mems if run.new_id(m.id) not in existing]
     vectors = await _vectors(run, fresh)
     mem_rows = [_memory_row(run, m, vectors[m.id]) for m in fresh]
+    stored: list[str] = []  # originals this batch wrote: removed again if the batch fails
     try:
         async with run.rt.transaction(write=[run.space_id]) as conn:
             inserted_docs = set(await db.insert_documents(conn, run.space_id, doc_rows))
             for doc, row in zip(docs, doc_rows, strict=True):
                 if doc.file is not None and UUID(row["id"]) in inserted_docs:
+                    stored.append(row["storage_key"])
                     await anyio.to_thread.run_sync(put_file, run.rt.storage, row["storage_key"],
                                                    doc.file.data, doc.content_type)
             inserted = set(await db.insert_memories(conn, run.space_id, mem_rows))
@@ -163,7 +183,10 @@ async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord
                  "last_recalled_at": r["last_recalled_at"]}
                 for m, r in zip(fresh, mem_rows, strict=True)
                 if UUID(r["id"]) in inserted and (m.recall_count or m.last_recalled_at)])
-    except (psycopg.Error, StorageWriteError) as exc:
+    except BaseException as exc:
+        await _remove_stored(run, stored)
+        if not isinstance(exc, psycopg.Error | StorageWriteError):
+            raise
         what = (str(exc) if isinstance(exc, StorageWriteError) else
                 getattr(exc.diag, "constraint_name", None) or type(exc).__name__)
         raise ImportWriteError(

@@ -90,7 +90,7 @@ async def _create(rt: Runtime, conn: Conn, principal: Principal, space: SpaceAcc
         conn, space_id=space.space_id, document_id=document_id, storage_key=key,
         user_id=principal.user_id, title=filename, filename=filename,
         content_type=fmt.content_type, size_bytes=size, status="queued",
-        upload_expires_at=target.expires_at)
+        upload_expires_at=target.expires_at, key_id=principal.key_id)
     await audit.record(conn, "upload.accepted", principal, space_id=space.space_id,
                        target_id=document_id, contentType=fmt.content_type, size=size)
     return {
