@@ -403,6 +403,28 @@ def test_openai_http_error_is_upstream_error_without_body(
         _openai(handler).embed(["hi"])
     assert UPSTREAM_BODY not in str(info.value) and SECRET not in str(info.value)
     assert "401" in caplog.text
+    assert "private memo" not in caplog.text and "123456789012" not in caplog.text
+
+
+def test_openai_logs_the_error_code_never_the_message_or_url_credentials(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """An OpenAI-style error quotes the key ("Incorrect API key provided: sk-…") or the input:
+    the log keeps the status and the error's type and code; a base URL's user, password and
+    query string stay out of the log."""
+    body = {"error": {"message": f"Incorrect API key provided: {SECRET}. 'private memo'",
+                      "type": "invalid_request_error", "code": "invalid_api_key"}}
+    from memory_mcp.embeddings.openai import OpenAIEmbedder
+
+    embedder = OpenAIEmbedder(None, None, base_url="https://user:pw-SECRET@llm.example/v1",
+                              api_key=SECRET, transport=httpx.MockTransport(
+                                  lambda r: httpx.Response(401, json=body)))
+    with caplog.at_level(logging.ERROR), pytest.raises(UpstreamError):
+        embedder.embed(["private memo"])
+    assert "invalid_request_error, invalid_api_key" in caplog.text
+    assert "https://llm.example/v1/embeddings" in caplog.text
+    for secret in (SECRET, "private memo", "pw-SECRET", "user:"):
+        assert secret not in caplog.text, secret
 
 
 def test_openai_retries_once_on_503(monkeypatch: pytest.MonkeyPatch) -> None:

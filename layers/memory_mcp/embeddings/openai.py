@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -77,6 +78,9 @@ class OpenAIEmbedder:
             )
         self._dimensions = width
         self._url = base_url.rstrip("/") + "/embeddings"
+        parts = urlsplit(self._url)  # for the log: no user, password or query string
+        self._shown_url = f"{parts.scheme}://{parts.hostname}" + (
+            f":{parts.port}" if parts.port else "") + parts.path
         # Sent per request rather than baked into the client, so an injected client works too.
         self._headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = client or httpx.Client(
@@ -118,12 +122,12 @@ class OpenAIEmbedder:
             data = sorted(response.json()["data"], key=lambda item: int(item["index"]))
             rows = [[float(x) for x in item["embedding"]] for item in data]
         except (KeyError, TypeError, ValueError) as exc:
-            log.error("unexpected embeddings response shape from %s: %r", self._url, exc)
+            log.error("unexpected embeddings response shape from %s: %r", self._shown_url, exc)
             raise UpstreamError(_FAILED) from exc
         widths = {len(row) for row in rows}
         if len(rows) != len(texts) or len(widths) > 1:
             log.error("embeddings response from %s has %d rows of widths %s for %d texts",
-                      self._url, len(rows), sorted(widths), len(texts))
+                      self._shown_url, len(rows), sorted(widths), len(texts))
             raise UpstreamError(_FAILED)
         if widths != {self._dimensions}:
             raise ConfigurationError(
@@ -137,7 +141,8 @@ class OpenAIEmbedder:
             try:
                 response = self._client.post(self._url, json=body, headers=self._headers)
             except httpx.HTTPError as exc:
-                log.error("embeddings request to %s failed: %r", self._url, exc)
+                log.error("embeddings request to %s failed: %s", self._shown_url,
+                          type(exc).__name__)
                 raise UpstreamError(_FAILED) from exc
             if response.is_success:
                 return response
@@ -145,12 +150,22 @@ class OpenAIEmbedder:
                 log.warning("embeddings request got HTTP %d; retrying", response.status_code)
                 time.sleep(_RETRY_DELAY_SECONDS)
                 continue
-            # The body can quote the input or part of the key: log it (truncated), never raise it.
-            log.error(
-                "embeddings request to %s failed with HTTP %d: %s",
-                self._url,
-                response.status_code,
-                response.text[:500],
-            )
+            # The body can quote the input (memory text) or part of the key: neither raised
+            # nor logged; the status and the error's own code say what went wrong.
+            log.error("embeddings request to %s failed with HTTP %d (%s)", self._shown_url,
+                      response.status_code, _error_code(response))
             raise UpstreamError(_FAILED)
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _error_code(response: httpx.Response) -> str:
+    """The machine-readable part of an OpenAI-style error body (``error.type`` / ``error.code``),
+    which never quotes the input or the key; "no error code" otherwise."""
+    try:
+        error = response.json().get("error")
+    except ValueError:
+        return "no error code"
+    if not isinstance(error, dict):
+        return "no error code"
+    parts = [str(error[k])[:60] for k in ("type", "code") if isinstance(error.get(k), str | int)]
+    return ", ".join(parts) or "no error code"
