@@ -61,6 +61,36 @@ def test_failed_migration_leaves_nothing_behind(fresh_database_url: str, tmp_pat
         assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (n,)
 
 
+def test_a_migration_outside_a_transaction_runs_again_from_its_start(
+        fresh_database_url: str, tmp_path: Path) -> None:
+    """``CREATE INDEX CONCURRENTLY`` cannot run in a transaction: such a file runs statement by
+    statement, is recorded only after its last one, and, having failed half way (an index
+    left behind), runs again from its start and is recorded once."""
+    for src in sorted((ROOT / "migrations").glob("*.sql")):
+        (tmp_path / src.name).write_text(src.read_text())
+    n = len(list(tmp_path.glob("*.sql")))
+    path = tmp_path / f"{n + 1:04d}_concurrent.sql"
+    body = ("-- migrate: outside a transaction\n-- a comment; with a semicolon\n"
+            "DROP INDEX CONCURRENTLY IF EXISTS scratch_idx;\n"
+            "CREATE INDEX CONCURRENTLY scratch_idx ON memories (updated_by);\n")
+    path.write_text(body + "SELECT no_such_function();\n")
+    with pytest.raises(psycopg.Error):
+        migrate(fresh_database_url, tmp_path)
+    with psycopg.connect(fresh_database_url) as conn:
+        assert conn.execute("SELECT to_regclass('scratch_idx')").fetchone() != (None,)
+        assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (n,)
+    path.write_text(body)
+    assert migrate(fresh_database_url, tmp_path) == [path.stem]
+    with psycopg.connect(fresh_database_url) as conn:
+        valid = conn.execute("SELECT indisvalid FROM pg_index WHERE indexrelid = "
+                             "'scratch_idx'::regclass").fetchone()
+        assert valid == (True,)
+        assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (n + 1,)
+        conn.execute("DROP INDEX scratch_idx")
+        conn.execute("DELETE FROM schema_migrations WHERE version = %s", (n + 1,))
+        conn.commit()
+
+
 async def test_startup_refuses_a_changed_model_until_reembedded(fresh_database_url: str) -> None:
     local = settings_for(fresh_database_url)
     rt = await create_runtime(local)  # pins the local model

@@ -2,10 +2,10 @@
 an older wording) says so instead of acting on another memory.
 
 Agents retry: a forget whose answer was lost, or one sent again in other words, must not go
-looking for the next-closest live memory and remove that one too. Both reads run only on a
-forget's slow paths (no live memory has the text, or none clearly matched), never on a save or
-a search; they filter the space's rows without an index of their own (one would cost every
-write and a table rewrite to build, for a rare path).
+looking for the next-closest live memory and remove that one too. These reads run on a
+forget's slower paths (no live memory has the text), never on a save or a search, each through
+a small partial index of rows no longer live (migration 0022), so they read what they find,
+not the space.
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ async def by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None
     """The most recently forgotten memory of the space with exactly this text that nothing has
     replaced (its chain's current version)."""
     cur = await conn.execute(
-        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
-            WHERE m.space_id = %s AND m.content_hash = %s AND m.is_latest AND m.is_forgotten
+        f"""WITH hit AS MATERIALIZED (  -- the text's rows first (an index), then the order
+                SELECT * FROM memories
+                WHERE space_id = %s AND content_hash = %s AND is_latest AND is_forgotten)
+            SELECT {_COLUMNS} FROM hit m {_JOINS}
             ORDER BY m.forgotten_at DESC, m.id LIMIT 1""",
         (space_id, content_hash),
     )
@@ -35,9 +37,10 @@ async def by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None
 async def superseded_by_hash(conn: Conn, space_id: UUID, content_hash: bytes) -> Row | None:
     """The most recent older version (superseded, not forgotten) with exactly this text."""
     cur = await conn.execute(
-        f"""SELECT {_COLUMNS} FROM memories m {_JOINS}
-            WHERE m.space_id = %s AND m.content_hash = %s AND NOT m.is_latest
-              AND NOT m.is_forgotten
+        f"""WITH hit AS MATERIALIZED (  -- as by_hash: never an ordered walk of the space
+                SELECT * FROM memories
+                WHERE space_id = %s AND content_hash = %s AND NOT is_latest AND NOT is_forgotten)
+            SELECT {_COLUMNS} FROM hit m {_JOINS}
             ORDER BY m.created_at DESC, m.id LIMIT 1""",
         (space_id, content_hash),
     )

@@ -4,6 +4,13 @@ Used by the local server at start, by the ``memory-mcp migrate`` command and by 
 migration Lambda, so every environment runs exactly the same files. A session-level advisory lock
 serialises concurrent runners (two Lambdas, a server and the CLI); each file runs in its own
 transaction together with its bookkeeping row, so a failed file leaves nothing behind.
+
+A file whose first line is ``-- migrate: outside a transaction`` runs statement by statement
+instead (each ends with ``;`` at the end of a line), for what PostgreSQL refuses inside a
+transaction: ``CREATE INDEX CONCURRENTLY``, which builds an index on a large ``memories``
+without blocking writes for the length of a table scan. Such a file must be safe to run again
+from its start (``IF EXISTS`` / ``IF NOT EXISTS``; an index a failed build left invalid is
+dropped first): its bookkeeping row is written after its last statement.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ log = logging.getLogger(__name__)
 _LOCK_ID = 0x4D454D4D4350  # "MEMMCP"
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 MIN_PGVECTOR = (0, 8, 0)
+OUTSIDE_TRANSACTION = "-- migrate: outside a transaction"
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,18 @@ class Migration:
     @property
     def checksum(self) -> str:
         return hashlib.sha256(self.sql.encode()).hexdigest()
+
+    @property
+    def outside_transaction(self) -> bool:
+        return self.sql.startswith(OUTSIDE_TRANSACTION)
+
+    def statements(self) -> list[str]:
+        """The file's statements, for a file run outside a transaction: split where a line
+        ends with ``;``; chunks of comments only are left out."""
+        chunks = re.split(r";[ \t]*(?:\n|$)", self.sql)
+        return [chunk.strip() for chunk in chunks
+                if any(line.strip() and not line.strip().startswith("--")
+                       for line in chunk.splitlines())]
 
 
 def load_migrations(directory: Path) -> list[Migration]:
@@ -75,12 +95,17 @@ def migrate(url: str, directory: Path) -> list[str]:
                     if done[migration.version] != migration.checksum:
                         log.warning("migration %s changed after it was applied", migration.name)
                     continue
-                with conn.transaction():
-                    conn.execute(migration.sql.encode())
-                    conn.execute(
-                        "INSERT INTO schema_migrations (version, name, checksum) VALUES (%s, %s, %s)",
-                        (migration.version, migration.name, migration.checksum),
-                    )
+                record = ("INSERT INTO schema_migrations (version, name, checksum) "
+                          "VALUES (%s, %s, %s)", (migration.version, migration.name,
+                                                  migration.checksum))
+                if migration.outside_transaction:
+                    for statement in migration.statements():
+                        conn.execute(statement.encode())
+                    conn.execute(*record)
+                else:
+                    with conn.transaction():
+                        conn.execute(migration.sql.encode())
+                        conn.execute(*record)
                 log.info("applied migration %s", migration.name)
                 applied.append(migration.name)
             _check_pgvector(conn)

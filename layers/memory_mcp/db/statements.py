@@ -63,7 +63,8 @@ async def held_back(conn: Conn, space_id: UUID, hashes: Sequence[bytes]) -> dict
                FROM memories m JOIN asked a ON m.content_hash = a.hash
                JOIN memories l ON l.root_id = m.root_id AND l.is_latest
                WHERE m.space_id = %(space)s AND l.is_forgotten
-                 AND l.forget_reason IS DISTINCT FROM %(deleted)s)
+                 AND (NOT m.is_latest OR m.is_forgotten)  -- true of every such m (m = l if
+                 AND l.forget_reason IS DISTINCT FROM %(deleted)s)  -- latest): for the index
            SELECT DISTINCT ON (c.content_hash) c.content_hash, c.id, c.kind
            FROM candidates c
            WHERE NOT EXISTS (SELECT 1 FROM memories x WHERE x.space_id = %(space)s
