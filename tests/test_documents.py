@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 from uuid import UUID
 
+import anyio.from_thread
 import psycopg
 import pytest
 
@@ -300,6 +301,26 @@ async def test_access_lost_while_the_job_runs_commits_nothing(
     row = await status(rt, doc_id)
     assert (outcome, row["status"], row["status_reason"]) == ("failed", "failed", UPLOADER_LOST)
     assert await _memories_of(rt, doc_id) == 0
+
+
+async def test_a_document_deleted_while_its_bytes_arrive_keeps_no_file(
+    rt: Runtime, world: Any, storage: LocalStorage
+) -> None:
+    """deleteDocument between the PUT's checks and its write finds no file to remove: the PUT
+    removes what it wrote and answers as for a URL that is no longer valid."""
+    space = await world.space()
+    m = await world.member("writer", {space: "readwrite"})
+    started = await start_upload(rt, m.principal, "a.md", "text/markdown", NOTES, space)
+
+    class DeletedMeanwhile(LocalStorage):
+        def write(self, key: str, data: bytes) -> None:
+            anyio.from_thread.run(documents.delete, rt, m.principal, started["documentId"], space)
+            super().write(key, data)
+
+    rt.storage = DeletedMeanwhile(storage.root, storage.secret)
+    with pytest.raises(AccessDeniedError, match="not valid"):
+        await put_bytes(rt, started, "text/markdown", NOTES)
+    assert [p for p in storage.root.rglob("*") if p.is_file()] == []
 
 
 async def test_local_put_checks_signature_size_type_and_replay(rt: Runtime, world: Any) -> None:

@@ -135,4 +135,11 @@ async def accept_local_upload(
         async with rt.transaction(system=True) as conn:
             await processing.unclaim_upload(conn, doc_id)
         raise
+    async with rt.transaction(system=True) as conn:
+        now = await processing.by_id(conn, doc_id)
+    if now is None or now["deleted_at"] is not None:
+        # deleteDocument ran while the bytes were written, and found no file to remove: remove
+        # it here (a delete from now on finds it), so no file outlives its document.
+        await anyio.to_thread.run_sync(storage.delete, doc["storage_key"])
+        raise invalid
     return doc_id
