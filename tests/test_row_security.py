@@ -195,6 +195,32 @@ async def test_a_service_whose_query_lost_its_filter_still_serves_one_space(
     assert [m["memory"] for m in listed["memories"]] == ["Space A deploys on Tuesdays"]
 
 
+async def test_a_listing_of_one_space_is_walled_from_the_keys_other_spaces(
+    runtime: Runtime, world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A key granted two spaces lists one: the transaction is narrowed to that space alone
+    (``resolve_space(only=True)``), so the same unfiltered query sees nothing of the other
+    space the key may also read."""
+    a, b = await world.space("wall"), await world.space("wall")
+    member = await world.member(grants={a: "readwrite", b: "read"})
+    writer = await world.member(grants={b: "readwrite"})
+    await memories.save(runtime, member.principal, "Space A deploys on Tuesdays", None, a)
+    await memories.save(runtime, writer.principal, "Space B's launch code is 0000", None, b)
+
+    async def unfiltered(conn: Any, space_id: uuid.UUID, limit: int, offset: int
+                         ) -> tuple[list[dict[str, Any]], int]:
+        cur = await conn.execute(
+            f"SELECT {memories_db._COLUMNS} FROM memories m {memories_db._JOINS} "
+            "ORDER BY m.created_at DESC LIMIT %s OFFSET %s", (limit, offset))
+        rows = await cur.fetchall()
+        return rows, len(rows)
+
+    monkeypatch.setattr(memories_db, "page", unfiltered)
+    for space, text in ((a, "Space A deploys on Tuesdays"), (b, "Space B's launch code is 0000")):
+        listed = await memories.list_page(runtime, member.principal, 1, 50, space)
+        assert [m["memory"] for m in listed["memories"]] == [text]
+
+
 async def test_with_row_security_off_search_still_sees_the_request_space(
     database_url: str, embedder: Any, world: Any
 ) -> None:

@@ -47,7 +47,7 @@ async def list_page(
 ) -> dict[str, Any]:
     page_no, size, offset = v.paging(page, limit)
     async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag)
+        space = await resolve_space(conn, principal, container_tag, only=True)
         rows, total = await db.page(conn, space.space_id, size, offset)
     v.check_page_exists(page_no, total, size)
     rows = [await missing_upload(rt, row) for row in rows]
@@ -86,7 +86,7 @@ async def _spaces(conn: Conn, principal: Principal, container_tag: str | None
                   ) -> list[SpaceAccess]:
     """Where to look: the named space, or else every readable one."""
     if container_tag:
-        return [await resolve_space(conn, principal, container_tag)]
+        return [await resolve_space(conn, principal, container_tag, only=True)]
     return await readable_spaces(conn, principal)
 
 

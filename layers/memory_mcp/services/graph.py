@@ -77,7 +77,7 @@ async def build(rt: Runtime, principal: Principal, container_tag: str | None,
                 include_inactive: bool = True) -> dict[str, Any]:
     """The graph of the named space (else the active/default one) the key may read."""
     async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag)
+        space = await resolve_space(conn, principal, container_tag, only=True)
         docs = await db.documents(conn, space.space_id, MAX_DOCUMENTS)
         mems = await db.memories(conn, space.space_id, MAX_MEMORIES, MAX_TEXT_CHARS,
                                  include_inactive)

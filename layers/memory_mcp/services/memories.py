@@ -221,7 +221,7 @@ async def list_page(
     """Every memory of the space (latest, superseded and forgotten), newest first."""
     page_no, size, offset = v.paging(page, limit)
     async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag)
+        space = await resolve_space(conn, principal, container_tag, only=True)
         rows, total = await db.page(conn, space.space_id, size, offset)
     v.check_page_exists(page_no, total, size)
     return {

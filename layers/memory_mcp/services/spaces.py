@@ -61,7 +61,7 @@ async def select_space(rt: Runtime, principal: Principal, container_tag: str) ->
     if not (container_tag or "").strip():
         raise InvalidInputError("containerTag is required: the key of the space to switch to.")
     async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag)
+        space = await resolve_space(conn, principal, container_tag, only=True)
         previous = principal.active_space_id
         await identity.set_active_space(conn, principal.key_id, space.space_id)
     return {
@@ -74,7 +74,7 @@ async def select_space(rt: Runtime, principal: Principal, container_tag: str) ->
 async def profile(rt: Runtime, principal: Principal, container_tag: str | None = None
                   ) -> dict[str, Any]:
     async with rt.transaction() as conn:
-        space = await resolve_space(conn, principal, container_tag)
+        space = await resolve_space(conn, principal, container_tag, only=True)
         return await profile_service.build(rt, conn, space)
 
 
