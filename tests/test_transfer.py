@@ -481,3 +481,31 @@ async def test_an_original_that_cannot_be_stored_rolls_its_batch_back(
                                                r"be stored \(NotADirectoryError\)\)"):
         await import_space(target, path, "nofiles", fallback_user=importer)
     assert derived(url_of(target), "nofiles")[2] == [], "the document row was rolled back"
+
+
+async def test_a_chain_whose_current_text_is_already_live_here_leaves_no_headless_history(
+        rt: Runtime, seeded: Seeded, target: Runtime, tmp_path: Path) -> None:
+    """The target space already has, live, the text of an imported fact's current version:
+    that version is skipped (one live memory per text), and the fact's older versions, which
+    would be history with no current version, are not left behind either; the answer counts
+    them."""
+    text = await export_text(rt, seeded.space)
+    importer = await users_like(target, ["ops10@example.test"])
+    world = World(target)
+    dup = await world.space("dup")
+    here = await world.member("writer", grants={dup: "readwrite"})
+    await memories.save(target, here.principal, "Project Falcon launches on March 10th.", None,
+                        dup)
+    result = await import_space(target, write(tmp_path, text), dup, fallback_user=importer)
+    with psycopg.connect(url_of(target)) as conn:
+        headless = conn.execute(
+            """SELECT m.content FROM memories m JOIN spaces s ON s.id = m.space_id
+               WHERE s.key = %s AND NOT EXISTS (
+                   SELECT 1 FROM memories l WHERE l.root_id = m.root_id AND l.is_latest)""",
+            (dup,)).fetchall()
+        live = conn.execute(
+            """SELECT count(*) FROM memories m JOIN spaces s ON s.id = m.space_id
+               WHERE s.key = %s AND m.content = 'Project Falcon launches on March 10th.'""",
+            (dup,)).fetchone()
+    assert headless == [] and live == (1,)
+    assert result["skipped_history"] == 1

@@ -187,6 +187,28 @@ async def claim_live(conn: Conn, space_id: UUID, hashes: list[bytes]) -> None:
         (space_id, hashes))
 
 
+async def drop_headless(conn: Conn, space_id: UUID, ids: list[UUID]) -> int:
+    """Of ``ids`` (the memories an import inserted), the older versions whose fact has no
+    current version here: its current version was skipped because the space already had that
+    text live, as another memory. Kept, they would be history of nothing (listed, matched by a
+    forget, never current). Returns how many were removed, with their statements."""
+    if not ids:
+        return 0
+    cur = await conn.execute(
+        """WITH gone AS (
+               DELETE FROM memories m
+               WHERE m.space_id = %(space)s AND m.id = ANY(%(ids)s::uuid[]) AND NOT m.is_latest
+                 AND NOT EXISTS (SELECT 1 FROM memories l WHERE l.root_id = m.root_id
+                                   AND l.is_latest)
+               RETURNING m.id),
+           stated AS (DELETE FROM document_statements s
+                      WHERE s.space_id = %(space)s AND s.memory_id IN (SELECT id FROM gone))
+           SELECT count(*) AS n FROM gone""",
+        {"space": space_id, "ids": ids})
+    row = await cur.fetchone()
+    return int(row["n"]) if row else 0
+
+
 async def insert_recalls(conn: Conn, space_id: UUID, rows: list[Row]) -> None:
     """Recall statistics of inserted memories (they rank the profile's stable list)."""
     if not rows:

@@ -68,8 +68,9 @@ class _Run:
     progress: Progress | None
     stats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(
         ("documents", "memories", "files", "skipped_documents", "skipped_memories",
-         "embedded"), 0))
+         "skipped_history", "embedded"), 0))
     done: int = 0
+    inserted: list[UUID] = field(default_factory=list)  # memory ids, for ``drop_headless``
 
     def new_id(self, source: UUID) -> UUID:
         return derive_id(self.space_id, self.found.header.space.id, source)
@@ -106,6 +107,7 @@ async def import_space(rt: Runtime, path: Path, space_key: str, *, fallback_user
     if pending:
         await _write(run, pending)
     async with rt.transaction(write=[space_id]) as conn:
+        run.stats["skipped_history"] = await db.drop_headless(conn, space_id, run.inserted)
         await db.note_activity(conn, space_id, found.header.space.last_activity_at)
         await audit.record(conn, "space.import", None, space_id=space_id, created_space=created,
                            reembedded=run.reembed, counts=dict(run.stats))
@@ -198,6 +200,7 @@ async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord
     run.stats["files"] += sum(1 for d, r in zip(docs, doc_rows, strict=True)
                               if d.file is not None and UUID(r["id"]) in inserted_docs)
     run.stats["memories"] += len(inserted)
+    run.inserted += inserted
     run.stats["skipped_memories"] += len(mems) - len(inserted)
     run.tick(len(batch))
 
