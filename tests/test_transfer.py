@@ -509,3 +509,37 @@ async def test_a_chain_whose_current_text_is_already_live_here_leaves_no_headles
             (dup,)).fetchone()
     assert headless == [] and live == (1,)
     assert result["skipped_history"] == 1
+
+
+async def test_a_documents_memories_keep_their_order_in_another_space(
+        rt: Runtime, world: World, tools: Extractors, tmp_path: Path) -> None:
+    """A document's memories share one commit time and list by id within it; in another space
+    the ids are derived, so the import keeps the file's order another way: getDocument and
+    listMemories list the copy exactly as the original."""
+    from memory_mcp.services import documents
+
+    source, copy = await world.space("ord"), await world.space("ord")
+    m = await world.member(grants={source: "readwrite", copy: "readwrite"})
+    steps = "".join(f"Step {i}: run check number {i} of the release.\n" for i in range(1, 31))
+    started = await uploads.create_upload(rt, m.principal, filename="steps.md",
+                                          content_type="text/markdown", size=len(steps),
+                                          container_tag=source, base_url="http://t/")
+    query = parse_qs(urlparse(started["uploadUrl"]).query)
+    doc_id = await uploads.accept_local_upload(
+        rt, started["documentId"], expires=int(query["expires"][0]), sig=query["sig"][0],
+        content_type="text/markdown", body=steps.encode())
+    assert await process(rt, tools, doc_id) == "done"
+    await import_space(rt, write(tmp_path, await export_text(rt, source)), copy)
+
+    async def order(space: str) -> tuple[list[str], list[str]]:
+        listed = await documents.list_page(rt, m.principal, 1, 1, space)
+        doc = await documents.get(rt, m.principal, listed["documents"][0]["id"], space)
+        page = await memories.list_page(rt, m.principal, 1, 50, space)
+        return ([x["memory"] for x in doc["memories"]],
+                [x["memory"] for x in page["memories"]])
+
+    original, copied = await order(source), await order(copy)
+    assert original[0][:3] == ["Step 1: run check number 1 of the release.",
+                               "Step 2: run check number 2 of the release.",
+                               "Step 3: run check number 3 of the release."]
+    assert copied == original

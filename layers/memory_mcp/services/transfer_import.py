@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -71,9 +72,28 @@ class _Run:
          "skipped_history", "embedded"), 0))
     done: int = 0
     inserted: list[UUID] = field(default_factory=list)  # memory ids, for ``drop_headless``
+    tie: tuple[datetime | None, int] = (None, 0)  # ``in_order``: the last created_at, its rank
 
     def new_id(self, source: UUID) -> UUID:
         return derive_id(self.space_id, self.found.header.space.id, source)
+
+    def in_order(self, m: MemoryRecord) -> MemoryRecord:
+        """``m`` as it will list here. Listings break ties on ``created_at`` by id, and a
+        document's memories share one ``created_at`` (one commit) with ids that grow in document
+        order; derived ids (another space) are name-based, so they would list the document
+        shuffled. The file holds them in order, so each memory that ties with the one before it
+        moves one microsecond later than it (``updated_at`` with it when equal): the same each
+        run, invisible at any precision a person reads."""
+        if self.space_id == self.found.header.space.id:
+            return m  # ids kept: the order is the source's
+        previous, rank = self.tie
+        rank = rank + 1 if m.created_at == previous else 0
+        self.tie = (m.created_at, rank)
+        if not rank:
+            return m
+        shift = timedelta(microseconds=rank)
+        return m.model_copy(update={"created_at": m.created_at + shift, "updated_at": (
+            m.updated_at + shift if m.updated_at == m.created_at else m.updated_at)})
 
     def tick(self, n: int) -> None:
         self.done += n
@@ -97,6 +117,8 @@ async def import_space(rt: Runtime, path: Path, space_key: str, *, fallback_user
     pending: list[tuple[int, DocumentRecord | MemoryRecord]] = []
     held = 0  # bytes of inline files in ``pending``: a batch of originals stays bounded
     for number, record in records(path):
+        if isinstance(record, MemoryRecord):
+            record = run.in_order(record)
         if isinstance(record, DocumentRecord | MemoryRecord):
             pending.append((number, record))
             held += len(record.file.data) if isinstance(record, DocumentRecord) and \
