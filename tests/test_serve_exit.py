@@ -87,6 +87,17 @@ def test_sigterm_stops_the_embedded_postgres_and_requests_log_no_sdk_lines() -> 
                         content=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                                             "params": {"name": "whoAmI", "arguments": {}}}))
                     assert reply.status_code == 200 and "result" in reply.json()
+                # the upload view may PUT to this server: its CSP names the port it serves on
+                view = httpx.post(
+                    f"http://127.0.0.1:{port}/mcp", timeout=30,
+                    headers={"Authorization": f"Bearer {key}", "Content-Type": "application/json",
+                             "Accept": "application/json, text/event-stream",
+                             "MCP-Protocol-Version": "2025-11-25"},
+                    content=json.dumps({"jsonrpc": "2.0", "id": 2, "method": "resources/read",
+                                        "params": {"uri": "ui://memory-mcp/upload-file.html"}}))
+                (content,) = view.json()["result"]["contents"]
+                assert f"http://127.0.0.1:{port}" in content["_meta"]["ui"]["csp"][
+                    "connectDomains"], content["_meta"]
                 pgdata = data_dir / "pgdata"
                 assert _postmaster_running(pgdata)
                 proc.send_signal(signal.SIGTERM)
@@ -97,7 +108,7 @@ def test_sigterm_stops_the_embedded_postgres_and_requests_log_no_sdk_lines() -> 
                     proc.wait(timeout=10)
         log = out.read_text()
         assert " mcp.server" not in log, log  # "Terminating session: None" after each request
-        assert log.count('"POST /mcp HTTP/1.1" 200') == 3  # the access log stays
+        assert log.count('"POST /mcp HTTP/1.1" 200') == 4  # the access log stays
         deadline = time.monotonic() + 20
         while _postmaster_running(pgdata):
             assert time.monotonic() < deadline, "the embedded PostgreSQL outlived the server"

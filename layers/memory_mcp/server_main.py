@@ -90,6 +90,8 @@ def serve(settings: Settings, host: str | None = None, port: int | None = None) 
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     host = host or settings.host
     port = port or settings.port
+    # The app reads them too: the upload view's CSP names the origin it PUTs to (this one).
+    settings = settings.model_copy(update={"host": host, "port": port})
     url = settings.public_url or f"http://{host}:{port}/mcp"
 
     async def prepare() -> dict[str, Any] | None:
