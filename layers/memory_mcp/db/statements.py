@@ -66,10 +66,10 @@ async def held_back(conn: Conn, space_id: UUID, hashes: Sequence[bytes]) -> dict
                  AND (NOT m.is_latest OR m.is_forgotten)  -- true of every such m (m = l if
                  AND l.forget_reason IS DISTINCT FROM %(deleted)s)  -- latest): for the index
            SELECT DISTINCT ON (c.content_hash) c.content_hash, c.id, c.kind
-           FROM candidates c
-           WHERE NOT EXISTS (SELECT 1 FROM memories x WHERE x.space_id = %(space)s
-                               AND x.content_hash = c.content_hash AND x.is_latest
-                               AND NOT x.is_forgotten)
+           FROM candidates c  -- a probe of the live-text key per candidate (a subplan, never
+           WHERE (SELECT 1 FROM memories x  -- an anti join over every live memory of the space)
+                  WHERE x.space_id = %(space)s AND x.content_hash = c.content_hash
+                    AND x.is_latest AND NOT x.is_forgotten LIMIT 1) IS NULL
            ORDER BY c.content_hash, c.rank, c.at DESC""",
         {"space": space_id, "hashes": list(hashes), "deleted": DOCUMENT_DELETED})
     return {bytes(row["content_hash"]): HeldBack(row["id"], row["kind"])
