@@ -25,6 +25,7 @@ import anyio
 import httpx
 import psycopg
 import pytest
+from mcp.shared.exceptions import MCPError
 
 from conftest import free_port
 from mcp_client import connect
@@ -483,6 +484,11 @@ async def test_real_server_end_to_end(server: tuple[ServerProcess, str],
         assert prompt_text.startswith("Memory-MCP context.")
         assert "Profile of space demo" in prompt_text and DEPLOYS in prompt_text
         assert STAGING not in prompt_text and LUNCH not in prompt_text
+        for name, args, says in (("context", {"space": "demo"}, "takes no arguments; got 'space'"),
+                                 ("summary", None, "Unknown prompt 'summary'")):
+            with pytest.raises(MCPError) as refused:  # the caller's mistake, said as such
+                await client.get_prompt(name, args)
+            assert refused.value.code == -32602 and says in refused.value.message
 
     # ---- the secret half of the key never travels back
     assert texts

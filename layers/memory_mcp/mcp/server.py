@@ -9,10 +9,13 @@ carry ``listChanged: false`` and ``subscribe: false``, as the 2025-11-25 ones al
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.shared.exceptions import MCPError
+from mcp_types.jsonrpc import INVALID_PARAMS
 from pydantic import ValidationError
 
 from memory_mcp import __version__
@@ -42,6 +45,24 @@ class MemoryServer(MCPServer[Any]):
             if isinstance(cause, ValidationError) and not isinstance(exc, UnexpectedToolError):
                 raise ToolError(tool_arguments.readable(name, cause)) from cause
             raise
+
+
+    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None,
+                         context: Context[Any, Any] | None = None) -> Any:
+        """An unknown prompt or an argument the prompt does not take is the caller's mistake:
+        invalid params (-32602) saying which, not the SDK's "Error rendering prompt" with code
+        0 and a traceback in the server's log."""
+        fn = resources.PROMPTS.get(name)
+        if fn is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {name!r}; this server has: "
+                                           f"{', '.join(sorted(resources.PROMPTS))}.")
+        accepted = set(inspect.signature(fn).parameters)
+        extra = sorted(set(arguments or {}) - accepted)
+        if extra:
+            takes = ", ".join(sorted(accepted)) if accepted else "no arguments"
+            raise MCPError(INVALID_PARAMS, f"The {name} prompt takes {takes}; got "
+                                           f"{', '.join(repr(e) for e in extra)}.")
+        return await super().get_prompt(name, arguments, context)
 
 
 def build_server(settings: Settings | None = None) -> MCPServer[Any]:
