@@ -162,6 +162,20 @@ def test_refusal_when_two_agreeing_memories_are_equally_close() -> None:
     assert matching.choose_forget("the staging database resets every night", clear, t).index == 0
 
 
+def test_nothing_close_is_the_reason_whatever_the_words_differ_in() -> None:
+    """A request far from every memory is refused for that, not for a "difference" (a negation
+    word, a number) that unrelated texts always have."""
+    t = matching.Thresholds(version=0.9, forget=0.7, margin=0.05, weak=0.2, strong=0.5)
+    far = [("ok cat2", 0.12), ("The staging database resets nightly", 0.10)]
+    decision = matching.choose_forget("no giraffes live in the savanna", far, t)
+    assert decision.index is None
+    assert decision.reason == "no memory is close enough (best 0.12, needs 0.70)"
+    near = [("Bob prefers dark mode", 0.86)]
+    decision = matching.choose_forget("Alice prefers dark mode", near, t)
+    assert decision.index is None and decision.reason.startswith("the closest memory is a "
+                                                                 "different fact")
+
+
 @pytest.mark.anyio
 async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any) -> None:
     space = await world.space()

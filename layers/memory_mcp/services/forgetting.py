@@ -150,8 +150,9 @@ async def _decide(rt: Runtime, principal: Principal, space: SpaceAccess, text: s
     live = rows[decision.index] if decision.index is not None else None
     t = recall.thresholds(rt)
     candidates = [{"id": str(r["id"]), "memory": r["content"],
-                   "similarity": round(float(r["semantic"]), 4),
-                   "differs": [c.detail for c in found]}
+                   "similarity": round(float(r["semantic"]), 4),  # what an unrelated memory
+                   # differs in says nothing ("says the opposite" of a 0.12 match misleads)
+                   "differs": [c.detail for c in found] if r["semantic"] >= t.weak else []}
                   for r, found in zip(rows[:MAX_FORGET_SHOWN], decision.conflicts, strict=False)]
     repeat = await _recent_repeat(rt, principal, space, text, live)
     if repeat is not None:  # and live memories still close to it are listed, never hidden

@@ -73,6 +73,9 @@ def choose_forget(request: str, candidates: list[tuple[str, float]], t: Threshol
     if not order:
         return Decision(None, "the space has no memories to compare with", found)
     best = candidates[order[0]][1]
+    if best < t.forget:  # nothing is close: that is the reason, whatever the words differ in
+        return Decision(None, f"no memory is close enough (best {best:.2f}, needs "
+                              f"{t.forget:.2f})", found)
     agreeing = [i for i in order if not found[i] and candidates[i][1] >= best - t.margin]
     if not agreeing:
         closest = found[order[0]]
