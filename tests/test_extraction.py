@@ -180,6 +180,11 @@ def test_verify_mismatches_have_human_messages() -> None:
     with pytest.raises(ExtractionError, match="declared as plain text but its contents "
                                               "are UTF-16 text that does not decode"):
         verify(ALLOWED["text/plain"], b"\xff\xfe" + "odd".encode("utf-16-le") + b"\x00")
+    docx_type = ALLOWED["application/vnd.openxmlformats-officedocument.wordprocessingml.document"]
+    with pytest.raises(ExtractionError, match=r"^The Word document \(\.docx\) is damaged"):
+        verify(docx_type, make_docx()[:-200])  # cut short, as by an interrupted download
+    with pytest.raises(ExtractionError, match="declared as PDF but its contents are a damaged ZIP"):
+        verify(PDF, zip_bytes({"a.txt": b"x"})[:-10])
     verify(ALLOWED["video/mp4"], ftyp(b"M4A "))  # MPEG-4 audio and video share a container
     verify(ALLOWED["audio/mp4"], ftyp(b"isom"))
     verify(ALLOWED["text/csv"], b"a,b\n1,2\n")

@@ -132,7 +132,9 @@ ALLOWED: dict[str, Format] = _formats()
 #: Human names of the kinds ``sniff.detect_kind`` reports and of the declared kinds.
 KIND_LABELS: dict[str, str] = {
     "text": "plain text", "markdown": "Markdown", "csv": "CSV", "pdf": "PDF",
-    "docx": "a Word document (.docx)", "zip": "a ZIP archive", "png": "a PNG image",
+    "docx": "a Word document (.docx)", "zip": "a ZIP archive",
+    "damaged-zip": "a damaged ZIP package (cut short or corrupted, as by an interrupted "
+                   "download or copy)", "png": "a PNG image",
     "jpeg": "a JPEG image", "gif": "a GIF image", "webp": "a WebP image",
     "heif": "a HEIF/HEIC image", "wav": "WAV audio", "mp3": "MP3 audio", "m4a": "M4A audio",
     "mp4": "MP4 video", "webm": "WebM media", "matroska": "a Matroska (MKV) video",

@@ -77,6 +77,10 @@ def verify(fmt: Format, data: bytes) -> None:
     if detected in _ACCEPTS.get(fmt.kind, frozenset({fmt.kind})):
         return
     declared = KIND_LABELS.get(fmt.kind, fmt.kind)
+    if detected == "damaged-zip" and fmt.kind == "docx":
+        raise ExtractionError("The Word document (.docx) is damaged: its contents were cut short "
+                              "or corrupted (an interrupted download or copy?). Open it in Word, "
+                              "save it again and upload the new file.")
     if detected is None:
         found = "not UTF-8 text" if fmt.family in ("text", "csv") else "not a recognised format"
         if fmt.family in ("text", "csv") and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
@@ -110,12 +114,14 @@ def image_size(data: bytes, kind: str) -> tuple[int, int] | None:
 
 
 def _zip_kind(data: bytes) -> str:
-    """"docx" for a Word package, else "zip". Reads only the central directory."""
+    """"docx" for a Word package, "damaged-zip" for a ZIP whose central directory cannot be
+    read (every .docx is a ZIP: a truncated one is a damaged Word file, not another type),
+    else "zip". Reads only the central directory."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             names = set(archive.namelist())
     except (zipfile.BadZipFile, ValueError, OSError, EOFError):
-        return "zip"
+        return "damaged-zip"
     return "docx" if "word/document.xml" in names else "zip"
 
 
