@@ -543,3 +543,21 @@ async def test_a_documents_memories_keep_their_order_in_another_space(
                                "Step 2: run check number 2 of the release.",
                                "Step 3: run check number 3 of the release."]
     assert copied == original
+
+
+async def test_missing_files_counts_only_originals_that_arrived_and_are_gone(
+        rt: Runtime, seeded: Seeded, storage: LocalStorage) -> None:
+    """An upload whose file never came is exported with no file and is not called missing; an
+    original that arrived and is gone from storage is."""
+    alice = await World(rt).member(grants={seeded.space: "readwrite"})
+    await uploads.create_upload(rt, alice.principal, filename="never.md",
+                                content_type="text/markdown", size=10,
+                                container_tag=seeded.space, base_url="http://t/")
+    out = io.StringIO()
+    summary = await export_space(rt, seeded.space, out, with_files=True)
+    assert (summary["files"], summary["missing_files"]) == (1, 0)
+    for path in storage.root.rglob("*"):
+        if path.is_file():
+            path.unlink()
+    summary = await export_space(rt, seeded.space, io.StringIO(), with_files=True)
+    assert (summary["files"], summary["missing_files"]) == (0, 1)
