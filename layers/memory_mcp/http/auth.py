@@ -60,9 +60,9 @@ class AuthenticatedMCP:
                            [(k.lower().encode(), v.encode()) for k, v in headers.items()])
             return
         body, receive = await mcp_edge.read_body(receive)
-        problem = mcp_edge.arguments_problem(body)
+        problem = mcp_edge.request_problem(body, request.headers.get("content-type"))
         if problem is not None:
-            await _respond(send, 200, problem, [])
+            await _respond(send, *problem, [])
             return
         token = current_caller.set(Caller(runtime, principal, str(request.base_url)))
         try:

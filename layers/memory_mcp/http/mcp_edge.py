@@ -1,11 +1,15 @@
-"""Two gaps of the MCP SDK's HTTP edge, closed before and after it: a ``tools/call`` whose
-``arguments`` is not an object gets "Invalid request parameters" with no reason, and some
-refusals (a 406 on the 2026 wire) have an empty body. Both become messages a person can act on.
+"""Gaps of the MCP SDK's HTTP edge, closed before and after it, so every refusal is a JSON
+message a person can act on: a ``tools/call`` whose ``arguments`` is not an object ("Invalid
+request parameters" with no reason), a body that is not JSON-typed (plain text), a JSON-RPC
+batch or a message with no method (pydantic's report, naming the SDK's classes), text with an
+unpaired surrogate ("unexpected end of hex escape"), and refusals with an empty body (a 406 on
+the 2026 wire).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from starlette.types import Message, Receive, Send
@@ -53,13 +57,50 @@ def _replay(body: bytes, then: Receive | None) -> Receive:
     return replay
 
 
-def arguments_problem(body: bytes) -> dict[str, Any] | None:
-    """A JSON-RPC error for ``tools/call`` with non-object ``arguments``; else None."""
+#: A JSON escape of a UTF-16 surrogate (backslash, u, D800-DFFF): only then is the body
+#: checked for unpaired ones.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _error(code: int, message: str, request_id: Any = None) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def request_problem(body: bytes, content_type: str | None) -> tuple[int, dict[str, Any]] | None:
+    """HTTP status and JSON-RPC error for a POST the SDK would refuse unreadably; else None."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media != "application/json":
+        got = f"got {media!r}" if media else "none was sent"
+        return 415, _error(-32600, f"Invalid Request: send Content-Type: application/json ({got}).")
     try:
         request = json.loads(body)
     except (ValueError, RecursionError):  # malformed or absurdly deep: the SDK answers it
         return None
-    if not isinstance(request, dict) or request.get("method") != "tools/call":
+    if isinstance(request, list):
+        return 400, _error(-32600, "Invalid Request: JSON-RPC batches are not supported; send "
+                                   "one message per POST.")
+    if not isinstance(request, dict):
+        return 400, _error(-32600, "Invalid Request: the body must be one JSON-RPC message (a "
+                                   "JSON object).")
+    request_id = request.get("id") if isinstance(request.get("id"), str | int) else None
+    if not any(k in request for k in ("method", "result", "error")):
+        return 400, _error(-32600, 'Invalid Request: a JSON-RPC request needs a "method" (and '
+                                   '"jsonrpc": "2.0", and an "id" unless it is a notification).',
+                           request_id)
+    if _SURROGATE_ESCAPE.search(body):
+        try:
+            json.dumps(request, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            return 400, _error(-32700, "Parse error: the text holds an unpaired UTF-16 surrogate "
+                                       "escape (such as \\ud800 without its pair); send valid "
+                                       "Unicode.", request_id)
+    problem = arguments_problem(request)
+    return (200, problem) if problem is not None else None
+
+
+def arguments_problem(request: dict[str, Any]) -> dict[str, Any] | None:
+    """A JSON-RPC error for ``tools/call`` with non-object ``arguments``; else None."""
+    if request.get("method") != "tools/call":
         return None
     params = request.get("params")
     if not isinstance(params, dict) or "arguments" not in params:
