@@ -323,6 +323,26 @@ async def test_a_document_deleted_while_its_bytes_arrive_keeps_no_file(
     assert [p for p in storage.root.rglob("*") if p.is_file()] == []
 
 
+async def test_a_pdfs_coverage_counts_the_characters_getdocument_pages(
+    rt: Runtime, world: Any, tools: Extractors
+) -> None:
+    """Page breaks are stored as blank lines; the coverage counts the same characters as the
+    document's ``totalChars``, so "all N characters" is the N a reader pages through."""
+    from fixtures_docs import make_pdf
+
+    space = await world.space()
+    m = await world.member("writer", {space: "readwrite"})
+    data = make_pdf([["The quarterly audit starts on the second Monday of April."],
+                     ["Expense reports are due on the fifth working day."],
+                     ["The travel desk books flights two weeks ahead."]])
+    doc_id = await uploaded(rt, m.principal, "audit.pdf", "application/pdf", data, space)
+    assert await process(rt, tools, doc_id) == "done"
+    got = await documents.get(rt, m.principal, str(doc_id), space)
+    coverage = got["document"]["coverage"]
+    assert coverage["sourceChars"] == got["page"]["totalChars"]
+    assert f"all {got['page']['totalChars']:,} characters" in coverage["note"]
+
+
 async def test_local_put_checks_signature_size_type_and_replay(rt: Runtime, world: Any) -> None:
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})

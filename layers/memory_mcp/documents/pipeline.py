@@ -190,6 +190,9 @@ async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Ext
     s = rt.settings
     rows = [(text, validation.content_hash(text), vector)
             for text, vector in zip(fitted.memories, vectors, strict=False)]
+    # As stored and paged by getDocument (a page break is a blank line): the coverage counts
+    # the same characters as ``totalChars``.
+    content = extracted.text.replace("\f", "\n\n")
     async with rt.transaction(system=True) as conn:
         await statements.lock_space_documents(conn, doc["space_id"])  # before the row
         if await db.lock_for_finish(conn, doc["id"], attempt) is None:
@@ -205,15 +208,16 @@ async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Ext
                                 hashes=hashes, older=[h.memory_id for h in held.values()])
         kinds = [h.kind for h in held.values()]
         coverage = describe(
-            source_chars=extracted.total_chars if extracted.truncated else len(extracted.text),
-            extracted_chars=len(extracted.text), truncated=extracted.truncated, fitted=fitted,
+            source_chars=(extracted.total_chars + len(content) - len(extracted.text)
+                          if extracted.truncated else len(content)),
+            extracted_chars=len(content), truncated=extracted.truncated, fitted=fitted,
             embedded=len(rows), created=created, corrected=kinds.count("corrected"),
             forgotten=kinds.count("forgotten"), pages=extracted.pages,
             pages_read=extracted.pages_read,
             limits={"max_extracted_chars": s.max_extracted_chars, "job_time_budget": budget,
                     "max_memories_per_document": s.max_memories_per_document})
         await db.finish(conn, doc["id"], title=extracted.title, summary=summary,
-                        content=extracted.text.replace("\f", "\n\n"), pages=extracted.pages,
+                        content=content, pages=extracted.pages,
                         truncated=extracted.truncated, coverage=coverage)
         await identity.touch_space(conn, doc["space_id"])
     log.info("document %s: %s", doc["id"], coverage.note)
