@@ -208,8 +208,9 @@ async def _commit(rt: Runtime, doc: dict[str, Any], attempt: int, extracted: Ext
                                 hashes=hashes, older=[h.memory_id for h in held.values()])
         kinds = [h.kind for h in held.values()]
         coverage = describe(
-            source_chars=(extracted.total_chars + len(content) - len(extracted.text)
-                          if extracted.truncated else len(content)),
+            source_chars=(len(content) if not extracted.truncated else None
+                          if extracted.total_chars is None else
+                          extracted.total_chars + len(content) - len(extracted.text)),
             extracted_chars=len(content), truncated=extracted.truncated, fitted=fitted,
             embedded=len(rows), created=created, corrected=kinds.count("corrected"),
             forgotten=kinds.count("forgotten"), pages=extracted.pages,
