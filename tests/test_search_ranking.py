@@ -154,6 +154,18 @@ def test_the_answer_types_a_memory_offers(text: str, kinds: set[str]) -> None:
     assert rerank.offers(text) == kinds
 
 
+async def test_a_hit_that_matches_words_but_not_meaning_is_never_strong(
+        runtime: Runtime, world: Any) -> None:
+    """A one-word query that is a token of an unrelated memory ranks it by its words (the
+    lexical signal is real), but the label says no more than the meaning supports."""
+    space, m = await _space_with(runtime, world, [*FACTS, r"Path C:\temp\x holds the nightly "
+                                                  "build logs."])
+    found = await _search(runtime, m, space, "x")
+    hit = next(h for h in found["results"] if "Path" in h["memory"])
+    assert hit["lexical"] > 0 and hit["semantic"] < found["weakBelow"]
+    assert hit["relevance"] == "moderate" and hit["score"] >= found["weakBelow"]
+
+
 async def test_counts_are_maintained_by_the_database(runtime: Runtime, world: Any) -> None:
     """space_stats / space_terms (migration 0008) match a recount after saves, a new version, a
     forget and a deleted space's rows."""

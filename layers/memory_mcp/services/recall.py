@@ -161,10 +161,14 @@ def label(rows: list[db.Row], hits: list[dict[str, Any]], ranking: str,
           t: matching.Thresholds) -> None:
     """Each hit's relevance word, from its row's unrounded score (the hit shows it rounded to
     four places: 0.21996 shown as 0.22 is still below a 0.22 floor, as ``rerank`` judged it).
-    Under rank fusion the score is a rank, so the cosine is the basis."""
+    Under rank fusion the score is a rank, so the cosine is the basis. A hit whose words match
+    but whose meaning is below the weak floor ("x" finding "Path C:\\temp\\x") is at most
+    moderate: the label never says more than both signals support."""
     for row, hit in zip(rows, hits, strict=True):
         basis = row["semantic"] if ranking == "hybrid-rrf" else row["score"]
         hit["relevance"] = matching.relevance(float(basis), t)
+        if hit["relevance"] == "strong" and float(row["semantic"]) < t.weak:
+            hit["relevance"] = "moderate"  # the words match, the meaning does not: not strong
 
 
 async def _record_recalls(conn: Conn, space_id: uuid.UUID, ids: list[uuid.UUID]) -> None:
