@@ -561,3 +561,29 @@ async def test_missing_files_counts_only_originals_that_arrived_and_are_gone(
             path.unlink()
     summary = await export_space(rt, seeded.space, io.StringIO(), with_files=True)
     assert (summary["files"], summary["missing_files"]) == (0, 1)
+
+
+async def test_a_merge_import_gives_an_uncategorised_identical_memory_its_category(
+        rt: Runtime, seeded: Seeded, target: Runtime, tmp_path: Path) -> None:
+    """The target already has an exported text live: the import skips it (one live memory per
+    text) and, as a save with a category would, gives it the file's category when it has
+    none; a category already set here is kept."""
+    text = await export_text(rt, seeded.space)
+    importer = await users_like(target, ["ops11@example.test"])
+    world = World(target)
+    merged = await world.space("merge")
+    here = await world.member("writer", grants={merged: "readwrite"})
+    await memories.save(target, here.principal, "The staging database lives in eu-west-1.",
+                        None, merged)
+    await memories.save(target, here.principal, "Alice prefers tabs over spaces in Python code.",
+                        "style", merged)
+    await import_space(target, write(tmp_path, text), merged, fallback_user=importer)
+    with psycopg.connect(url_of(target)) as conn:
+        rows = dict(conn.execute(
+            """SELECT m.content, m.category FROM memories m JOIN spaces s ON s.id = m.space_id
+               WHERE s.key = %s AND m.is_latest AND NOT m.is_forgotten
+                 AND m.content IN ('The staging database lives in eu-west-1.',
+                                   'Alice prefers tabs over spaces in Python code.')""",
+            (merged,)).fetchall())
+    assert rows == {"The staging database lives in eu-west-1.": "infrastructure",
+                    "Alice prefers tabs over spaces in Python code.": "style"}

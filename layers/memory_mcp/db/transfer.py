@@ -209,6 +209,22 @@ async def drop_headless(conn: Conn, space_id: UUID, ids: list[UUID]) -> int:
     return int(row["n"]) if row else 0
 
 
+async def fill_categories(conn: Conn, space_id: UUID, rows: list[Row]) -> int:
+    """Memories the import skipped because the space already had their text live: where that
+    live memory has no category and the imported one had (``content_hash`` hex, ``category``),
+    it takes it, as a save of the same text with a category would. A category already set here
+    is kept. Returns how many were set."""
+    if not rows:
+        return 0
+    cur = await conn.execute(
+        """UPDATE memories m SET category = r.category
+             FROM jsonb_to_recordset(%(rows)s) AS r(content_hash text, category text)
+            WHERE m.space_id = %(space)s AND m.content_hash = decode(r.content_hash, 'hex')
+              AND m.is_latest AND NOT m.is_forgotten AND m.category IS NULL""",
+        {"space": space_id, "rows": Jsonb(rows)})
+    return cur.rowcount
+
+
 async def insert_recalls(conn: Conn, space_id: UUID, rows: list[Row]) -> None:
     """Recall statistics of inserted memories (they rank the profile's stable list)."""
     if not rows:
