@@ -579,7 +579,7 @@ async def test_a_merge_import_gives_an_uncategorised_identical_memory_its_catego
                         "style", merged)
     await import_space(target, write(tmp_path, text), merged, fallback_user=importer)
     with psycopg.connect(url_of(target)) as conn:
-        rows = dict(conn.execute(
+        rows: dict[str, str] = dict(conn.execute(
             """SELECT m.content, m.category FROM memories m JOIN spaces s ON s.id = m.space_id
                WHERE s.key = %s AND m.is_latest AND NOT m.is_forgotten
                  AND m.content IN ('The staging database lives in eu-west-1.',
