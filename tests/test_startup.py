@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,7 @@ from memory_mcp.services import memories
 from memory_mcp.services.reembed import reembed_all
 from memory_mcp.services.startup import bootstrap_demo, create_runtime, create_runtime_unchecked
 
-from conftest import ROOT, settings_for
+from conftest import ROOT, empty_database, settings_for
 
 pytestmark = pytest.mark.anyio
 
@@ -89,6 +91,85 @@ def test_a_migration_outside_a_transaction_runs_again_from_its_start(
         conn.execute("DROP INDEX scratch_idx")
         conn.execute("DELETE FROM schema_migrations WHERE version = %s", (n + 1,))
         conn.commit()
+
+
+def _run_concurrently(url: str, directories: list[Path], pause: float = 0.0,
+                      hold: Any = None) -> dict[int, object]:
+    """``migrate`` from several threads at once (each ``pause`` s after the one before);
+    ``hold``, a callable run once they are all started (a reader letting go, say)."""
+    results: dict[int, object] = {}
+
+    def run(i: int, directory: Path) -> None:
+        try:
+            results[i] = migrate(url, directory)
+        except Exception as exc:  # reported below
+            results[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i, d)) for i, d in enumerate(directories)]
+    for thread in threads:
+        thread.start()
+        time.sleep(pause)
+    if hold is not None:
+        hold()
+    for thread in threads:
+        thread.join(120)
+    assert not any(t.is_alive() for t in threads), "a runner hung"
+    return results
+
+
+def test_runners_started_together_wait_for_each_other(pg_root_url: str) -> None:
+    """Two servers (or a server and the CLI) starting on a fresh database: one migrates, the
+    other waits for it (polling the lock, holding no snapshot that 0022's concurrent index
+    builds would wait for) and finds nothing left to do."""
+    url = empty_database(pg_root_url)
+    results = _run_concurrently(url, [ROOT / "migrations"] * 2)
+    assert not any(isinstance(r, Exception) for r in results.values()), results
+    applied = sorted(len(r) for r in results.values())  # type: ignore[arg-type]
+    assert applied == [0, len(load_migrations(ROOT / "migrations"))]
+
+
+def test_a_runner_waiting_for_the_lock_does_not_stall_a_concurrent_index_build(
+        pg_root_url: str, tmp_path: Path) -> None:
+    """A database at 0021: the first runner builds 0022's indexes while a reader's snapshot
+    delays it; a second runner arrives meanwhile and waits; both finish, the indexes valid."""
+    url = empty_database(pg_root_url)
+    early = tmp_path / "early"
+    early.mkdir()
+    for src in sorted((ROOT / "migrations").glob("*.sql")):
+        if int(src.name[:4]) <= 21:
+            (early / src.name).write_text(src.read_text())
+    migrate(url, early)
+    reader = psycopg.connect(url)
+    reader.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+    reader.execute("SELECT count(*) FROM memories").fetchone()
+
+    def let_go() -> None:
+        time.sleep(1.0)
+        reader.rollback()
+        reader.close()
+
+    results = _run_concurrently(url, [ROOT / "migrations"] * 2, pause=1.0, hold=let_go)
+    assert not any(isinstance(r, Exception) for r in results.values()), results
+    with psycopg.connect(url) as conn:
+        valid = conn.execute("SELECT bool_and(indisvalid) FROM pg_index WHERE indexrelid::regclass"
+                             "::text IN ('memories_space_past_hash_idx', "
+                             "'memories_space_forgotten_idx')").fetchone()
+    assert valid == (True,)
+
+
+def test_a_file_outside_a_transaction_is_split_on_any_line_ending_and_holds_no_body(
+        tmp_path: Path) -> None:
+    (tmp_path / "0001_x.sql").write_text("-- migrate: outside a transaction\r\nSELECT 1;\r\n"
+                                         "SELECT 2;\r\n")
+    (migration,) = load_migrations(tmp_path)
+    assert migration.statements() == ["-- migrate: outside a transaction\nSELECT 1",
+                                      "SELECT 2"]  # read with universal newlines
+    (tmp_path / "0001_x.sql").write_text("-- migrate: outside a transaction\n"
+                                         "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ "
+                                         "LANGUAGE sql;\n")
+    (migration,) = load_migrations(tmp_path)
+    with pytest.raises(ConfigurationError, match=r"\$\$"):
+        migration.statements()
 
 
 async def test_startup_refuses_a_changed_model_until_reembedded(fresh_database_url: str) -> None:

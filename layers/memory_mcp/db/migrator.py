@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from memory_mcp.errors import ConfigurationError
 log = logging.getLogger(__name__)
 
 _LOCK_ID = 0x4D454D4D4350  # "MEMMCP"
+_LOCK_POLL_SECONDS = 0.25
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 MIN_PGVECTOR = (0, 8, 0)
 OUTSIDE_TRANSACTION = "-- migrate: outside a transaction"
@@ -49,8 +51,13 @@ class Migration:
 
     def statements(self) -> list[str]:
         """The file's statements, for a file run outside a transaction: split where a line
-        ends with ``;``; chunks of comments only are left out."""
-        chunks = re.split(r";[ \t]*(?:\n|$)", self.sql)
+        ends with ``;``; chunks of comments only are left out. A function body (``$$``) could
+        hold such a line, so such a file may not have one."""
+        if "$$" in self.sql:
+            raise ConfigurationError(f"Migration {self.name} runs outside a transaction and is "
+                                     "split at each ';' that ends a line: it may not hold a "
+                                     "$$ body.")
+        chunks = re.split(r";[ \t]*(?:\r?\n|$)", self.sql)
         return [chunk.strip() for chunk in chunks
                 if any(line.strip() and not line.strip().startswith("--")
                        for line in chunk.splitlines())]
@@ -77,7 +84,7 @@ def migrate(url: str, directory: Path) -> list[str]:
     migrations = load_migrations(directory)
     applied: list[str] = []
     with psycopg.connect(url, autocommit=True, prepare_threshold=None) as conn:
-        conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_ID,))
+        _lock(conn)
         try:
             conn.execute(
                 """CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -112,6 +119,19 @@ def migrate(url: str, directory: Path) -> list[str]:
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_ID,))
     return applied
+
+
+def _lock(conn: psycopg.Connection[tuple[object, ...]]) -> None:
+    """Take the runners' session lock, polling. A runner blocked inside
+    ``pg_advisory_lock`` holds a snapshot for as long as it waits, and ``CREATE INDEX
+    CONCURRENTLY`` in the runner holding the lock waits for every older snapshot: the two
+    deadlock. Between tries this one holds no snapshot and no transaction."""
+    waited = 0.0
+    while not conn.execute("SELECT pg_try_advisory_lock(%s)", (_LOCK_ID,)).fetchone()[0]:  # type: ignore[index]
+        if waited == 0.0:
+            log.info("another runner is migrating; waiting for it")
+        time.sleep(_LOCK_POLL_SECONDS)
+        waited += _LOCK_POLL_SECONDS
 
 
 def _check_pgvector(conn: psycopg.Connection[tuple[object, ...]]) -> None:
