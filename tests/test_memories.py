@@ -184,8 +184,9 @@ async def test_forget_by_id_with_content_that_means_another_memory_is_refused(
     runtime: Runtime, world: Any
 ) -> None:
     """An id copied from the wrong line: content that is another memory's text, or clearly
-    means another fact, forgets nothing and names both; content that is the memory itself, a
-    rewording of it, or a reason forgets the id (a reason is kept and said back)."""
+    means another fact, and is not about the named memory, forgets nothing and names both;
+    content that is the memory itself, a rewording of it, a reason, or the correction that
+    replaces it forgets the id (the content is kept as the reason and said back)."""
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
     vpn = (await memories.save(runtime, m.principal, "The VPN password rotates every 30 days",
@@ -213,6 +214,23 @@ async def test_forget_by_id_with_content_that_means_another_memory_is_refused(
     assert why["reason"] == reason and reason in formatting.forgotten(why)
     rows = {r["id"]: r["isForgotten"] for r in await _rows(runtime, space, m.principal)}
     assert rows == {vpn["id"]: True, lunch["id"]: False, cache["id"]: True}
+
+    # the correction saved first, then the stale fact forgotten by id with it as the reason:
+    # the content means the new memory, but it is about the named one, so the id stands
+    old = (await memories.save(runtime, m.principal, "The weekly retro happens on Thursday "
+                               "afternoons", None, space))["memory"]
+    new = (await memories.save(runtime, m.principal, "The weekly retro moved to Friday mornings",
+                               None, space))["memory"]
+    for content in ("outdated: the weekly retro moved to Friday mornings",
+                    "The weekly retro moved to Friday mornings"):
+        again = await memories.save(runtime, m.principal, "The weekly retro happens on Thursday "
+                                    "afternoons", None, space) if content[0] == "T" else None
+        target = again["memory"]["id"] if again else old["id"]
+        done = await memories.forget(runtime, m.principal, content, target, space)
+        assert done["action"] == "forgotten" and done["memory"]["id"] == target, done
+        assert done["reason"] == content
+    rows = {r["id"]: r["isForgotten"] for r in await _rows(runtime, space, m.principal)}
+    assert rows[new["id"]] is False
 
 
 async def test_forget_unknown_id_and_id_from_another_space(runtime: Runtime, world: Any) -> None:

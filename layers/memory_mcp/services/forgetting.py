@@ -172,10 +172,13 @@ async def _decide(rt: Runtime, principal: Principal, space: SpaceAccess, text: s
 async def _by_id(rt: Runtime, principal: Principal, space: SpaceAccess, text: str,
                  target_id: uuid.UUID) -> _Plan:
     """The memory a memoryId names. An id is easy to copy from the wrong line of a list, and
-    the content is what the person said: when the content is another memory's exact text, or
-    clearly means another fact (the forget-by-content rules), nothing is forgotten and both are
-    shown (``id_mismatch``). Otherwise the id decides and content other than the memory's own
-    text is kept as the forget's reason (the answer says so)."""
+    the content is what the person said. When the content is another memory's exact text, or
+    clearly means another fact (the forget-by-content rules), *and* is not about the named
+    memory at all (not among what search shows for it at ``strong`` relevance), nothing is
+    forgotten and both are shown (``id_mismatch``). Otherwise the id decides, and content other
+    than the memory's own text is kept as the forget's reason (the answer says so): "outdated:
+    the retro moved to Friday" forgets the Thursday memory it names, even when the Friday one
+    is saved too."""
     digest = v.content_hash(text) if text else None
     async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
         named = await db.get(conn, space.space_id, target_id)
@@ -185,10 +188,12 @@ async def _by_id(rt: Runtime, principal: Principal, space: SpaceAccess, text: st
         if digest is None or plan.match is None or digest == v.content_hash(named["content"]):
             return plan
         meant = await db.find_live_by_hash(conn, space.space_id, digest)
-    if meant is None:
-        rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
-        meant = rows[decision.index] if decision.index is not None else None
-    if meant is not None and meant["root_id"] != named["root_id"]:
+    rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
+    if meant is None and decision.index is not None:
+        meant = rows[decision.index]
+    about_named = any(r["root_id"] == named["root_id"]
+                      and float(r["semantic"]) >= recall.thresholds(rt).strong for r in rows)
+    if meant is not None and meant["root_id"] != named["root_id"] and not about_named:
         return _Plan({"action": "id_mismatch", "memory": views.memory(named),
                       "meant": views.memory(meant)})
     return _Plan(match=plan.match, how=plan.how, reason=text)
