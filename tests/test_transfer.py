@@ -587,3 +587,35 @@ async def test_a_merge_import_gives_an_uncategorised_identical_memory_its_catego
             (merged,)).fetchall())
     assert rows == {"The staging database lives in eu-west-1.": "infrastructure",
                     "Alice prefers tabs over spaces in Python code.": "style"}
+
+
+async def test_a_rerun_after_a_failed_batch_leaves_no_headless_history(
+        rt: Runtime, seeded: Seeded, target: Runtime, tmp_path: Path) -> None:
+    """The first run inserts a fact's older version in an early batch and fails later; the
+    fixed re-run skips that row as already there and the fact's current version as already
+    live here: the older version is still dropped (the check covers the file, not the run)."""
+    records = _lines(await export_text(rt, seeded.space))
+    importer = await users_like(target, ["ops12@example.test"])
+    world = World(target)
+    dup = await world.space("dup")
+    here = await world.member("writer", grants={dup: "readwrite"})
+    await memories.save(target, here.principal, "Project Falcon launches on March 10th.", None,
+                        dup)
+    mems = [i for i, r in enumerate(records) if r.get("type") == "memory"]
+    v1 = next(i for i in mems if records[i]["content"] == "Project Falcon launches on March 3rd.")
+    last = next(i for i in reversed(mems) if i > v1 and "Falcon" not in records[i]["content"])
+    original = records[last].get("recall_count")
+    records[last]["recall_count"] = 2**40  # the last batch fails
+    with pytest.raises(ImportWriteError):
+        await import_space(target, write(tmp_path, _text(records)), dup,
+                           fallback_user=importer, batch=1)
+    records[last]["recall_count"] = original
+    result = await import_space(target, write(tmp_path, _text(records)), dup,
+                                fallback_user=importer, batch=1)
+    with psycopg.connect(url_of(target)) as conn:
+        headless = conn.execute(
+            """SELECT m.content FROM memories m JOIN spaces s ON s.id = m.space_id
+               WHERE s.key = %s AND NOT EXISTS (
+                   SELECT 1 FROM memories l WHERE l.root_id = m.root_id AND l.is_latest)""",
+            (dup,)).fetchall()
+    assert headless == [] and result["skipped_history"] == 1

@@ -188,10 +188,11 @@ async def claim_live(conn: Conn, space_id: UUID, hashes: list[bytes]) -> None:
 
 
 async def drop_headless(conn: Conn, space_id: UUID, ids: list[UUID]) -> int:
-    """Of ``ids`` (the memories an import inserted), the older versions whose fact has no
-    current version here: its current version was skipped because the space already had that
-    text live, as another memory. Kept, they would be history of nothing (listed, matched by a
-    forget, never current). Returns how many were removed, with their statements."""
+    """Of ``ids`` (the memories of an import's file, as ids here), the older versions whose
+    fact has no current version here: its current version was skipped because the space
+    already had that text live, as another memory. Kept, they would be history of nothing
+    (listed, matched by a forget, never current). Returns how many were removed, with their
+    statements."""
     if not ids:
         return 0
     cur = await conn.execute(
@@ -241,6 +242,13 @@ async def insert_recalls(conn: Conn, space_id: UUID, rows: list[Row]) -> None:
 async def existing_memories(conn: Conn, space_id: UUID, ids: Sequence[UUID]) -> set[UUID]:
     """Which of these memory ids the space already holds (a re-run skips their embedding)."""
     cur = await conn.execute("SELECT id FROM memories WHERE space_id = %s AND id = ANY(%s)",
+                             (space_id, list(ids)))
+    return {row["id"] for row in await cur.fetchall()}
+
+
+async def existing_documents(conn: Conn, space_id: UUID, ids: Sequence[UUID]) -> set[UUID]:
+    """Which of these document ids the space holds."""
+    cur = await conn.execute("SELECT id FROM documents WHERE space_id = %s AND id = ANY(%s)",
                              (space_id, list(ids)))
     return {row["id"] for row in await cur.fetchall()}
 

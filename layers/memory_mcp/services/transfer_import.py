@@ -71,7 +71,6 @@ class _Run:
         ("documents", "memories", "files", "skipped_documents", "skipped_memories",
          "skipped_history", "embedded"), 0))
     done: int = 0
-    inserted: list[UUID] = field(default_factory=list)  # memory ids, for ``drop_headless``
     tie: tuple[datetime | None, int] = (None, 0)  # ``in_order``: the last created_at, its rank
 
     def new_id(self, source: UUID) -> UUID:
@@ -129,7 +128,10 @@ async def import_space(rt: Runtime, path: Path, space_key: str, *, fallback_user
     if pending:
         await _write(run, pending)
     async with rt.transaction(write=[space_id]) as conn:
-        run.stats["skipped_history"] = await db.drop_headless(conn, space_id, run.inserted)
+        # Over the whole file, not this run's rows: a run that failed half way inserted older
+        # versions whose current one a later run skipped (exports list every v1 first).
+        run.stats["skipped_history"] = await db.drop_headless(
+            conn, space_id, [run.new_id(source) for source in found.memories])
         await db.note_activity(conn, space_id, found.header.space.last_activity_at)
         await audit.record(conn, "space.import", None, space_id=space_id, created_space=created,
                            reembedded=run.reembed, counts=dict(run.stats))
@@ -139,13 +141,25 @@ async def import_space(rt: Runtime, path: Path, space_key: str, *, fallback_user
             "authors_mapped": mapped, "authors_to_importing_user": fallback}
 
 
-async def _remove_stored(run: _Run, keys: list[str]) -> None:
-    """Undo a failed batch's stored originals (its rows were rolled back): best effort, shielded
-    from a cancellation, so a failed import leaves no file that no document names."""
-    if run.rt.storage is None:
+async def _remove_stored(run: _Run, stored: list[tuple[UUID, str]]) -> None:
+    """Undo a failed batch's stored originals (``(document id, key)``), shielded from a
+    cancellation, so a failed import leaves no file that no document names. Only files whose
+    document row is not there: a commit whose answer was lost (the connection dropped as it
+    committed) may have stored the rows after all, and their files stay. If that cannot be
+    asked, every file stays: an orphan file is better than a document without its file."""
+    if run.rt.storage is None or not stored:
         return
     with anyio.CancelScope(shield=True):
-        for key in keys:
+        try:
+            async with run.rt.transaction(read=[run.space_id]) as conn:
+                kept = await db.existing_documents(conn, run.space_id, [d for d, _ in stored])
+        except Exception:
+            log.warning("import: could not tell whether a failed batch stored its documents; "
+                        "its %d file(s) stay", len(stored), exc_info=True)
+            return
+        for document_id, key in stored:
+            if document_id in kept:
+                continue
             try:
                 await anyio.to_thread.run_sync(run.rt.storage.delete, key)
             except Exception:
@@ -187,13 +201,13 @@ async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord
     fresh = [m for m in mems if run.new_id(m.id) not in existing]
     vectors = await _vectors(run, fresh)
     mem_rows = [_memory_row(run, m, vectors[m.id]) for m in fresh]
-    stored: list[str] = []  # originals this batch wrote: removed again if the batch fails
+    stored: list[tuple[UUID, str]] = []  # originals this batch wrote: removed if it fails
     try:
         async with run.rt.transaction(write=[run.space_id]) as conn:
             inserted_docs = set(await db.insert_documents(conn, run.space_id, doc_rows))
             for doc, row in zip(docs, doc_rows, strict=True):
                 if doc.file is not None and UUID(row["id"]) in inserted_docs:
-                    stored.append(row["storage_key"])
+                    stored.append((UUID(row["id"]), row["storage_key"]))
                     await anyio.to_thread.run_sync(put_file, run.rt.storage, row["storage_key"],
                                                    doc.file.data, doc.content_type)
             inserted = set(await db.insert_memories(conn, run.space_id, mem_rows))
@@ -226,7 +240,6 @@ async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord
     run.stats["files"] += sum(1 for d, r in zip(docs, doc_rows, strict=True)
                               if d.file is not None and UUID(r["id"]) in inserted_docs)
     run.stats["memories"] += len(inserted)
-    run.inserted += inserted
     run.stats["skipped_memories"] += len(mems) - len(inserted)
     run.tick(len(batch))
 
