@@ -15,7 +15,7 @@ LIST = b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
 
 @pytest.mark.parametrize(("content_type", "body", "status", "code", "says"), [
     ("text/plain", LIST, 415, -32600, "send Content-Type: application/json (got 'text/plain')"),
-    (None, LIST, 415, -32600, "(none was sent)"),
+    ("text/plain, text/html", LIST, 415, -32600, "(got 'text/plain, text/html')"),
     ("application/json", b"[" + LIST + b"]", 400, -32600, "batches are not supported"),
     ("application/json", b'"tools/list"', 400, -32600, "one JSON-RPC message"),
     ("application/json", b'{"jsonrpc":"2.0","id":7}', 400, -32600, 'needs a "method"'),
@@ -53,3 +53,21 @@ async def test_a_paired_surrogate_escape_is_ordinary_text(live_server: str, worl
             "Authorization": f"Bearer {member.key}", "MCP-Protocol-Version": "2025-11-25",
             "Accept": "application/json, text/event-stream", "Content-Type": "application/json"})
     assert reply.status_code == 200 and "result" in reply.json(), reply.text
+
+
+async def test_what_the_sdk_refuses_in_plain_text_comes_back_as_json(live_server: str,
+                                                                    world: Any) -> None:
+    """No Content-Type at all is left to the SDK (the 2026 era accepts it); on the 2025 wire it
+    refuses in plain text, which reaches the client as a JSON message. A charset parameter or a
+    list that includes application/json is accepted."""
+    space = await world.space()
+    member = await world.member(grants={space: "readwrite"})
+    headers = {"Authorization": f"Bearer {member.key}", "MCP-Protocol-Version": "2025-11-25",
+               "Accept": "application/json, text/event-stream"}
+    async with httpx.AsyncClient(timeout=30) as client:
+        bare = await client.post(live_server, headers=headers, content=LIST)
+        charset = await client.post(live_server, content=LIST, headers={
+            **headers, "Content-Type": "application/json; charset=utf-8"})
+    assert bare.status_code == 400 and bare.headers["content-type"] == "application/json"
+    assert bare.json() == {"error": "bad_request", "message": "Invalid Content-Type header"}
+    assert charset.status_code == 200 and "result" in charset.json()

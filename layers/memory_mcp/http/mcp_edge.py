@@ -68,10 +68,11 @@ def _error(code: int, message: str, request_id: Any = None) -> dict[str, Any]:
 
 def request_problem(body: bytes, content_type: str | None) -> tuple[int, dict[str, Any]] | None:
     """HTTP status and JSON-RPC error for a POST the SDK would refuse unreadably; else None."""
-    media = (content_type or "").split(";", 1)[0].strip().lower()
-    if media != "application/json":
-        got = f"got {media!r}" if media else "none was sent"
-        return 415, _error(-32600, f"Invalid Request: send Content-Type: application/json ({got}).")
+    media = [part.split(";", 1)[0].strip().lower() for part in (content_type or "").split(",")]
+    if content_type and "application/json" not in media:  # none at all: the SDK decides (the
+        got = ", ".join(m for m in media if m)              # 2026 era accepts it)
+        return 415, _error(-32600, f"Invalid Request: send Content-Type: application/json (got "
+                                   f"{got!r}).")
     try:
         request = json.loads(body)
     except (ValueError, RecursionError):  # malformed or absurdly deep: the SDK answers it
@@ -116,19 +117,22 @@ def arguments_problem(request: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def readable_errors(send: Send) -> Send:
-    """Give an empty-bodied 4xx from the SDK a JSON message saying what to change."""
+    """Give a 4xx from the SDK that is empty or plain text ("Invalid Content-Type header") a
+    JSON message saying what to change."""
     pending: Message | None = None
 
     async def wrapped(message: Message) -> None:
         nonlocal pending
-        if message["type"] == "http.response.start" and message["status"] in _EMPTY_BODY_MESSAGES:
+        if message["type"] == "http.response.start" and 400 <= message["status"] < 500 \
+                and not _is_json(message):
             pending = message
             return
         if pending is not None and message["type"] == "http.response.body":
             start, pending = pending, None
-            if not message.get("body") and not message.get("more_body"):
-                body = json.dumps({"error": "bad_request",
-                                   "message": _EMPTY_BODY_MESSAGES[start["status"]]}).encode()
+            text = bytes(message.get("body") or b"").decode("utf-8", "replace").strip()
+            said = _EMPTY_BODY_MESSAGES.get(start["status"]) if not text else text[:300]
+            if said and not message.get("more_body"):
+                body = json.dumps({"error": "bad_request", "message": said}).encode()
                 headers = [(k, v) for k, v in start.get("headers", [])
                            if k.lower() not in (b"content-length", b"content-type")]
                 headers += [(b"content-type", b"application/json"),
@@ -140,3 +144,8 @@ def readable_errors(send: Send) -> Send:
         await send(message)
 
     return wrapped
+
+
+def _is_json(start: Message) -> bool:
+    return any(k.lower() == b"content-type" and v.lower().startswith(b"application/json")
+               for k, v in start.get("headers", []))
