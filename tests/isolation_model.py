@@ -71,7 +71,7 @@ QUERIES = ("when do we deploy?", "which database version does staging use?",
 CATEGORIES = ("decision", "convention", "preference", "infra")
 #: Wording the server uses for the refusals the model predicts.
 NOT_FOUND = "was not found"
-NO_SPACES = "no spaces yet"
+NO_SPACES = "has no spaces"
 READ_ONLY = "read-only"
 #: Phrases of the (c) probes and which tools take a containerTag.
 TAG_PROBES = ("search_memory", "add_memory:save", "add_memory:forget", "add_memory:forget-id",

@@ -89,7 +89,8 @@ def granted(principal: Principal, spaces: Sequence[SpaceAccess], container_tag: 
         found = default_space(principal, list(spaces))
         if found is None:
             raise NotFoundError(
-                "This API key has no spaces yet. Ask an operator to grant one "
+                "This API key has no spaces (none granted yet, or access was withdrawn). "
+                "Ask an operator to grant one "
                 "(memory-mcp grants set --key <key id> --space <space> --access readwrite)."
             )
         space = found
@@ -129,7 +130,8 @@ def require_write(principal: Principal, space: SpaceAccess) -> None:
     """Refuse a write where the effective access is Read, saying why."""
     if space.writable:
         return
-    reason = "your role is Reader" if principal.role == "reader" else "this key's grant there is Read"
+    # from the access as read now (a role lowered since the key check reads as Reader)
+    reason = "your role is Reader" if space.grant == "readwrite" else "this key's grant there is Read"
     raise AccessDeniedError(
         f'You are read-only in space "{space.key}" ({reason}); nothing was written.'
     )
