@@ -13,11 +13,9 @@
 --   window a reworded repeat of a forget is compared with.
 --
 -- Built CONCURRENTLY (outside a transaction, db/migrator.py) so a large memories table keeps
--- taking writes while they build. An index left invalid by a failed build is dropped and built
--- again when the migration runs again.
-DROP INDEX CONCURRENTLY IF EXISTS memories_space_past_hash_idx;
-CREATE INDEX CONCURRENTLY memories_space_past_hash_idx ON memories (space_id, content_hash)
-    WHERE NOT is_latest OR is_forgotten;
-DROP INDEX CONCURRENTLY IF EXISTS memories_space_forgotten_idx;
-CREATE INDEX CONCURRENTLY memories_space_forgotten_idx
+-- taking writes while they build. Run again after a failure or a timeout, the migrator first
+-- drops an index a failed build left invalid; one already built is kept.
+CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_space_past_hash_idx
+    ON memories (space_id, content_hash) WHERE NOT is_latest OR is_forgotten;
+CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_space_forgotten_idx
     ON memories (space_id, forgotten_at DESC, id) WHERE is_latest AND is_forgotten;

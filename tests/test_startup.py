@@ -63,32 +63,47 @@ def test_failed_migration_leaves_nothing_behind(fresh_database_url: str, tmp_pat
         assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (n,)
 
 
-def test_a_migration_outside_a_transaction_runs_again_from_its_start(
+def test_a_migration_outside_a_transaction_resumes_after_a_failure(
         fresh_database_url: str, tmp_path: Path) -> None:
     """``CREATE INDEX CONCURRENTLY`` cannot run in a transaction: such a file runs statement by
-    statement, is recorded only after its last one, and, having failed half way (an index
-    left behind), runs again from its start and is recorded once."""
+    statement and is recorded only after its last one. Its first run fails half way, one index
+    built and one left invalid by a failed build; run again, it keeps the built one, rebuilds
+    the invalid one and is recorded once."""
     for src in sorted((ROOT / "migrations").glob("*.sql")):
         (tmp_path / src.name).write_text(src.read_text())
     n = len(list(tmp_path.glob("*.sql")))
     path = tmp_path / f"{n + 1:04d}_concurrent.sql"
-    body = ("-- migrate: outside a transaction\n-- a comment; with a semicolon\n"
-            "DROP INDEX CONCURRENTLY IF EXISTS scratch_idx;\n"
-            "CREATE INDEX CONCURRENTLY scratch_idx ON memories (updated_by);\n")
-    path.write_text(body + "SELECT no_such_function();\n")
+    head = ("-- migrate: outside a transaction\n-- a comment; with a semicolon\n"
+            "CREATE INDEX CONCURRENTLY IF NOT EXISTS scratch_a_idx ON memories (updated_by);\n")
+    with psycopg.connect(fresh_database_url, autocommit=True) as conn:
+        conn.execute("INSERT INTO users (email, display_name, role) VALUES "
+                     "('scratch1@example.test', 'One', 'writer'), "
+                     "('scratch2@example.test', 'One', 'writer')")
+        built = conn.execute("SELECT oid FROM pg_class WHERE relname = 'scratch_a_idx'").fetchone()
+        assert built is None
+    # a unique index over duplicates fails after its catalog entry exists: left invalid
+    path.write_text(head + "CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS scratch_b_idx "
+                           "ON users (display_name);\n")
     with pytest.raises(psycopg.Error):
         migrate(fresh_database_url, tmp_path)
     with psycopg.connect(fresh_database_url) as conn:
-        assert conn.execute("SELECT to_regclass('scratch_idx')").fetchone() != (None,)
+        first = conn.execute("SELECT oid FROM pg_class WHERE relname = 'scratch_a_idx'").fetchone()
+        invalid = conn.execute("SELECT indisvalid FROM pg_index WHERE indexrelid = "
+                               "'scratch_b_idx'::regclass").fetchone()
+        assert first is not None and invalid == (False,)
         assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (n,)
-    path.write_text(body)
+    path.write_text(head + "CREATE INDEX CONCURRENTLY IF NOT EXISTS scratch_b_idx "
+                           "ON users (display_name);\n")
     assert migrate(fresh_database_url, tmp_path) == [path.stem]
     with psycopg.connect(fresh_database_url) as conn:
-        valid = conn.execute("SELECT indisvalid FROM pg_index WHERE indexrelid = "
-                             "'scratch_idx'::regclass").fetchone()
-        assert valid == (True,)
+        again = conn.execute("SELECT oid FROM pg_class WHERE relname = 'scratch_a_idx'").fetchone()
+        valid = conn.execute("SELECT bool_and(indisvalid) FROM pg_index WHERE indexrelid IN "
+                             "('scratch_a_idx'::regclass, 'scratch_b_idx'::regclass)").fetchone()
+        assert again == first and valid == (True,)  # the built index kept, the other rebuilt
         assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (n + 1,)
-        conn.execute("DROP INDEX scratch_idx")
+        conn.execute("DROP INDEX scratch_a_idx")
+        conn.execute("DROP INDEX scratch_b_idx")
+        conn.execute("DELETE FROM users WHERE email LIKE 'scratch_@example.test'")
         conn.execute("DELETE FROM schema_migrations WHERE version = %s", (n + 1,))
         conn.commit()
 

@@ -9,8 +9,10 @@ A file whose first line is ``-- migrate: outside a transaction`` runs statement 
 instead (each ends with ``;`` at the end of a line), for what PostgreSQL refuses inside a
 transaction: ``CREATE INDEX CONCURRENTLY``, which builds an index on a large ``memories``
 without blocking writes for the length of a table scan. Such a file must be safe to run again
-from its start (``IF EXISTS`` / ``IF NOT EXISTS``; an index a failed build left invalid is
-dropped first): its bookkeeping row is written after its last statement.
+from its start (``CREATE INDEX CONCURRENTLY IF NOT EXISTS``): its bookkeeping row is written
+after its last statement, and before it runs, an index it creates that a failed or interrupted
+build left invalid is dropped, so a run that timed out resumes with the indexes it had not
+finished, keeping those it had.
 """
 
 from __future__ import annotations
@@ -106,7 +108,9 @@ def migrate(url: str, directory: Path) -> list[str]:
                           "VALUES (%s, %s, %s)", (migration.version, migration.name,
                                                   migration.checksum))
                 if migration.outside_transaction:
-                    for statement in migration.statements():
+                    statements = migration.statements()
+                    _drop_invalid_indexes(conn, statements)
+                    for statement in statements:
                         conn.execute(statement.encode())
                     conn.execute(*record)
                 else:
@@ -119,6 +123,24 @@ def migrate(url: str, directory: Path) -> list[str]:
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_ID,))
     return applied
+
+
+_CREATES_INDEX = re.compile(
+    r"CREATE\s+(?:UNIQUE\s+)?INDEX\s+CONCURRENTLY\s+IF\s+NOT\s+EXISTS\s+(\w+)", re.IGNORECASE)
+
+
+def _drop_invalid_indexes(conn: psycopg.Connection[tuple[object, ...]],
+                          statements: list[str]) -> None:
+    """Drop the indexes these statements create that an earlier, failed build left invalid
+    (``IF NOT EXISTS`` would otherwise keep them, unused for ever)."""
+    for statement in statements:
+        for name in _CREATES_INDEX.findall(statement):
+            invalid = conn.execute(
+                "SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                "WHERE c.relname = %s AND NOT i.indisvalid", (name,)).fetchone()
+            if invalid:
+                log.warning("dropping index %s, left invalid by an earlier build", name)
+                conn.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"'.encode())
 
 
 def _lock(conn: psycopg.Connection[tuple[object, ...]]) -> None:
