@@ -406,6 +406,30 @@ def test_boilerplate_is_dropped() -> None:
     ]
 
 
+def test_lines_that_differ_in_their_numbers_are_content_not_running_lines() -> None:
+    """An inventory printed over four pages: every page opens and closes with host lines that
+    differ only in their numbers. They are records, one memory each, all 150 kept; the
+    document's real footer ("Inventory, page 2") still goes."""
+    hosts = [f"Host db{i:03d} sits in rack {i % 9 + 1} with address 10.20.{i % 7}.{i} and runs "
+             f"PostgreSQL {12 + i % 5}" for i in range(1, 151)]
+    pages = ["\n".join([*hosts[n:n + 40], f"Inventory, page {n // 40 + 1}"])
+             for n in range(0, 150, 40)]
+    got = split_memories("\f".join(pages), 500)
+    assert got == hosts
+
+
+def test_one_record_per_line_without_full_stops_is_one_memory_per_line() -> None:
+    """A plain-text list with no punctuation is not one paragraph cut every 500 characters;
+    hard-wrapped prose still joins into its sentences."""
+    rules = [f"Rule {i} allows tcp port {8000 + i} from 10.1.{i}.0/24 to the web tier"
+             for i in range(1, 60)]
+    assert split_memories("\n".join(rules), 500) == rules
+    wrapped = ("The quarterly audit starts on the second Monday of April and runs\n"
+               "for two weeks, during which the finance team freezes all vendor\n"
+               "payments above ten thousand euros unless the controller signs off.")
+    assert split_memories(wrapped, 500) == [" ".join(wrapped.split())]
+
+
 def test_running_headers_and_footers_recurring_on_pages_are_dropped() -> None:
     bodies = ["Trains are booked through the travel desk.",
               "Flights need approval from a director.",

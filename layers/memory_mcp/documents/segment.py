@@ -8,7 +8,8 @@ statement and a document never floods a space with noise. The rules:
   leaders, copyright notices (short, the mark or "all rights reserved" at an end; not a
   clause about copyright, nor a "(c)" item after "(a)"/"(b)"), lines that are only a URL, an
   image, punctuation or a code fence, and running headers/footers (a line that is not a
-  sentence, digits ignored, at the top or bottom of at least half of 3+ pages).
+  sentence, at the top or bottom of at least half of 3+ pages, the same but for at most two
+  numbers and at most twice a page; removed only there, at a page's edges).
 * Headings (Markdown ``#``, or a short Title Case line between sentences) are context, not
   memories: sentences under one become ``"Heading: sentence"`` unless they mention it. A
   heading before any body text is the document's title and is not repeated.
@@ -136,8 +137,7 @@ def summarize(title: str, text: str, max_chars: int = 600) -> str:
 def _units(text: str) -> Iterator[_Unit]:
     """Blocks → units, boilerplate gone, each unit tagged with its section heading."""
     text = re.sub(r"([a-z])-\n([a-z])", r"\1\2", text.translate(_CHARS))  # de-hyphenate
-    pages = text.split("\f")
-    running = _running_lines(pages)
+    pages = _without_running_lines(text.split("\f"))
     lettered = bool(re.search(r"(?m)^[ \t]*\((?:a|b)\)\s", text, re.IGNORECASE))
     heading: str | None = None
     body_seen = False
@@ -146,8 +146,7 @@ def _units(text: str) -> Iterator[_Unit]:
         lines = [ln for ln in raw_lines if ln
                  and re.search(r"\w", ln) and not _BOILERPLATE.search(ln)
                  and not _is_notice(ln, lettered)
-                 and not ln.rstrip("0123456789 ").endswith(_LEADERS)
-                 and _line_key(ln) not in running]
+                 and not ln.rstrip("0123456789 ").endswith(_LEADERS)]
         if lines and lines[0].startswith("|"):
             lines = _table_records(lines)
         if len(lines) >= 2 and all(_KEY_VALUE.match(ln) for ln in lines):
@@ -156,6 +155,7 @@ def _units(text: str) -> Iterator[_Unit]:
             continue
         units: list[tuple[list[str], str | None, bool]] = []  # (text parts, heading, record)
         joinable = in_list = False  # may the next line continue units[-1]; is it a short list
+        line_wise = _one_per_line(lines)
         for index, line in enumerate(lines):
             level = _heading_level(line, lines, index)
             if level is not None:
@@ -167,7 +167,8 @@ def _units(text: str) -> Iterator[_Unit]:
             bullet = _BULLET.match(line)
             item = line[bullet.end():] if bullet else line
             short = bool(bullet) and _words(item) < MIN_WORDS
-            if joinable and (not bullet or short):  # continuation, or "a; b; c" list items
+            if joinable and not line_wise and (not bullet or short):  # continuation, or
+                # "a; b; c" list items
                 units[-1][0].append(("; " if bullet and in_list else " ") + item)
                 in_list = in_list or short
                 continue
@@ -176,6 +177,15 @@ def _units(text: str) -> Iterator[_Unit]:
             joinable, in_list = not record, short
         yield from (_Unit("".join(parts) if record else _inline("".join(parts)), head, record)
                     for parts, head, record in units)
+
+
+def _one_per_line(lines: list[str]) -> bool:
+    """A block of one statement per line with no full stops (an inventory, a rule list, a
+    log): 3+ lines, at least 80 % of them starting with a capital or a digit. Hard-wrapped
+    prose starts a line with a capital about as often as its words start with one, so its
+    lines still join."""
+    starts = sum(1 for ln in lines if ln[0].isupper() or ln[0].isdigit())
+    return len(lines) >= 3 and starts >= 0.8 * len(lines)
 
 
 def _is_notice(line: str, lettered: bool) -> bool:
@@ -209,20 +219,54 @@ def _title_case(words: list[str]) -> bool:
     return all(w[0].isupper() for w in significant)
 
 
+def _edges(n: int) -> list[int]:
+    """Positions of a page's edge lines among its ``n`` non-blank lines: its first and last
+    three, or one each on a page of six lines or fewer, else every line of a short slide is an
+    edge."""
+    k = 3 if n > 6 else 1
+    return sorted({*range(min(k, n)), *range(max(n - k, 0), n)})
+
+
 def _running_lines(pages: list[str]) -> set[str]:
-    """Header/footer lines: at a page edge on at least half of 3+ pages (digits ignored), and
-    not a sentence (a header or footer does not end with a full stop; "Q1 revenue was 10
-    million." on every slide is content). A page's edges are its first and last three lines,
-    or one each on a page of six lines or fewer, else every line of a short slide is an edge."""
+    """Header/footer lines: at a page edge on at least half of 3+ pages, and not a sentence (a
+    header or footer does not end with a full stop; "Q1 revenue was 10 million." on every slide
+    is content). Compared with digits ignored, so "Page 3" and "Page 4" are one footer, but at
+    most two numbers may vary (a chapter and a page), and it occurs at most twice a page (a
+    header and a footer): the lines of a table or an inventory ("Host db017 in rack 9 at
+    10.20.3.17 runs PostgreSQL 14") that happen to open every page are content."""
     if len(pages) < 3:
         return set()
     counts: Counter[str] = Counter()
+    anywhere: Counter[str] = Counter()  # every line of every page, by key
+    numbers: dict[str, set[tuple[str, ...]]] = {}
     for page in pages:
         lines = [ln.strip() for ln in page.split("\n") if ln.strip()]
-        k = 3 if len(lines) > 6 else 1
-        counts.update({_line_key(ln) for ln in lines[:k] + lines[-k:]
-                       if len(ln) <= 120 and ln[-1] not in ".!?\u2026"})
-    return {key for key, n in counts.items() if n >= 3 and n >= len(pages) / 2}
+        anywhere.update(_line_key(ln) for ln in lines)
+        keys: set[str] = set()
+        for ln in (lines[i] for i in _edges(len(lines))):
+            if len(ln) <= 120 and ln[-1] not in ".!?\u2026":
+                keys.add(_line_key(ln))
+                numbers.setdefault(_line_key(ln), set()).add(tuple(re.findall(r"\d+", ln)))
+        counts.update(keys)
+    return {key for key, n in counts.items() if n >= 3 and n >= len(pages) / 2
+            and anywhere[key] <= 2 * len(pages)  # a header and a footer, not a page of records
+            and sum(len(set(column)) > 1 for column in zip(*numbers[key], strict=True)) <= 2}
+
+
+def _without_running_lines(pages: list[str]) -> list[str]:
+    """Each page without its running header and footer lines, removed only at its edges: a
+    body line that reads like one stays."""
+    running = _running_lines(pages)
+    if not running:
+        return pages
+    kept_pages = []
+    for page in pages:
+        lines = page.split("\n")
+        filled = [i for i, ln in enumerate(lines) if ln.strip()]
+        drop = {filled[i] for i in _edges(len(filled))
+                if _line_key(lines[filled[i]].strip()) in running}
+        kept_pages.append("\n".join(ln for i, ln in enumerate(lines) if i not in drop))
+    return kept_pages
 
 
 def _line_key(line: str) -> str:
