@@ -10,6 +10,7 @@ import json
 from typing import Any
 from uuid import UUID
 
+import anyio
 import psycopg
 import pytest
 from test_documents import NOTES, uploaded
@@ -134,3 +135,37 @@ def test_the_cli_refuses_without_yes_and_deletes_with_it(
     assert [(e["kind"], e["space"]) for e in events] == [("space.deleted", "old-project")]
     assert run(["audit", "--space", "never-was"], settings) == 1
     assert "No space 'never-was' (nor a deleted one)" in capsys.readouterr().err
+
+
+async def test_a_space_deleted_while_a_document_commits_waits_for_the_commit(
+        rt: Runtime, world: Any, tools: Extractors) -> None:
+    """A document's commit takes the space's document lock, writes its memories (which hold
+    the space's row against deletion), then touches the space's row. A deletion arriving in
+    between waits for the commit (the same lock first), then removes all of it; deleting the
+    space's row under the commit deadlocked."""
+    from memory_mcp.db import identity, statements
+
+    key = await world.space()
+    m = await world.member(grants={key: "readwrite"})
+    await memories.save(rt, m.principal, "The team prefers squash merges", None, key)
+    url = rt.settings.database_url.get_secret_value()  # type: ignore[union-attr]
+    space = space_id_of(url, key)
+    assert space is not None
+    result: dict[str, Any] = {}
+
+    async def delete() -> None:
+        result.update(await space_removal.delete_space(rt, key, confirmed=True))
+
+    async with anyio.create_task_group() as tasks, rt.transaction(system=True) as conn:
+        await statements.lock_space_documents(conn, space)
+        await conn.execute(
+            "INSERT INTO memories (id, space_id, content, content_hash, root_id, created_by, "
+            "updated_by, embedding) SELECT id, %s, 'A fact being committed', "
+            "sha256('A fact being committed'::bytea), id, %s, %s, "
+            "('[1' || repeat(',0', 3071) || ']')::halfvec FROM gen_random_uuid() AS id",
+            (space, m.principal.user_id, m.principal.user_id))
+        tasks.start_soon(delete)
+        await anyio.sleep(0.5)  # the deletion is now waiting, whichever lock it reached
+        await identity.touch_space(conn, space)
+    assert result["deleted"] is True and result["memories"] == 2
+    assert space_id_of(url, key) is None and set(rows_of(url, space).values()) == {0}

@@ -10,6 +10,7 @@ from typing import Any, cast
 from uuid import UUID
 
 import psycopg
+import psycopg.errors
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
@@ -22,6 +23,7 @@ from memory_mcp.documents.storage import ObjectStorage
 from memory_mcp.embeddings import Embedder
 from memory_mcp.embeddings.batching import EmbeddingBatcher
 from memory_mcp.errors import (
+    ConflictError,
     GrantLostError,
     InvalidInputError,
     MemoryMcpError,
@@ -45,6 +47,9 @@ async def _pooled(pool: AsyncConnectionPool) -> AsyncIterator[Conn]:
         async with pool.connection() as conn:
             yield cast(Conn, conn)
             note_idle(conn)
+    except psycopg.errors.TransactionRollback as exc:  # a deadlock or a serialization failure:
+        raise ConflictError("This change collided with another one made at the same moment; "
+                            "nothing was changed. Please retry.") from exc  # the store is fine
     except (psycopg.OperationalError, PoolTimeout) as exc:
         distrust_idle()
         raise StoreUnavailableError() from exc

@@ -16,7 +16,7 @@ from typing import Any
 
 import anyio.to_thread
 
-from memory_mcp.db import identity
+from memory_mcp.db import identity, saves, statements
 from memory_mcp.db import space_removal as removal_db
 from memory_mcp.documents.storage import derived_keys
 from memory_mcp.errors import InvalidInputError, NotFoundError
@@ -45,6 +45,12 @@ async def delete_space(rt: Runtime, key: str, *, confirmed: bool) -> dict[str, A
         space = await identity.find_space(conn, key)
         if space is None:
             raise NotFoundError(f"No space with key {key!r}.")
+        if confirmed:
+            # Wait for a document commit and for saves in flight: each takes one of these locks
+            # before its rows and then touches the space's row, and deleting that row under
+            # them deadlocked. What the space holds is counted after them.
+            await statements.lock_space_documents(conn, space["id"])
+            await saves.lock_exclusively(conn, space["id"])
         contents = dict(await removal_db.space_contents(conn, space["id"]))
         if not confirmed:
             raise InvalidInputError(
