@@ -451,3 +451,14 @@ def test_long_commands_draw_progress_on_a_terminal_only(cli: Cli, tmp_path: Any,
     assert code == 0 and "\rimport   [" in err and "100%" in err
     code, out, err = cli("--json", "reembed", "--yes")  # --json: quiet even on a terminal
     assert code == 0 and err == "" and json.loads(out)["reembedded"] == 4
+
+
+def test_unreachable_database_and_bad_limits_are_one_line_errors(
+        capsys: pytest.CaptureFixture[str], database_url: str) -> None:
+    """An operator's typo gets the documented one-line ``error:``, never a traceback."""
+    gone = settings_for("postgresql://nobody@127.0.0.1:1/none")
+    assert run(["users", "list"], settings=gone) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: the database could not be reached (") and err.count("\n") == 1
+    assert run(["audit", "--limit", "-1"], settings=settings_for(database_url)) == 1
+    assert "--limit must be between 1 and 10,000; got -1." in capsys.readouterr().err

@@ -15,7 +15,7 @@ import uvicorn
 
 from memory_mcp import cli
 from memory_mcp.db.pool import open_pool
-from memory_mcp.errors import RateLimitedError
+from memory_mcp.errors import InvalidInputError, RateLimitedError
 from memory_mcp.http.app import create_app
 from memory_mcp.services import admin, audit, memories, ratelimit
 from memory_mcp.services.keys import authenticate_header
@@ -61,6 +61,23 @@ async def test_request_budget_per_key_with_override(limited: Runtime, world: Any
     await admin.set_key_limits(limited, m.key_id, "default", None)
     with pytest.raises(RateLimitedError):
         await authenticate_header(limited, header)
+
+
+@pytest.mark.anyio
+async def test_a_limit_not_given_stays_as_it_is(runtime: Runtime, world: Any) -> None:
+    """``keys limits KEY --requests N`` changes the requests budget only; with no option it
+    shows both and changes nothing; a number past the column's range is refused readably."""
+    m = await world.member(grants={await world.space(): "readwrite"})
+    await admin.set_key_limits(runtime, m.key_id, None, "0")
+    shown = await admin.set_key_limits(runtime, m.key_id, "1000", None)
+    assert (shown["requests_per_minute"], shown["writes_per_minute"]) == (1000, 0)
+    shown = await admin.set_key_limits(runtime, m.key_id, None, None)
+    assert (shown["requests_per_minute"], shown["writes_per_minute"]) == (1000, 0)
+    shown = await admin.set_key_limits(runtime, m.key_id, None, "default")
+    assert shown["requests_per_minute"] == 1000
+    assert str(shown["writes_per_minute"]).startswith("default (")
+    with pytest.raises(InvalidInputError, match="from 0 \\(unlimited\\) to 1,000,000"):
+        await admin.set_key_limits(runtime, m.key_id, "99999999999", None)
 
 
 @pytest.mark.anyio

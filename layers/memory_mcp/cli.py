@@ -148,6 +148,17 @@ def run(argv: Sequence[str] | None = None, settings: Settings | None = None) -> 
     except MemoryMcpError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except Exception as exc:
+        import psycopg  # loaded already if it raised: the CLI's start imports no driver
+
+        if not isinstance(exc, psycopg.OperationalError):
+            raise
+        # no server there, a wrong password, ...: one line, not the migrator's traceback
+        reason = (str(exc).strip().splitlines() or ["no reason given"])[0][:200]
+        print(f"error: the database could not be reached ({reason}). Check DATABASE_URL (or "
+              "MEMORY_MCP_DATA_DIR for the embedded one) and that the server is running.",
+              file=sys.stderr)
+        return 1
 
 
 def _reembed(settings: Settings, args: argparse.Namespace) -> int:

@@ -41,11 +41,24 @@ async def take(conn: Conn, key_id: UUID, budget: str) -> Row:
     return row
 
 
-async def set_key_limits(conn: Conn, key_id: UUID, requests: int | None, writes: int | None
+#: The two per-key budgets ``set_key_limits`` may change.
+LIMIT_COLUMNS = ("requests_per_minute", "writes_per_minute")
+
+
+async def set_key_limits(conn: Conn, key_id: UUID, changes: dict[str, int | None]
                          ) -> Row | None:
+    """Set the given budgets (``requests_per_minute`` / ``writes_per_minute``: a number, or
+    None for the server's default); the others stay. With none, the key's budgets as they are."""
+    keep = {f"keep_{column}": column not in changes for column in LIMIT_COLUMNS}
     cur = await conn.execute(
-        """UPDATE api_keys SET requests_per_minute = %s, writes_per_minute = %s WHERE id = %s
+        """UPDATE api_keys
+              SET requests_per_minute = CASE WHEN %(keep_requests_per_minute)s
+                                             THEN requests_per_minute
+                                             ELSE %(requests_per_minute)s END,
+                  writes_per_minute = CASE WHEN %(keep_writes_per_minute)s
+                                           THEN writes_per_minute ELSE %(writes_per_minute)s END
+            WHERE id = %(key)s
            RETURNING id, label, prefix, requests_per_minute, writes_per_minute""",
-        (requests, writes, key_id),
+        {**keep, **{c: changes.get(c) for c in LIMIT_COLUMNS}, "key": key_id},
     )
     return await cur.fetchone()

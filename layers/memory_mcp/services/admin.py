@@ -141,29 +141,38 @@ async def revoke_key(rt: Runtime, key_id: str) -> dict[str, Any]:
     return {**_clean(row), "prefix": keys.display_prefix(row["prefix"])}
 
 
+#: The largest per-minute budget a key may be given (the column is an integer).
+MAX_KEY_LIMIT = 1_000_000
+
+
 async def set_key_limits(rt: Runtime, key_id: str, requests: str | None, writes: str | None
                          ) -> dict[str, Any]:
-    """A key's own per-minute budgets: a number (0 = unlimited) or "default" (the setting)."""
-    def parse(value: str | None, what: str) -> int | None:
-        if value is None or value.strip().lower() == "default":
+    """A key's own per-minute budgets: a number (0 = unlimited) or "default" (the setting); a
+    budget not given stays as it is, so with neither this only shows them."""
+    def parse(value: str, what: str) -> int | None:
+        if value.strip().lower() == "default":
             return None
-        if not value.strip().isdigit():
-            raise InvalidInputError(f"--{what} must be a whole number (0 = unlimited) or "
-                                    f"'default'; got {value[:20]!r}.")
+        if not value.strip().isdigit() or int(value) > MAX_KEY_LIMIT:
+            raise InvalidInputError(f"--{what} must be a whole number from 0 (unlimited) to "
+                                    f"{MAX_KEY_LIMIT:,}, or 'default'; got {value[:20]!r}.")
         return int(value)
 
-    req, wr = parse(requests, "requests"), parse(writes, "writes")
+    changes = {column: parse(value, what) for column, value, what in (
+        ("requests_per_minute", requests, "requests"), ("writes_per_minute", writes, "writes"))
+        if value is not None}
     async with rt.transaction(system=True) as conn:
-        row = await limits.set_key_limits(conn, _key_id(key_id), req, wr)
-        if row is not None:
-            await audit.record(conn, "key.limits_set", target_id=row["id"],
-                               requests_per_minute=req, writes_per_minute=wr)
+        row = await limits.set_key_limits(conn, _key_id(key_id), changes)
+        if row is not None and changes:
+            details: dict[str, Any] = dict(changes)
+            await audit.record(conn, "key.limits_set", target_id=row["id"], **details)
     if row is None:
         raise NotFoundError(f"No key with id {key_id!r}.")
     return {**_clean(row), "prefix": keys.display_prefix(row["prefix"]),
-            "requests_per_minute": row["requests_per_minute"] if req is not None else
+            "requests_per_minute": row["requests_per_minute"]
+            if row["requests_per_minute"] is not None else
             f"default ({rt.settings.rate_limit_requests_per_minute})",
-            "writes_per_minute": row["writes_per_minute"] if wr is not None else
+            "writes_per_minute": row["writes_per_minute"]
+            if row["writes_per_minute"] is not None else
             f"default ({rt.settings.rate_limit_writes_per_minute})"}
 
 

@@ -83,10 +83,17 @@ def parse_since(value: str | None) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+#: The most events one ``audit`` read prints.
+MAX_READ = 10_000
+
+
 async def read(settings: Settings, rt: Runtime, *, space: str | None, user: str | None,
                since: str | None, limit: int = 200) -> list[dict[str, Any]]:
     """Events, newest first, read as the owner (the application role cannot read them)."""
     from memory_mcp.db.pool import resolve_database_url
+
+    if not 1 <= limit <= MAX_READ:
+        raise InvalidInputError(f"--limit must be between 1 and {MAX_READ:,}; got {limit}.")
 
     async with rt.transaction(system=True) as conn:  # names → ids
         space_id = user_id = None
