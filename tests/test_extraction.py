@@ -430,6 +430,15 @@ def test_one_record_per_line_without_full_stops_is_one_memory_per_line() -> None
     assert split_memories(wrapped, 500) == [" ".join(wrapped.split())]
 
 
+def test_an_ordinal_day_before_a_month_is_no_sentence_end() -> None:
+    text = ("Die Jahresinventur beginnt am 31. Dezember um acht Uhr. Der Bericht ist am "
+            "14. Juli fällig. The limit is 12. Teams must ask before raising it.")
+    assert split_memories(text, 20) == [
+        "Die Jahresinventur beginnt am 31. Dezember um acht Uhr.",
+        "Der Bericht ist am 14. Juli fällig.", "The limit is 12.",
+        "Teams must ask before raising it."]
+
+
 def test_running_headers_and_footers_recurring_on_pages_are_dropped() -> None:
     bodies = ["Trains are booked through the travel desk.",
               "Flights need approval from a director.",

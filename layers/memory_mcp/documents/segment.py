@@ -28,13 +28,13 @@ statement and a document never floods a space with noise. The rules:
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, fit
 from memory_mcp.documents.dedupe import dedupe
 from memory_mcp.documents.dedupe import key as _key
+from memory_mcp.documents.running_lines import without_running_lines
 from memory_mcp.services.facets import STOP_WORDS
 
 MAX_MEMORY_CHARS = 500
@@ -137,7 +137,7 @@ def summarize(title: str, text: str, max_chars: int = 600) -> str:
 def _units(text: str) -> Iterator[_Unit]:
     """Blocks → units, boilerplate gone, each unit tagged with its section heading."""
     text = re.sub(r"([a-z])-\n([a-z])", r"\1\2", text.translate(_CHARS))  # de-hyphenate
-    pages = _without_running_lines(text.split("\f"))
+    pages = without_running_lines(text.split("\f"))
     lettered = bool(re.search(r"(?m)^[ \t]*\((?:a|b)\)\s", text, re.IGNORECASE))
     heading: str | None = None
     body_seen = False
@@ -219,60 +219,6 @@ def _title_case(words: list[str]) -> bool:
     return all(w[0].isupper() for w in significant)
 
 
-def _edges(n: int) -> list[int]:
-    """Positions of a page's edge lines among its ``n`` non-blank lines: its first and last
-    three, or one each on a page of six lines or fewer, else every line of a short slide is an
-    edge."""
-    k = 3 if n > 6 else 1
-    return sorted({*range(min(k, n)), *range(max(n - k, 0), n)})
-
-
-def _running_lines(pages: list[str]) -> set[str]:
-    """Header/footer lines: at a page edge on at least half of 3+ pages, and not a sentence (a
-    header or footer does not end with a full stop; "Q1 revenue was 10 million." on every slide
-    is content). Compared with digits ignored, so "Page 3" and "Page 4" are one footer, but at
-    most two numbers may vary (a chapter and a page), and it occurs at most twice a page (a
-    header and a footer): the lines of a table or an inventory ("Host db017 in rack 9 at
-    10.20.3.17 runs PostgreSQL 14") that happen to open every page are content."""
-    if len(pages) < 3:
-        return set()
-    counts: Counter[str] = Counter()
-    anywhere: Counter[str] = Counter()  # every line of every page, by key
-    numbers: dict[str, set[tuple[str, ...]]] = {}
-    for page in pages:
-        lines = [ln.strip() for ln in page.split("\n") if ln.strip()]
-        anywhere.update(_line_key(ln) for ln in lines)
-        keys: set[str] = set()
-        for ln in (lines[i] for i in _edges(len(lines))):
-            if len(ln) <= 120 and ln[-1] not in ".!?\u2026":
-                keys.add(_line_key(ln))
-                numbers.setdefault(_line_key(ln), set()).add(tuple(re.findall(r"\d+", ln)))
-        counts.update(keys)
-    return {key for key, n in counts.items() if n >= 3 and n >= len(pages) / 2
-            and anywhere[key] <= 2 * len(pages)  # a header and a footer, not a page of records
-            and sum(len(set(column)) > 1 for column in zip(*numbers[key], strict=True)) <= 2}
-
-
-def _without_running_lines(pages: list[str]) -> list[str]:
-    """Each page without its running header and footer lines, removed only at its edges: a
-    body line that reads like one stays."""
-    running = _running_lines(pages)
-    if not running:
-        return pages
-    kept_pages = []
-    for page in pages:
-        lines = page.split("\n")
-        filled = [i for i, ln in enumerate(lines) if ln.strip()]
-        drop = {filled[i] for i in _edges(len(filled))
-                if _line_key(lines[filled[i]].strip()) in running}
-        kept_pages.append("\n".join(ln for i, ln in enumerate(lines) if i not in drop))
-    return kept_pages
-
-
-def _line_key(line: str) -> str:
-    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
-
-
 def _table_records(lines: list[str]) -> list[str]:
     """A Markdown table → ``header: cell; ...`` lines (other lines pass through)."""
     rows = [[c.strip() for c in ln.strip().strip("|").split("|")] for ln in lines
@@ -301,8 +247,9 @@ def _sentences(text: str) -> list[str]:
         if match.group().strip()[0] in ".!?…" and following and not (
                 following.isupper() or following.isdigit() or following in _OPENERS):
             continue
-        if match.group().strip() == "." and _is_abbreviation(text[max(start, match.start() - 40):
-                                                                     match.start()]):
+        if match.group().strip() == "." and (
+                _is_abbreviation(text[max(start, match.start() - 40):match.start()])
+                or _ordinal_date(text, match.start(), end)):
             continue
         pieces.append(text[start:end].strip())
         start = end
@@ -315,6 +262,21 @@ def _sentences(text: str) -> list[str]:
         else:
             merged.append(piece)
     return [m for m in merged if _words(m) >= MIN_STANDALONE_WORDS or _informative(m)]
+
+
+#: Capitalised month names that follow an ordinal day ("am 31. Dezember"); languages that
+#: write months in lower case ("31. desember", "31 grudnia") never looked like a sentence end.
+_MONTHS = frozenset("""januar jänner februar märz april mai juni juli august september oktober
+november dezember""".split())  # noqa: SIM905
+_DAY_BEFORE = re.compile(r"(?:^|\s)(?:[1-9]|[12]\d|3[01])$")
+
+
+def _ordinal_date(text: str, dot: int, end: int) -> bool:
+    """"31." before a month name is a date, not a sentence end ("Die Inventur beginnt am 31.
+    Dezember um acht Uhr.")."""
+    following = re.match(r"\w+", text[end:end + 20])
+    return (bool(_DAY_BEFORE.search(text[max(0, dot - 3):dot])) and following is not None
+            and following.group().lower() in _MONTHS)
 
 
 def _informative(fragment: str) -> bool:

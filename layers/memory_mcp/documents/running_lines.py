@@ -1,0 +1,62 @@
+"""Running headers and footers of a paged text (PDF pages split at ``\\f``): found by what
+recurs at the pages' edges, removed only there. Apart from ``segment`` because it reads pages,
+not sentences."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+
+def _edges(n: int) -> list[int]:
+    """Positions of a page's edge lines among its ``n`` non-blank lines: its first and last
+    three, or one each on a page of six lines or fewer, else every line of a short slide is an
+    edge."""
+    k = 3 if n > 6 else 1
+    return sorted({*range(min(k, n)), *range(max(n - k, 0), n)})
+
+
+def _running_lines(pages: list[str]) -> set[str]:
+    """Header/footer lines: at a page edge on at least half of 3+ pages, and not a sentence (a
+    header or footer does not end with a full stop; "Q1 revenue was 10 million." on every slide
+    is content). Compared with digits ignored, so "Page 3" and "Page 4" are one footer, but at
+    most two numbers may vary (a chapter and a page), and it occurs at most twice a page (a
+    header and a footer): the lines of a table or an inventory ("Host db017 in rack 9 at
+    10.20.3.17 runs PostgreSQL 14") that happen to open every page are content."""
+    if len(pages) < 3:
+        return set()
+    counts: Counter[str] = Counter()
+    anywhere: Counter[str] = Counter()  # every line of every page, by key
+    numbers: dict[str, set[tuple[str, ...]]] = {}
+    for page in pages:
+        lines = [ln.strip() for ln in page.split("\n") if ln.strip()]
+        anywhere.update(_line_key(ln) for ln in lines)
+        keys: set[str] = set()
+        for ln in (lines[i] for i in _edges(len(lines))):
+            if len(ln) <= 120 and ln[-1] not in ".!?\u2026":
+                keys.add(_line_key(ln))
+                numbers.setdefault(_line_key(ln), set()).add(tuple(re.findall(r"\d+", ln)))
+        counts.update(keys)
+    return {key for key, n in counts.items() if n >= 3 and n >= len(pages) / 2
+            and anywhere[key] <= 2 * len(pages)  # a header and a footer, not a page of records
+            and sum(len(set(column)) > 1 for column in zip(*numbers[key], strict=True)) <= 2}
+
+
+def without_running_lines(pages: list[str]) -> list[str]:
+    """Each page without its running header and footer lines, removed only at its edges: a
+    body line that reads like one stays."""
+    running = _running_lines(pages)
+    if not running:
+        return pages
+    kept_pages = []
+    for page in pages:
+        lines = page.split("\n")
+        filled = [i for i, ln in enumerate(lines) if ln.strip()]
+        drop = {filled[i] for i in _edges(len(filled))
+                if _line_key(lines[filled[i]].strip()) in running}
+        kept_pages.append("\n".join(ln for i, ln in enumerate(lines) if i not in drop))
+    return kept_pages
+
+
+def _line_key(line: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(line.lower().split()))
