@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from memory_mcp.db import documents as documents_db
-from memory_mcp.services import admin, memories
+from memory_mcp.services import admin, audit, memories
 from memory_mcp.services.runtime import Runtime
 
 from mcp_client import call, connect
@@ -43,7 +43,7 @@ async def test_writer_with_readwrite_writes(live_server: str, world: Any) -> Non
     ("writer", "read", "grant there is Read"),
 ])
 async def test_read_only_combinations_are_refused_and_write_nothing(
-    live_server: str, world: Any, role: str, grant: str, reason: str
+    live_server: str, world: Any, runtime: Runtime, role: str, grant: str, reason: str
 ) -> None:
     space = await world.space()
     m = await world.member(role, {space: grant})
@@ -54,6 +54,10 @@ async def test_read_only_combinations_are_refused_and_write_nothing(
     assert await _total(live_server, m.key, space) == 0
     spaces = (await call(live_server, m.key, "listSpaces")).structured_content
     assert [s["access"] for s in spaces["spaces"]] == ["Read"]
+    # the refusals are filed under the space: `audit --space` shows them
+    events = await audit.read(runtime.settings, runtime, space=space, user=None, since=None,
+                              limit=50)
+    assert [e["kind"] for e in events if e["kind"] != "grant.set"] == ["write.denied"] * 2
 
 
 async def test_reader_sees_read_everywhere(live_server: str, world: Any) -> None:

@@ -7,6 +7,8 @@ them and never contain SQL, stack traces, keys or upstream response bodies.
 
 from __future__ import annotations
 
+from uuid import UUID
+
 
 class MemoryMcpError(Exception):
     """Base class: an anticipated failure whose message is safe to show a client."""
@@ -40,10 +42,15 @@ class GrantLostError(NotFoundError):
 
 
 class AccessDeniedError(MemoryMcpError):
-    """The caller may see the space but not do this there (e.g. write while read-only)."""
+    """The caller may see the space but not do this there (e.g. write while read-only).
+    ``space_id``: that space, when known, so the audit trail files the refusal under it."""
 
     http_status = 403
     code = "access_denied"
+
+    def __init__(self, message: str, space_id: UUID | None = None) -> None:
+        super().__init__(message)
+        self.space_id = space_id
 
 
 class AuthenticationError(MemoryMcpError):

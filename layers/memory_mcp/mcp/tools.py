@@ -58,7 +58,8 @@ async def run(call: Callable[[], Awaitable[dict[str, Any]]],
         data = await call()
     except AccessDeniedError as exc:  # a refused write is worth an audit line
         c = caller()
-        await audit.record_alone(c.runtime, "write.denied", c.principal, reason=str(exc)[:200])
+        await audit.record_alone(c.runtime, "write.denied", c.principal, space_id=exc.space_id,
+                                 reason=str(exc)[:200])
         raise ToolError(str(exc)) from None
     except MemoryMcpError as exc:
         raise ToolError(str(exc)) from None

@@ -133,8 +133,8 @@ def require_write(principal: Principal, space: SpaceAccess) -> None:
     # from the access as read now (a role lowered since the key check reads as Reader)
     reason = "your role is Reader" if space.grant == "readwrite" else "this key's grant there is Read"
     raise AccessDeniedError(
-        f'You are read-only in space "{space.key}" ({reason}); nothing was written.'
-    )
+        f'You are read-only in space "{space.key}" ({reason}); nothing was written.',
+        space.space_id)
 
 
 async def write_refusal(rt: Runtime, principal: Principal, space: SpaceAccess) -> MemoryMcpError:
@@ -149,4 +149,5 @@ async def write_refusal(rt: Runtime, principal: Principal, space: SpaceAccess) -
     except GrantLostError:
         return space_not_found(space.key)
     return AccessDeniedError(f'You are read-only in space "{space.key}" now (this key\'s grant or '
-                             "your role changed while the request ran); nothing was written.")
+                             "your role changed while the request ran); nothing was written.",
+                             space.space_id)

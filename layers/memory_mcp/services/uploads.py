@@ -71,8 +71,8 @@ async def create_upload(
         except GrantLostError:
             raise await write_refusal(rt, principal, space) from None
     except AccessDeniedError as exc:
-        await audit.record_alone(rt, "write.denied", principal, action="upload",
-                                 reason=str(exc)[:200])
+        await audit.record_alone(rt, "write.denied", principal, space_id=exc.space_id,
+                                 action="upload", reason=str(exc)[:200])
         raise
 
 
