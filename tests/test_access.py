@@ -186,3 +186,13 @@ async def test_revoked_key_and_deactivated_user_get_401(
                         {"keyword": "outlives", "containerTag": space})).structured_content
     assert found["results"][0]["createdBy"] == "Departed Author"
     assert found["results"][0]["createdByUserId"] == author.user["id"]
+
+
+async def test_a_container_tag_in_other_case_names_the_same_space(
+        live_server: str, world: Any) -> None:
+    """Space keys are lower case: "Demo-X" is "demo-x"."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    saved = await call(live_server, m.key, "add_memory", {"content": "Upper case tags work",
+                                                          "containerTag": space.upper()})
+    assert not saved.is_error and saved.structured_content["space"] == space

@@ -462,3 +462,25 @@ def test_unreachable_database_and_bad_limits_are_one_line_errors(
     assert err.startswith("error: the database could not be reached (") and err.count("\n") == 1
     assert run(["audit", "--limit", "-1"], settings=settings_for(database_url)) == 1
     assert "--limit must be between 1 and 10,000; got -1." in capsys.readouterr().err
+
+
+@pytest.mark.anyio
+async def test_admin_refuses_what_could_never_work(runtime: Any, world: Any) -> None:
+    """A key for a deactivated user, a grant on a revoked key, a blank space name, an empty
+    --user filter: each refused (or, for the name, the key used), not accepted silently."""
+    from memory_mcp.errors import InvalidInputError
+    from memory_mcp.services import admin
+
+    m = await world.member(grants={await world.space(): "readwrite"})
+    await admin.update_user(runtime, m.user["email"], active=False)
+    with pytest.raises(InvalidInputError, match="is deactivated; reactivate them first"):
+        await admin.create_key(runtime, m.user["email"], "laptop")
+    other = await world.member(grants={})
+    await admin.revoke_key(runtime, other.key_id)
+    space = await world.space()
+    with pytest.raises(InvalidInputError, match="is revoked; create a new key"):
+        await admin.set_grant(runtime, other.key_id, space, "read")
+    created = await admin.create_space(runtime, f"blank-{uuid.uuid4().hex[:8]}", "   ")
+    assert created["name"] == created["key"]
+    with pytest.raises(InvalidInputError, match="--user must name a user"):
+        await admin.list_keys(runtime, " ")

@@ -44,8 +44,9 @@ def _parser() -> argparse.ArgumentParser:
     reembed.add_argument("--yes", action="store_true", help="confirm")
     add_transfer_commands(sub)
 
-    users = sub.add_parser("users").add_subparsers(dest="action", required=True,
-                                                   parser_class=_Parser)
+    users = sub.add_parser(
+        "users", help="people: create, list, deactivate, reactivate, set-role").add_subparsers(
+        dest="action", required=True, parser_class=_Parser)
     c = users.add_parser("create")
     c.add_argument("--email", required=True)
     c.add_argument("--name", required=True)
@@ -57,8 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     sr.add_argument("user", help="user id or email")
     sr.add_argument("--role", required=True, choices=admin.ROLES)
 
-    spaces = sub.add_parser("spaces").add_subparsers(dest="action", required=True,
-                                                     parser_class=_Parser)
+    spaces = sub.add_parser("spaces", help="spaces: create, list, delete").add_subparsers(
+        dest="action", required=True, parser_class=_Parser)
     c = spaces.add_parser("create")
     c.add_argument("--key", required=True)
     c.add_argument("--name", required=True)
@@ -70,8 +71,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--yes", action="store_true",
                    help="confirm; without it nothing is deleted and the space's contents are listed")
 
-    keys = sub.add_parser("keys").add_subparsers(dest="action", required=True,
-                                                 parser_class=_Parser)
+    keys = sub.add_parser(
+        "keys", help="API keys: create (its secret is shown once), list, revoke, limits"
+    ).add_subparsers(
+        dest="action", required=True, parser_class=_Parser)
     c = keys.add_parser("create")
     c.add_argument("--user", required=True, help="user id or email")
     c.add_argument("--label", required=True)
@@ -82,8 +85,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--requests", help="requests per minute: a number, 0 = unlimited, or default")
     c.add_argument("--writes", help="writes per minute: a number, 0 = unlimited, or default")
 
-    grants = sub.add_parser("grants").add_subparsers(dest="action", required=True,
-                                                     parser_class=_Parser)
+    grants = sub.add_parser(
+        "grants", help="a key's access to a space: set (read or readwrite), revoke"
+    ).add_subparsers(
+        dest="action", required=True, parser_class=_Parser)
     c = grants.add_parser("set")
     c.add_argument("--key", required=True, help="key id")
     c.add_argument("--space", required=True, help="space key")
@@ -189,3 +194,7 @@ def _reembed(settings: Settings, args: argparse.Namespace) -> int:
 
 def main() -> None:
     sys.exit(run())
+
+
+if __name__ == "__main__":  # python -m memory_mcp.cli
+    main()

@@ -82,7 +82,7 @@ def granted(principal: Principal, spaces: Sequence[SpaceAccess], container_tag: 
     when ``write``."""
     if container_tag is not None and container_tag.strip():
         tag = checked_tag(container_tag)
-        space = next((s for s in spaces if s.key == tag), None)
+        space = next((s for s in spaces if s.key == tag.lower()), None)  # keys are lower case
         if space is None:
             raise space_not_found(tag)
     else:

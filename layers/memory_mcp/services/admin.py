@@ -99,7 +99,8 @@ async def create_space(rt: Runtime, key: str, name: str, description: str = "") 
         )
     try:
         async with rt.transaction(system=True) as conn:
-            row = await identity.insert_space(conn, key, (name or key).strip(), description.strip())
+            row = await identity.insert_space(conn, key, (name or "").strip() or key,
+                                              description.strip())
     except pg_errors.UniqueViolation:
         raise ConflictError(f"A space with key {key!r} already exists.") from None
     return _clean(row)
@@ -117,6 +118,9 @@ async def create_key(rt: Runtime, user: str, label: str) -> dict[str, Any]:
     key, prefix, digest = keys.new_key()
     async with rt.transaction(system=True) as conn:
         owner = await _user(conn, user)
+        if not owner["active"]:  # the key would be refused on every request
+            raise InvalidInputError(f"User {owner['email']} is deactivated; reactivate them "
+                                    f"first (memory-mcp users reactivate {owner['email']}).")
         row = await identity.insert_key(conn, owner["id"], label.strip(), prefix, digest)
         await audit.record(conn, "key.created", target_id=row["id"], user_id=str(owner["id"]),
                            prefix=prefix)
@@ -125,6 +129,8 @@ async def create_key(rt: Runtime, user: str, label: str) -> dict[str, Any]:
 
 
 async def list_keys(rt: Runtime, user: str | None = None) -> list[dict[str, Any]]:
+    if user is not None and not user.strip():
+        raise InvalidInputError("--user must name a user (id or email); leave it out for all.")
     async with rt.transaction(system=True) as conn:
         user_id = (await _user(conn, user))["id"] if user else None
         rows = await identity.list_keys(conn, user_id)
@@ -183,8 +189,11 @@ async def set_grant(rt: Runtime, key_id: str, space: str, access: str) -> dict[s
     kid = _key_id(key_id)
     async with rt.transaction(system=True) as conn:
         target = await _space(conn, space)
-        if await identity.find_key(conn, kid) is None:
+        found = await identity.find_key(conn, kid)
+        if found is None:
             raise NotFoundError(f"No key with id {key_id!r}.")
+        if found["revoked_at"] is not None:  # it could never use the grant
+            raise InvalidInputError(f"Key {key_id} is revoked; create a new key and grant that.")
         row = await identity.upsert_grant(conn, kid, target["id"], access)
         await audit.record(conn, "grant.set", space_id=target["id"], target_id=kid,
                            access=access)
