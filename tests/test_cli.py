@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import json
 import sys
 import uuid
@@ -414,6 +415,12 @@ def test_export_then_import_through_the_cli(cli: Cli, tmp_path: Any) -> None:
 
     human = cli("import", str(path), "--space", "eng-copy")
     assert human[0] == 0 and "authors_mapped: ada@example.test" in human[1]
+
+    # from a pipe: `memory-mcp export --space eng | memory-mcp import - --space eng-piped`
+    with path.open("rb") as piped, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", io.TextIOWrapper(piped))
+        from_stdin = cli.json("import", "-", "--space", "eng-piped")
+    assert from_stdin["created_space"] is True and from_stdin["memories"] == 3
 
 
 def test_import_refuses_a_bad_file_with_its_line_number(cli: Cli, tmp_path: Any) -> None:

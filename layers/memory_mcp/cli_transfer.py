@@ -12,8 +12,10 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,7 @@ def add_transfer_commands(sub: Any) -> None:
     c.add_argument("--with-files", action="store_true",
                    help="include the stored original of every document (base64)")
     c = sub.add_parser("import", help="load an export file into a space (idempotent)")
-    c.add_argument("file", help="an export file (memory-mcp export)")
+    c.add_argument("file", help="an export file (memory-mcp export), or - for stdin")
     c.add_argument("--space", required=True, help="space key (created when missing)")
     c.add_argument("--user", help="importing user (id or email): author of rows whose author "
                                   "has no user here")
@@ -73,12 +75,13 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
     if args.batch < 1:
         raise InvalidInputError("--batch must be at least 1.")
     progress = for_args(args.json)
-    try:
-        result = asyncio.run(with_runtime(settings, lambda rt: import_space(
-            rt, Path(args.file), args.space, fallback_user=args.user, batch=args.batch,
-            progress=progress)))
-    finally:
-        progress.close()
+    with _readable_twice(args.file) as source:
+        try:
+            result = asyncio.run(with_runtime(settings, lambda rt: import_space(
+                rt, source, args.space, fallback_user=args.user, batch=args.batch,
+                progress=progress)))
+        finally:
+            progress.close()
     if args.json:
         print_result(result, True)
     else:
@@ -88,6 +91,25 @@ def _import(settings: Settings, args: argparse.Namespace) -> int:
             if emails:
                 print(f"{name}: {', '.join(emails)}")
     return 0
+
+
+@contextlib.contextmanager
+def _readable_twice(name: str) -> Iterator[Path]:
+    """The import reads its file twice (checked whole first, then written): ``-`` (stdin) or
+    a pipe (``/dev/stdin``, ``<(...)``) is copied to a temporary file first, so
+    ``memory-mcp export … | memory-mcp import - …`` works."""
+    path = Path(name)
+    if name != "-" and (path.is_file() or not path.exists()):
+        yield path  # a regular file, or a missing one the import reports
+        return
+    with tempfile.NamedTemporaryFile(prefix="memory-mcp-import-", suffix=".jsonl") as copy:
+        if name == "-":
+            shutil.copyfileobj(sys.stdin.buffer, copy)
+        else:
+            with path.open("rb") as pipe:
+                shutil.copyfileobj(pipe, copy)
+        copy.flush()
+        yield Path(copy.name)
 
 
 def _doctor(settings: Settings, args: argparse.Namespace) -> int:
