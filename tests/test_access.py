@@ -57,7 +57,7 @@ async def test_read_only_combinations_are_refused_and_write_nothing(
     # the refusals are filed under the space: `audit --space` shows them
     events = await audit.read(runtime.settings, runtime, space=space, user=None, since=None,
                               limit=50)
-    assert [e["kind"] for e in events if e["kind"] != "grant.set"] == ["write.denied"] * 2
+    assert [e["kind"] for e in events if e["kind"] == "write.denied"] == ["write.denied"] * 2
 
 
 async def test_reader_sees_read_everywhere(live_server: str, world: Any) -> None:

@@ -90,8 +90,8 @@ def granted(principal: Principal, spaces: Sequence[SpaceAccess], container_tag: 
         if found is None:
             raise NotFoundError(
                 "This API key has no spaces (none granted yet, or access was withdrawn). "
-                "Ask an operator to grant one "
-                "(memory-mcp grants set --key <key id> --space <space> --access readwrite)."
+                "Ask an operator to grant one (memory-mcp grants set --key "
+                f"{principal.key_id} --space <space> --access readwrite)."
             )
         space = found
     if write:

@@ -80,7 +80,7 @@ async def update_user(rt: Runtime, ident: str, **fields: Any) -> dict[str, Any]:
     async with rt.transaction(system=True) as conn:
         user = await _user(conn, ident)
         row = await identity.update_user(conn, user["id"], **fields)
-        if "active" in fields:
+        if "active" in fields and bool(fields["active"]) != bool(user["active"]):
             await audit.record(conn, "user.deactivated" if not fields["active"] else
                                "user.reactivated", target_id=user["id"])
         if "role" in fields and fields["role"] != user["role"]:
@@ -101,6 +101,7 @@ async def create_space(rt: Runtime, key: str, name: str, description: str = "") 
         async with rt.transaction(system=True) as conn:
             row = await identity.insert_space(conn, key, (name or "").strip() or key,
                                               description.strip())
+            await audit.record(conn, "space.created", space_id=row["id"], space_key=key)
     except pg_errors.UniqueViolation:
         raise ConflictError(f"A space with key {key!r} already exists.") from None
     return _clean(row)
