@@ -184,3 +184,43 @@ async def test_a_search_counts_its_hits_and_survives_failing_statistics(
     again = await search()
     assert again["results"][0]["id"] == str(memory_id), "the search still answers"
     assert await count() == 2
+
+
+async def test_a_deadlock_is_a_retryable_conflict_not_an_outage(runtime: Runtime,
+                                                                  world: World) -> None:
+    """Two transactions lock two rows in opposite orders: PostgreSQL aborts one (40P01). That
+    one is told its change collided and may be retried (ConflictError), not that the store is
+    unavailable; the other commits."""
+    import anyio
+
+    from memory_mcp.errors import ConflictError
+
+    keys = [await world.space(), await world.space()]
+    async with runtime.transaction(system=True) as conn:
+        cur = await conn.execute("SELECT id FROM spaces WHERE key = ANY(%s) ORDER BY key", (keys,))
+        first, second = [row["id"] for row in await cur.fetchall()]
+    outcomes: list[str] = []
+    both_locked = anyio.Event()
+    locked = 0
+
+    async def one(a: uuid.UUID, b: uuid.UUID) -> None:
+        nonlocal locked
+        try:
+            async with runtime.transaction(system=True) as conn:
+                await conn.execute("UPDATE spaces SET last_activity_at = now() WHERE id = %s",
+                                   (a,))
+                locked += 1
+                if locked == 2:
+                    both_locked.set()
+                await both_locked.wait()
+                await conn.execute("UPDATE spaces SET last_activity_at = now() WHERE id = %s",
+                                   (b,))
+            outcomes.append("committed")
+        except ConflictError as exc:
+            assert "collided with another one" in str(exc)
+            outcomes.append("conflict")
+
+    async with anyio.create_task_group() as tasks:
+        tasks.start_soon(one, first, second)
+        tasks.start_soon(one, second, first)
+    assert sorted(outcomes) == ["committed", "conflict"]

@@ -132,7 +132,8 @@ def test_the_cli_refuses_without_yes_and_deletes_with_it(
     # its audit trail stays readable by its key
     assert run(["--json", "audit", "--space", "old-project"], settings) == 0
     events = json.loads(capsys.readouterr().out)
-    assert [(e["kind"], e["space"]) for e in events] == [("space.deleted", "old-project")]
+    assert [(e["kind"], e["space"]) for e in events] == [("space.deleted", "old-project"),
+                                                          ("space.created", "old-project")]
     assert run(["audit", "--space", "never-was"], settings) == 1
     assert "No space 'never-was' (nor a deleted one)" in capsys.readouterr().err
 
@@ -169,3 +170,30 @@ async def test_a_space_deleted_while_a_document_commits_waits_for_the_commit(
         await identity.touch_space(conn, space)
     assert result["deleted"] is True and result["memories"] == 2
     assert space_id_of(url, key) is None and set(rows_of(url, space).values()) == {0}
+
+
+async def test_a_space_deleted_while_a_forget_writes_waits_for_it(
+        rt: Runtime, world: Any) -> None:
+    """A forget's writing transaction takes the space's save lock shared (as a save does),
+    updates a memory row, then touches the space's row; a deletion in between waits for it."""
+    from memory_mcp.db import identity
+
+    key = await world.space()
+    m = await world.member(grants={key: "readwrite"})
+    await memories.save(rt, m.principal, "The team prefers squash merges", None, key)
+    url = rt.settings.database_url.get_secret_value()  # type: ignore[union-attr]
+    space = space_id_of(url, key)
+    assert space is not None
+    result: dict[str, Any] = {}
+
+    async def delete() -> None:
+        result.update(await space_removal.delete_space(rt, key, confirmed=True))
+
+    async with anyio.create_task_group() as tasks, \
+            rt.transaction(system=True, lock=space) as conn:  # the forget's first statement
+        await conn.execute("UPDATE memories SET is_forgotten = true, forgotten_at = now() "
+                           "WHERE space_id = %s", (space,))
+        tasks.start_soon(delete)
+        await anyio.sleep(0.5)  # the deletion is now waiting for the save lock
+        await identity.touch_space(conn, space)
+    assert result["deleted"] is True and space_id_of(url, key) is None

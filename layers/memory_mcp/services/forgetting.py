@@ -57,8 +57,10 @@ async def forget(
     assert plan.match is not None
     match = plan.match
     reason = (text or f"forget by id {target_id}")[:MAX_REASON_CHARS]
-    try:  # opened only if the key may still write there; any error below rolls it back
-        async with rt.transaction(write=[space.space_id], holder=principal.key_id) as conn:
+    try:  # opened only if the key may still write there; any error below rolls it back. The
+        # space's save lock, shared as saves take it: a space's deletion waits for the forget.
+        async with rt.transaction(write=[space.space_id], holder=principal.key_id,
+                                  lock=space.space_id) as conn:
             target, note = match, None
             if not target["is_latest"]:  # an older wording of the same fact: its current version
                 latest = await db.latest_of_chain(conn, space.space_id, match["root_id"])

@@ -10,7 +10,6 @@ from typing import Any, cast
 from uuid import UUID
 
 import psycopg
-import psycopg.errors
 from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
@@ -47,10 +46,11 @@ async def _pooled(pool: AsyncConnectionPool) -> AsyncIterator[Conn]:
         async with pool.connection() as conn:
             yield cast(Conn, conn)
             note_idle(conn)
-    except psycopg.errors.TransactionRollback as exc:  # a deadlock or a serialization failure:
-        raise ConflictError("This change collided with another one made at the same moment; "
-                            "nothing was changed. Please retry.") from exc  # the store is fine
     except (psycopg.OperationalError, PoolTimeout) as exc:
+        if (getattr(exc, "sqlstate", None) or "").startswith("40"):  # a deadlock, a serialization
+            raise ConflictError(  # failure: rolled back whole; the store and connection are fine
+                "This change collided with another one made at the same moment; nothing was "
+                "changed. Please retry.") from exc
         distrust_idle()
         raise StoreUnavailableError() from exc
 
