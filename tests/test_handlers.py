@@ -384,15 +384,17 @@ def test_admin_handler_reports_errors_as_payloads(admin_handler: Any) -> None:
     assert helped["ok"] is True and "usage" in helped["output"]
 
 
-def test_admin_handler_hides_unexpected_failures(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+def test_admin_handler_reports_an_unreachable_database_without_secrets(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """An unreachable database: a generic error in the payload, details (redacted) in the log."""
+    """An unreachable database: the CLI's one-line reason in the payload (as on a terminal),
+    never the password."""
     password = "s3cr3t-pass-word"
     monkeypatch.setenv("DATABASE_URL",
                        f"postgresql://memory:{password}@127.0.0.1:1/memory?connect_timeout=1")
     monkeypatch.setenv("MEMORY_MCP_UPLOADS_BUCKET", "memory-mcp-test-uploads")
     result = load_handler("admin").handler({"args": ["users", "list"]}, FakeContext())
-    assert result["ok"] is False and result["error"].startswith("Internal error (")
+    assert result["ok"] is False
+    assert result["error"].startswith("the database could not be reached (connection failed")
     assert password not in json.dumps(result)
     assert password not in capsys.readouterr().out
 

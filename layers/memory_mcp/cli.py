@@ -156,8 +156,8 @@ def run(argv: Sequence[str] | None = None, settings: Settings | None = None) -> 
     except Exception as exc:
         import psycopg  # loaded already if it raised: the CLI's start imports no driver
 
-        if not isinstance(exc, psycopg.OperationalError):
-            raise
+        if not isinstance(exc, psycopg.OperationalError) or exc.sqlstate is not None:
+            raise  # only a connection that failed (a server's error has a SQLSTATE)
         # no server there, a wrong password, ...: one line, not the migrator's traceback
         reason = (str(exc).strip().splitlines() or ["no reason given"])[0][:200]
         print(f"error: the database could not be reached ({reason}). Check DATABASE_URL (or "
