@@ -384,8 +384,9 @@ def test_admin_handler_reports_errors_as_payloads(admin_handler: Any) -> None:
     assert helped["ok"] is True and "usage" in helped["output"]
 
 
-def test_admin_handler_reports_an_unreachable_database_without_secrets(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_admin_handler_reports_an_unreachable_database_without_secrets(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
     """An unreachable database: the CLI's one-line reason in the payload (as on a terminal),
     never the password."""
     password = "s3cr3t-pass-word"
