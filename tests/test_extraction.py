@@ -432,11 +432,41 @@ def test_one_record_per_line_without_full_stops_is_one_memory_per_line() -> None
 
 def test_an_ordinal_day_before_a_month_is_no_sentence_end() -> None:
     text = ("Die Jahresinventur beginnt am 31. Dezember um acht Uhr. Der Bericht ist am "
-            "14. Juli fällig. The limit is 12. Teams must ask before raising it.")
+            "14. Juli fällig. The limit is 12. Teams must ask before raising it. The team "
+            "grew to 12. August was the busiest month of the year.")
     assert split_memories(text, 20) == [
         "Die Jahresinventur beginnt am 31. Dezember um acht Uhr.",
         "Der Bericht ist am 14. Juli fällig.", "The limit is 12.",
-        "Teams must ask before raising it."]
+        "Teams must ask before raising it.", "The team grew to 12.",
+        "August was the busiest month of the year."]
+
+
+def test_wrapped_prose_lists_and_short_answers_are_not_taken_for_one_record_per_line() -> None:
+    """What the one-statement-per-line rule must leave alone: prose wrapped at capitals, a
+    numbered list under its lead, and question/answer lines whose answers are one word."""
+    assert split_memories("The meeting with\nAlice and Bob covered the\nQ3 budget and the new "
+                          "hire.", 20) == ["The meeting with Alice and Bob covered the Q3 budget "
+                                           "and the new hire."]
+    assert split_memories("We moved the database to\nAmsterdam last week. The\nOld cluster "
+                          "stays up until May.", 20) == [
+        "We moved the database to Amsterdam last week.", "The Old cluster stays up until May."]
+    assert split_memories("Colors we use:\n1. Red\n2. Green\n3. Blue", 20) == [
+        "Colors we use: Red; Green; Blue"]
+    qa = split_memories("Is a VPN required for remote work\nYes\nIs MFA required for the wiki"
+                        "\nNo", 20)
+    assert "Yes" in " ".join(qa) and "No" in " ".join(qa).split("wiki", 1)[1]
+
+
+def test_a_changing_figure_on_every_slide_is_content() -> None:
+    """A slide deck whose every slide closes with this quarter's figure: the numbers do not
+    count pages, so the lines are content, not a footer; "Slide 2 of 4" is a footer."""
+    figures = [40, 44, 47, 52]
+    slides = [f"Quarter {q} review\nHiring stayed on plan this quarter overall.\n"
+              f"Headcount grew to {n} people\nSlide {q} of 4" for q, n in enumerate(figures, 1)]
+    got = split_memories("\f".join(slides), 50)
+    assert [m for m in got if "Headcount" in m] == [
+        f"Headcount grew to {n} people" for n in figures]
+    assert not any("Slide" in m for m in got)
 
 
 def test_running_headers_and_footers_recurring_on_pages_are_dropped() -> None:

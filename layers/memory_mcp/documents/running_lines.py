@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from itertools import pairwise
 
 
 def _edges(n: int) -> list[int]:
@@ -19,27 +20,35 @@ def _edges(n: int) -> list[int]:
 def _running_lines(pages: list[str]) -> set[str]:
     """Header/footer lines: at a page edge on at least half of 3+ pages, and not a sentence (a
     header or footer does not end with a full stop; "Q1 revenue was 10 million." on every slide
-    is content). Compared with digits ignored, so "Page 3" and "Page 4" are one footer, but at
-    most two numbers may vary (a chapter and a page), and it occurs at most twice a page (a
-    header and a footer): the lines of a table or an inventory ("Host db017 in rack 9 at
-    10.20.3.17 runs PostgreSQL 14") that happen to open every page are content."""
+    is content). Compared with digits ignored, so "Page 3" and "Page 4" are one footer, but only
+    when each number that varies counts pages or sections (from one page to the next it stays,
+    goes up by one, or starts again at 0 or 1) and the line occurs at most twice a page (a
+    header and a footer): "Headcount grew to 44 people" closing every slide, or the lines of an
+    inventory that happen to open every page ("Host db017 in rack 9 …"), are content."""
     if len(pages) < 3:
         return set()
     counts: Counter[str] = Counter()
     anywhere: Counter[str] = Counter()  # every line of every page, by key
-    numbers: dict[str, set[tuple[str, ...]]] = {}
+    numbers: dict[str, list[tuple[str, ...]]] = {}  # by key: its numbers, page by page
     for page in pages:
         lines = [ln.strip() for ln in page.split("\n") if ln.strip()]
         anywhere.update(_line_key(ln) for ln in lines)
         keys: set[str] = set()
         for ln in (lines[i] for i in _edges(len(lines))):
-            if len(ln) <= 120 and ln[-1] not in ".!?\u2026":
+            if len(ln) <= 120 and ln[-1] not in ".!?\u2026" and _line_key(ln) not in keys:
                 keys.add(_line_key(ln))
-                numbers.setdefault(_line_key(ln), set()).add(tuple(re.findall(r"\d+", ln)))
+                numbers.setdefault(_line_key(ln), []).append(tuple(re.findall(r"\d+", ln)))
         counts.update(keys)
     return {key for key, n in counts.items() if n >= 3 and n >= len(pages) / 2
             and anywhere[key] <= 2 * len(pages)  # a header and a footer, not a page of records
-            and sum(len(set(column)) > 1 for column in zip(*numbers[key], strict=True)) <= 2}
+            and all(_counts_pages([int(v) for v in column])
+                    for column in zip(*numbers[key], strict=True))}
+
+
+def _counts_pages(values: list[int]) -> bool:
+    """A page or section number down the pages: each next value the same, one more, or a
+    restart at 0 or 1."""
+    return all(b in (a, a + 1) or b <= 1 for a, b in pairwise(values))
 
 
 def without_running_lines(pages: list[str]) -> list[str]:

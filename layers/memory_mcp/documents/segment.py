@@ -180,12 +180,17 @@ def _units(text: str) -> Iterator[_Unit]:
 
 
 def _one_per_line(lines: list[str]) -> bool:
-    """A block of one statement per line with no full stops (an inventory, a rule list, a
-    log): 3+ lines, at least 80 % of them starting with a capital or a digit. Hard-wrapped
-    prose starts a line with a capital about as often as its words start with one, so its
-    lines still join."""
+    """A block of one statement per line with no punctuation between them (an inventory, a
+    rule list, a log): 3+ lines of at least four words each, none a list item, none with a
+    sentence end in or after it, and at least 80 % of them starting with a capital or a digit.
+    Hard-wrapped prose has a full stop somewhere and starts a line with a capital about as
+    often as its words start with one, so its lines still join."""
+    if len(lines) < 3 or any(_BULLET.match(ln) or _words(ln) < MIN_WORDS
+                             or ln[-1] in ".!?\u2026" or _SENTENCE_END.search(ln)
+                             for ln in lines):
+        return False
     starts = sum(1 for ln in lines if ln[0].isupper() or ln[0].isdigit())
-    return len(lines) >= 3 and starts >= 0.8 * len(lines)
+    return starts >= 0.8 * len(lines)
 
 
 def _is_notice(line: str, lettered: bool) -> bool:
@@ -268,14 +273,18 @@ def _sentences(text: str) -> list[str]:
 #: write months in lower case ("31. desember", "31 grudnia") never looked like a sentence end.
 _MONTHS = frozenset("""januar jänner februar märz april mai juni juli august september oktober
 november dezember""".split())  # noqa: SIM905
-_DAY_BEFORE = re.compile(r"(?:^|\s)(?:[1-9]|[12]\d|3[01])$")
+#: German words before an ordinal day ("am 31.", "bis zum 14.", "vom 3."): only then is "N."
+#: before a month a date ("The team grew to 12. August was busy" stays two sentences).
+_DAY_BEFORE = re.compile(r"(?:^|\s)(?:am|vom|zum|bis|ab|seit|den|dem|der|des|vor|nach|"
+                         r"zwischen|und|oder|Am|Vom|Zum|Bis|Ab|Seit|Den|Dem|Der|Vor|Nach)\s+"
+                         r"(?:[1-9]|[12]\d|3[01])$")
 
 
 def _ordinal_date(text: str, dot: int, end: int) -> bool:
-    """"31." before a month name is a date, not a sentence end ("Die Inventur beginnt am 31.
-    Dezember um acht Uhr.")."""
+    """"31." after a German article or preposition and before a month name is a date, not a
+    sentence end ("Die Inventur beginnt am 31. Dezember um acht Uhr.")."""
     following = re.match(r"\w+", text[end:end + 20])
-    return (bool(_DAY_BEFORE.search(text[max(0, dot - 3):dot])) and following is not None
+    return (bool(_DAY_BEFORE.search(text[max(0, dot - 20):dot])) and following is not None
             and following.group().lower() in _MONTHS)
 
 
