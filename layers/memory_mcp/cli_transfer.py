@@ -99,8 +99,8 @@ def _readable_twice(name: str) -> Iterator[Path]:
     a pipe (``/dev/stdin``, ``<(...)``) is copied to a temporary file first, so
     ``memory-mcp export … | memory-mcp import - …`` works."""
     path = Path(name)
-    if name != "-" and (path.is_file() or not path.exists()):
-        yield path  # a regular file, or a missing one the import reports
+    if name != "-" and not (path.is_fifo() or path.is_char_device()):
+        yield path  # a regular file, or anything else the import reports ("No such file")
         return
     with tempfile.NamedTemporaryFile(prefix="memory-mcp-import-", suffix=".jsonl") as copy:
         if name == "-":

@@ -137,7 +137,8 @@ def _drop_invalid_indexes(conn: psycopg.Connection[tuple[object, ...]],
         for name in _CREATES_INDEX.findall(statement):
             invalid = conn.execute(
                 "SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
-                "WHERE c.relname = %s AND NOT i.indisvalid", (name,)).fetchone()
+                "WHERE c.relname = %s AND c.relnamespace = current_schema()::regnamespace "
+                "AND NOT i.indisvalid", (name,)).fetchone()
             if invalid:
                 log.warning("dropping index %s, left invalid by an earlier build", name)
                 conn.execute(f'DROP INDEX CONCURRENTLY IF EXISTS "{name}"'.encode())

@@ -159,7 +159,7 @@ async def set_key_limits(rt: Runtime, key_id: str, requests: str | None, writes:
     def parse(value: str, what: str) -> int | None:
         if value.strip().lower() == "default":
             return None
-        if not value.strip().isdigit() or int(value) > MAX_KEY_LIMIT:
+        if not (value.strip().isascii() and value.strip().isdigit()) or int(value) > MAX_KEY_LIMIT:
             raise InvalidInputError(f"--{what} must be a whole number from 0 (unlimited) to "
                                     f"{MAX_KEY_LIMIT:,}, or 'default'; got {value[:20]!r}.")
         return int(value)
