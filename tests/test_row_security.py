@@ -175,6 +175,16 @@ async def test_the_embedded_server_logs_in_as_the_unprivileged_role(database_url
             await conn.execute("ALTER TABLE memories DISABLE ROW LEVEL SECURITY")
 
 
+async def _unfiltered(conn: Any, space_id: uuid.UUID, limit: int, offset: int
+                      ) -> tuple[list[dict[str, Any]], int]:
+    """listMemories' SQL with its ``WHERE space_id`` removed: only the scope stands."""
+    cur = await conn.execute(
+        f"SELECT {memories_db._COLUMNS} FROM memories m {memories_db._JOINS} "
+        "ORDER BY m.created_at DESC LIMIT %s OFFSET %s", (limit, offset))
+    rows = await cur.fetchall()
+    return rows, len(rows)
+
+
 async def test_a_service_whose_query_lost_its_filter_still_serves_one_space(
     runtime: Runtime, world: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -182,15 +192,7 @@ async def test_a_service_whose_query_lost_its_filter_still_serves_one_space(
     real service by a member of A while B holds memories too."""
     member, _, _, _ = await _two_spaces(runtime, world)
 
-    async def unfiltered(conn: Any, space_id: uuid.UUID, limit: int, offset: int
-                         ) -> tuple[list[dict[str, Any]], int]:
-        cur = await conn.execute(
-            f"SELECT {memories_db._COLUMNS} FROM memories m {memories_db._JOINS} "
-            "ORDER BY m.created_at DESC LIMIT %s OFFSET %s", (limit, offset))
-        rows = await cur.fetchall()
-        return rows, len(rows)
-
-    monkeypatch.setattr(memories_db, "page", unfiltered)
+    monkeypatch.setattr(memories_db, "page", _unfiltered)
     listed = await memories.list_page(runtime, member.principal, 1, 50, None)
     assert [m["memory"] for m in listed["memories"]] == ["Space A deploys on Tuesdays"]
 
@@ -207,15 +209,7 @@ async def test_a_listing_of_one_space_is_walled_from_the_keys_other_spaces(
     await memories.save(runtime, member.principal, "Space A deploys on Tuesdays", None, a)
     await memories.save(runtime, writer.principal, "Space B's launch code is 0000", None, b)
 
-    async def unfiltered(conn: Any, space_id: uuid.UUID, limit: int, offset: int
-                         ) -> tuple[list[dict[str, Any]], int]:
-        cur = await conn.execute(
-            f"SELECT {memories_db._COLUMNS} FROM memories m {memories_db._JOINS} "
-            "ORDER BY m.created_at DESC LIMIT %s OFFSET %s", (limit, offset))
-        rows = await cur.fetchall()
-        return rows, len(rows)
-
-    monkeypatch.setattr(memories_db, "page", unfiltered)
+    monkeypatch.setattr(memories_db, "page", _unfiltered)
     for space, text in ((a, "Space A deploys on Tuesdays"), (b, "Space B's launch code is 0000")):
         listed = await memories.list_page(runtime, member.principal, 1, 50, space)
         assert [m["memory"] for m in listed["memories"]] == [text]

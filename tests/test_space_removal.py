@@ -138,12 +138,13 @@ def test_the_cli_refuses_without_yes_and_deletes_with_it(
     assert "No space 'never-was' (nor a deleted one)" in capsys.readouterr().err
 
 
-async def test_a_space_deleted_while_a_document_commits_waits_for_the_commit(
-        rt: Runtime, world: Any, tools: Extractors) -> None:
-    """A document's commit takes the space's document lock, writes its memories (which hold
-    the space's row against deletion), then touches the space's row. A deletion arriving in
-    between waits for the commit (the same lock first), then removes all of it; deleting the
-    space's row under the commit deadlocked."""
+@pytest.mark.parametrize("writer", ["document commit", "forget"])
+async def test_a_space_deleted_while_a_write_is_in_flight_waits_for_it(
+        rt: Runtime, world: Any, writer: str) -> None:
+    """A document's commit (the space's document lock) and a forget (the space's save lock,
+    shared, as a save takes it) write their rows, then touch the space's row. A deletion
+    arriving in between waits for them (the same locks first), then removes all of it;
+    deleting the space's row under them deadlocked."""
     from memory_mcp.db import identity, statements
 
     key = await world.space()
@@ -157,43 +158,22 @@ async def test_a_space_deleted_while_a_document_commits_waits_for_the_commit(
     async def delete() -> None:
         result.update(await space_removal.delete_space(rt, key, confirmed=True))
 
-    async with anyio.create_task_group() as tasks, rt.transaction(system=True) as conn:
-        await statements.lock_space_documents(conn, space)
-        await conn.execute(
-            "INSERT INTO memories (id, space_id, content, content_hash, root_id, created_by, "
-            "updated_by, embedding) SELECT id, %s, 'A fact being committed', "
-            "sha256('A fact being committed'::bytea), id, %s, %s, "
-            "('[1' || repeat(',0', 3071) || ']')::halfvec FROM gen_random_uuid() AS id",
-            (space, m.principal.user_id, m.principal.user_id))
+    forget = writer == "forget"
+    async with anyio.create_task_group() as tasks, \
+            rt.transaction(system=True, lock=space if forget else None) as conn:
+        if forget:
+            await conn.execute("UPDATE memories SET is_forgotten = true, forgotten_at = now() "
+                               "WHERE space_id = %s", (space,))
+        else:
+            await statements.lock_space_documents(conn, space)
+            await conn.execute(
+                "INSERT INTO memories (id, space_id, content, content_hash, root_id, created_by,"
+                " updated_by, embedding) SELECT id, %s, 'A fact being committed', "
+                "sha256('A fact being committed'::bytea), id, %s, %s, "
+                "('[1' || repeat(',0', 3071) || ']')::halfvec FROM gen_random_uuid() AS id",
+                (space, m.principal.user_id, m.principal.user_id))
         tasks.start_soon(delete)
         await anyio.sleep(0.5)  # the deletion is now waiting, whichever lock it reached
         await identity.touch_space(conn, space)
-    assert result["deleted"] is True and result["memories"] == 2
+    assert result["deleted"] is True and result["memories"] == (1 if forget else 2)
     assert space_id_of(url, key) is None and set(rows_of(url, space).values()) == {0}
-
-
-async def test_a_space_deleted_while_a_forget_writes_waits_for_it(
-        rt: Runtime, world: Any) -> None:
-    """A forget's writing transaction takes the space's save lock shared (as a save does),
-    updates a memory row, then touches the space's row; a deletion in between waits for it."""
-    from memory_mcp.db import identity
-
-    key = await world.space()
-    m = await world.member(grants={key: "readwrite"})
-    await memories.save(rt, m.principal, "The team prefers squash merges", None, key)
-    url = rt.settings.database_url.get_secret_value()  # type: ignore[union-attr]
-    space = space_id_of(url, key)
-    assert space is not None
-    result: dict[str, Any] = {}
-
-    async def delete() -> None:
-        result.update(await space_removal.delete_space(rt, key, confirmed=True))
-
-    async with anyio.create_task_group() as tasks, \
-            rt.transaction(system=True, lock=space) as conn:  # the forget's first statement
-        await conn.execute("UPDATE memories SET is_forgotten = true, forgotten_at = now() "
-                           "WHERE space_id = %s", (space,))
-        tasks.start_soon(delete)
-        await anyio.sleep(0.5)  # the deletion is now waiting for the save lock
-        await identity.touch_space(conn, space)
-    assert result["deleted"] is True and space_id_of(url, key) is None

@@ -384,7 +384,8 @@ async def test_export_and_import_are_audited(rt: Runtime, seeded: Seeded, world:
     with psycopg.connect(url_of(rt)) as conn:
         kinds = conn.execute(
             """SELECT e.kind, e.detail FROM audit_events e JOIN spaces s ON s.id = e.space_id
-               WHERE s.key = ANY(%s) AND e.kind LIKE 'space.%%' ORDER BY e.id""",
+               WHERE s.key = ANY(%s) AND e.kind IN ('space.export', 'space.import')
+               ORDER BY e.id""",
             ([seeded.space, copy],)).fetchall()
     assert [k for k, _ in kinds] == ["space.export", "space.import"]
     assert kinds[1][1]["counts"]["memories"] > 0
@@ -483,6 +484,26 @@ async def test_an_original_that_cannot_be_stored_rolls_its_batch_back(
     assert derived(url_of(target), "nofiles")[2] == [], "the document row was rolled back"
 
 
+async def _falcon_already_live(target: Runtime) -> str:
+    """A space of ``target`` where the seeded fact's current text is live already."""
+    world = World(target)
+    dup = await world.space("dup")
+    here = await world.member("writer", grants={dup: "readwrite"})
+    await memories.save(target, here.principal, "Project Falcon launches on March 10th.", None,
+                        dup)
+    return dup
+
+
+def _headless(target: Runtime, space: str) -> list[tuple[str]]:
+    """Texts of the space's rows whose fact has no current version."""
+    with psycopg.connect(url_of(target)) as conn:
+        return conn.execute(
+            """SELECT m.content FROM memories m JOIN spaces s ON s.id = m.space_id
+               WHERE s.key = %s AND NOT EXISTS (
+                   SELECT 1 FROM memories l WHERE l.root_id = m.root_id AND l.is_latest)""",
+            (space,)).fetchall()
+
+
 async def test_a_chain_whose_current_text_is_already_live_here_leaves_no_headless_history(
         rt: Runtime, seeded: Seeded, target: Runtime, tmp_path: Path) -> None:
     """The target space already has, live, the text of an imported fact's current version:
@@ -491,18 +512,10 @@ async def test_a_chain_whose_current_text_is_already_live_here_leaves_no_headles
     them."""
     text = await export_text(rt, seeded.space)
     importer = await users_like(target, ["ops10@example.test"])
-    world = World(target)
-    dup = await world.space("dup")
-    here = await world.member("writer", grants={dup: "readwrite"})
-    await memories.save(target, here.principal, "Project Falcon launches on March 10th.", None,
-                        dup)
+    dup = await _falcon_already_live(target)
     result = await import_space(target, write(tmp_path, text), dup, fallback_user=importer)
+    headless = _headless(target, dup)
     with psycopg.connect(url_of(target)) as conn:
-        headless = conn.execute(
-            """SELECT m.content FROM memories m JOIN spaces s ON s.id = m.space_id
-               WHERE s.key = %s AND NOT EXISTS (
-                   SELECT 1 FROM memories l WHERE l.root_id = m.root_id AND l.is_latest)""",
-            (dup,)).fetchall()
         live = conn.execute(
             """SELECT count(*) FROM memories m JOIN spaces s ON s.id = m.space_id
                WHERE s.key = %s AND m.content = 'Project Falcon launches on March 10th.'""",
@@ -596,11 +609,7 @@ async def test_a_rerun_after_a_failed_batch_leaves_no_headless_history(
     live here: the older version is still dropped (the check covers the file, not the run)."""
     records = _lines(await export_text(rt, seeded.space))
     importer = await users_like(target, ["ops12@example.test"])
-    world = World(target)
-    dup = await world.space("dup")
-    here = await world.member("writer", grants={dup: "readwrite"})
-    await memories.save(target, here.principal, "Project Falcon launches on March 10th.", None,
-                        dup)
+    dup = await _falcon_already_live(target)
     mems = [i for i, r in enumerate(records) if r.get("type") == "memory"]
     v1 = next(i for i in mems if records[i]["content"] == "Project Falcon launches on March 3rd.")
     last = next(i for i in reversed(mems) if i > v1 and "Falcon" not in records[i]["content"])
@@ -612,10 +621,5 @@ async def test_a_rerun_after_a_failed_batch_leaves_no_headless_history(
     records[last]["recall_count"] = original
     result = await import_space(target, write(tmp_path, _text(records)), dup,
                                 fallback_user=importer, batch=1)
-    with psycopg.connect(url_of(target)) as conn:
-        headless = conn.execute(
-            """SELECT m.content FROM memories m JOIN spaces s ON s.id = m.space_id
-               WHERE s.key = %s AND NOT EXISTS (
-                   SELECT 1 FROM memories l WHERE l.root_id = m.root_id AND l.is_latest)""",
-            (dup,)).fetchall()
+    headless = _headless(target, dup)
     assert headless == [] and result["skipped_history"] == 1
