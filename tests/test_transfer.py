@@ -20,12 +20,12 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlparse
 from uuid import UUID
 
 import anyio.to_thread
 import psycopg
 import pytest
+from test_documents import uploaded
 
 from memory_mcp.db.pool import open_pool
 from memory_mcp.documents.pipeline import Extractors, process
@@ -100,13 +100,7 @@ async def seeded(rt: Runtime, world: World, tools: Extractors) -> Seeded:
                                   category=None, include_profile=False, container_tag=space,
                                   limit=1)
     await memories.forget(rt, bob.principal, None, billing["results"][0]["id"], space)
-    started = await uploads.create_upload(rt, alice.principal, filename="runbook.md",
-                                          content_type="text/markdown", size=len(NOTES),
-                                          container_tag=space, base_url="http://t/")
-    query = parse_qs(urlparse(started["uploadUrl"]).query)
-    doc_id = await uploads.accept_local_upload(
-        rt, started["documentId"], expires=int(query["expires"][0]), sig=query["sig"][0],
-        content_type="text/markdown", body=NOTES)
+    doc_id = await uploaded(rt, alice.principal, "runbook.md", "text/markdown", NOTES, space)
     assert await process(rt, tools, doc_id) == "done"
     return Seeded(space, [alice.user["email"], bob.user["email"]], doc_id)
 
@@ -534,13 +528,7 @@ async def test_a_documents_memories_keep_their_order_in_another_space(
     source, copy = await world.space("ord"), await world.space("ord")
     m = await world.member(grants={source: "readwrite", copy: "readwrite"})
     steps = "".join(f"Step {i}: run check number {i} of the release.\n" for i in range(1, 31))
-    started = await uploads.create_upload(rt, m.principal, filename="steps.md",
-                                          content_type="text/markdown", size=len(steps),
-                                          container_tag=source, base_url="http://t/")
-    query = parse_qs(urlparse(started["uploadUrl"]).query)
-    doc_id = await uploads.accept_local_upload(
-        rt, started["documentId"], expires=int(query["expires"][0]), sig=query["sig"][0],
-        content_type="text/markdown", body=steps.encode())
+    doc_id = await uploaded(rt, m.principal, "steps.md", "text/markdown", steps.encode(), source)
     assert await process(rt, tools, doc_id) == "done"
     await import_space(rt, write(tmp_path, await export_text(rt, source)), copy)
 
