@@ -193,8 +193,9 @@ async def _by_id(rt: Runtime, principal: Principal, space: SpaceAccess, text: st
     rows, decision = await _live_decision(rt, space.space_id, text, principal.key_id)
     if meant is None and decision.index is not None:
         meant = rows[decision.index]
-    about_named = any(r["root_id"] == named["root_id"]
-                      and float(r["semantic"]) >= recall.thresholds(rt).strong for r in rows)
+    strong = recall.thresholds(rt).strong
+    about_named = any(r["root_id"] == named["root_id"] and float(r["semantic"]) >= strong
+                      for r in rows)
     if meant is not None and meant["root_id"] != named["root_id"] and not about_named:
         return _Plan({"action": "id_mismatch", "memory": views.memory(named),
                       "meant": views.memory(meant)})

@@ -212,13 +212,14 @@ async def _write(run: _Run, batch: list[tuple[int, DocumentRecord | MemoryRecord
                                                    doc.file.data, doc.content_type)
             inserted = set(await db.insert_memories(conn, run.space_id, mem_rows))
             await db.insert_statements(conn, run.space_id, _statements(run, mems))
-            skipped_live = [m for m in mems if m.is_latest and not m.is_forgotten
+            skipped_live = [(m, validation.content_hash(m.content)) for m in mems
+                            if m.is_latest and not m.is_forgotten
                             and run.new_id(m.id) not in inserted]
             await db.fill_categories(conn, run.space_id, [
-                {"content_hash": validation.content_hash(m.content).hex(), "category": m.category}
-                for m in skipped_live if m.category])
+                {"content_hash": digest.hex(), "category": m.category}
+                for m, digest in skipped_live if m.category])
             await db.claim_live(conn, run.space_id, [
-                validation.content_hash(m.content) for m in skipped_live
+                digest for m, digest in skipped_live
                 if m.source_document_id is None or m.claimed_at is not None])
             await db.insert_recalls(conn, run.space_id, [
                 {"memory_id": r["id"], "recall_count": m.recall_count,
