@@ -73,3 +73,47 @@ async def test_forget_by_id_refuses_a_reason_it_cannot_store(runtime: Runtime, w
         await memories.forget(runtime, m.principal, "why\x00", saved["memory"]["id"], space)
     done = await memories.forget(runtime, m.principal, "moved back", saved["memory"]["id"], space)
     assert done["action"] == "forgotten"
+
+
+@pytest.mark.parametrize(("moved", "crossed", "save"), [
+    ("Alice hosts the Monday standup.", "Bob hosts the Tuesday standup.",
+     "Alice hosts the Tuesday standup."),
+    ("Erin is the release captain for June.", "Frank is the release captain for July.",
+     "Erin is the release captain for July."),
+])
+async def test_a_value_another_memory_holds_about_someone_else_versions_neither(
+        runtime: Runtime, world: Any, moved: str, crossed: str, save: str) -> None:
+    """A list of parallel facts (one host per day, one captain per month): a save that moves one
+    person to the day or month another holds could update either memory. Versioning one would
+    hide a fact that may still be true, so both stay current and the answer names them."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, moved, None, space)
+    other = await memories.save(runtime, m.principal, crossed, None, space)
+    assert other["action"] == "saved"
+    answer = await memories.save(runtime, m.principal, save, None, space)
+    assert answer["action"] == "saved", answer.get("supersedes")
+    kept = answer["keptSeparateFrom"]
+    assert kept["id"] == first["memory"]["id"] and kept["similarity"] >= 0.90
+    assert other["memory"]["id"] in kept["reason"] and "names differ" in kept["reason"]
+    page = await memories.list_page(runtime, m.principal, 1, 10, space)
+    assert sum(row["isLatest"] for row in page["memories"]) == 3
+
+
+@pytest.mark.parametrize(("moved", "unrelated", "save"), [
+    ("Alice hosts the Monday standup.", "Bob owns the billing dashboard.",
+     "Alice hosts the Tuesday standup."),
+    ("Erin is the release captain for June.", "Frank is the release captain for the mobile app.",
+     "Erin is the release captain for July."),
+])
+async def test_a_changed_value_nobody_else_holds_is_still_a_new_version(
+        runtime: Runtime, world: Any, moved: str, unrelated: str, save: str) -> None:
+    """The crossing rule needs the other memory to state the new value: without it, a moved day
+    or month is an update of the one fact, as before."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, moved, None, space)
+    await memories.save(runtime, m.principal, unrelated, None, space)
+    answer = await memories.save(runtime, m.principal, save, None, space)
+    assert answer["action"] == "versioned", answer.get("keptSeparateFrom")
+    assert answer["supersedes"]["id"] == first["memory"]["id"]

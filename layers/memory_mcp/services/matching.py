@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memory_mcp.services.agreement import Conflict, conflicts
+from memory_mcp.services.agreement import Conflict, conflicts, strip_preamble
+from memory_mcp.services.facets import facets
 
 
 @dataclass(frozen=True)
@@ -108,3 +109,37 @@ def choose_version(text: str, candidates: list[tuple[str, float]], t: Thresholds
             return Decision(i, "", found)
         kept_apart = kept_apart or "; ".join(c.detail for c in subject)
     return Decision(None, kept_apart, found)
+
+
+#: The value conflicts a crossing can be about, and the ``Facets`` field that holds each value.
+_VALUES = {"number": "numbers", "duration": "durations", "weekday": "weekdays",
+           "month": "months", "time": "times"}
+
+
+def crossing(text: str, changed: tuple[Conflict, ...], others: list[tuple[str, float]],
+             t: Thresholds) -> tuple[int, str] | None:
+    """Another memory that already says the save's new value about another subject, if any.
+
+    A save that changes one value of a memory ("Dave is the on-call lead for April" → "… for
+    March") is its next version, unless the space also holds "Carol is the on-call lead for
+    March": then the save is a cross of the two, and it could as well replace Carol with Dave as
+    move Dave to March. The value is then a key of a list (one lead per month), not a value of
+    one fact, and versioning either would hide a fact that may still be true; the save stays a
+    new memory and the answer names both, so the caller forgets the outdated one by id.
+    ``others`` are the save's other candidates (content, cosine); returns an index and the
+    subject conflict that keeps it apart."""
+    kinds = {c.kind for c in changed if not c.subject} & _VALUES.keys()
+    if not kinds:
+        return None
+    for i, (other, cosine) in enumerate(others):
+        if cosine < t.weak:
+            continue
+        found = conflicts(text, other)
+        # the other memory must say the new value (no value conflict, the value present) and
+        # differ from the save only in what it is about
+        if not found or not all(c.subject for c in found):
+            continue
+        theirs = facets(strip_preamble(other))
+        if all(getattr(theirs, _VALUES[k]) for k in kinds):
+            return i, "; ".join(c.detail for c in found)
+    return None

@@ -149,17 +149,38 @@ async def _claim_row(conn: Conn, space_id: uuid.UUID, existing: db.Row, tag: str
     return answer
 
 
+def _quote(text: str, limit: int = 80) -> str:
+    """A memory named inside a reason: short enough to read in one line."""
+    flat = " ".join(text.split())
+    return f'"{flat if len(flat) <= limit else flat[: limit - 1] + "…"}"'
+
+
 def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
-                    ) -> tuple[db.Row | None, str]:
-    """The candidate to supersede (or None) and, if a close one was kept apart, why.
+                    ) -> tuple[db.Row | None, db.Row | None, str]:
+    """The candidate to supersede (or None) and, if a close one was kept apart, which and why.
 
     ``choose_version`` never looks past a candidate below ``t.version``, so only those at or
     above it are handed over (in the same order): the same decision, without comparing the
-    agreement rules against memories that cannot matter (most saves have none that close)."""
+    agreement rules against memories that cannot matter (most saves have none that close).
+    A changed value that another candidate already states about another subject
+    (``matching.crossing``) keeps the save apart from both."""
     close = [r for r in near if float(r["similarity"]) >= t.version]
     decision = matching.choose_version(
         text, [(r["content"], float(r["similarity"])) for r in close], t)
-    return (close[decision.index] if decision.index is not None else None), decision.reason
+    if decision.index is None:
+        return None, (near[0] if decision.reason else None), decision.reason
+    chosen = close[decision.index]
+    others = [r for r in near if r["id"] != chosen["id"]]
+    crossed = matching.crossing(text, decision.conflicts[decision.index],
+                                [(r["content"], float(r["similarity"])) for r in others], t)
+    if crossed is None:
+        return chosen, None, ""
+    other, why = others[crossed[0]], crossed[1]
+    changed = "; ".join(c.detail for c in decision.conflicts[decision.index])
+    return None, chosen, (
+        f"it changes this memory's value ({changed}), but another memory already says that "
+        f"value about something else ({_quote(other['content'])}, id {other['id']}: {why}), so "
+        "it could update either; both stay current: forget the outdated one by memoryId")
 
 
 async def _save_once(
@@ -185,7 +206,7 @@ async def _save_once(
         if claimed is None:
             raise _LostRace()
         return claimed
-    nearest, reason = _choose_version(text, near, t)
+    nearest, kept, reason = _choose_version(text, near, t)
     new_id = uuid.uuid4()
     row = await saves.save_row(
         conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
@@ -206,10 +227,9 @@ async def _save_once(
             "version": nearest["version"],
             "similarity": round(float(nearest["similarity"]), 4),
         }
-    elif reason:  # close to a memory, but about something else: both stay current
-        closest = near[0]
-        result["keptSeparateFrom"] = {"id": str(closest["id"]), "memory": closest["content"],
-                                      "similarity": round(float(closest["similarity"]), 4),
+    elif kept is not None:  # close to a memory, but about something else: both stay current
+        result["keptSeparateFrom"] = {"id": str(kept["id"]), "memory": kept["content"],
+                                      "similarity": round(float(kept["similarity"]), 4),
                                       "reason": reason}
     return result
 
