@@ -275,3 +275,28 @@ async def test_a_role_lowered_after_the_key_check_reads_as_reader(
     listed = await spaces.list_spaces(runtime, principal)
     assert [(s["key"], s["access"], s["grantedAccess"]) for s in listed["spaces"]] == [
         (space, "Read", "ReadWrite")]
+
+
+async def test_keys_list_shows_the_space_a_request_would_use(
+        runtime: Runtime, world: World) -> None:
+    """``keys list``'s active space is the one a request without containerTag uses: the
+    selected space while it is granted, the oldest grant once that grant is revoked (it
+    showed the revoked space, which the key could no longer touch)."""
+    from memory_mcp.services import spaces
+    first, second = await world.space("first"), await world.space("second")
+    m = await world.member(grants={first: "readwrite", second: "readwrite"})
+
+    def shown() -> Any:
+        return next(k["active_space"] for k in listed if k["id"] == m.key_id)
+
+    listed = await admin.list_keys(runtime)
+    assert shown() == first  # nothing selected: the oldest grant
+    await spaces.select_space(runtime, m.principal, second)
+    listed = await admin.list_keys(runtime)
+    assert shown() == second
+    await admin.revoke_grant(runtime, m.key_id, second)
+    listed = await admin.list_keys(runtime)
+    assert shown() == first
+    await admin.revoke_grant(runtime, m.key_id, first)
+    listed = await admin.list_keys(runtime)
+    assert shown() is None

@@ -139,14 +139,18 @@ async def insert_key(conn: Conn, user_id: UUID, label: str, prefix: str, key_has
 async def list_keys(conn: Conn, user_id: UUID | None = None) -> list[Row]:
     cur = await conn.execute(
         """SELECT k.id, k.user_id, u.email, k.label, k.prefix, k.created_at, k.last_used_at,
-                  k.revoked_at, s.key AS active_space, k.requests_per_minute,
-                  k.writes_per_minute,
+                  k.revoked_at, k.requests_per_minute, k.writes_per_minute,
+                  -- the space a request without containerTag uses (access.default_space): the
+                  -- selected one while still granted, else the oldest grant
+                  (SELECT s.key FROM grants g JOIN spaces s ON s.id = g.space_id
+                   WHERE g.key_id = k.id
+                   ORDER BY g.space_id = k.active_space_id DESC, g.created_at, s.key
+                   LIMIT 1) AS active_space,
                   coalesce((SELECT json_agg(json_build_object('space', gs.key, 'access', g.access)
                                             ORDER BY gs.key)
                             FROM grants g JOIN spaces gs ON gs.id = g.space_id
                             WHERE g.key_id = k.id), '[]'::json) AS grants
            FROM api_keys k JOIN users u ON u.id = k.user_id
-           LEFT JOIN spaces s ON s.id = k.active_space_id
            WHERE %(user)s::uuid IS NULL OR k.user_id = %(user)s::uuid
            ORDER BY k.created_at, k.id""",
         {"user": user_id},
