@@ -335,10 +335,16 @@ def test_admin_handler_runs_cli_commands(admin_handler: Any, capsys: pytest.Capt
                                          caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     email = f"{uuid.uuid4().hex[:8]}@example.test"
+    invocation = FakeContext()
     user = admin_handler({"args": ["users", "create", "--email", email, "--name", "Ops Person",
-                                   "--role", "writer"]}, FakeContext())
+                                   "--role", "writer"]}, invocation)
     assert user["ok"] is True and user["command"] == "users create"
     assert user["result"]["email"] == email
+    # its audit event names the invocation (CloudTrail's Invoke record names who made it)
+    trail = admin_handler({"args": ["audit", "--since", "10m"]}, FakeContext())["result"]
+    created = next(e for e in trail if e["kind"] == "user.created"
+                   and str(e["target_id"]) == user["result"]["id"])
+    assert created["detail"]["operator"] == f"admin Lambda: request {invocation.aws_request_id}"
 
     space = f"ops-{uuid.uuid4().hex[:6]}"
     assert admin_handler({"args": ["spaces", "create", "--key", space, "--name", "Ops"]},

@@ -242,3 +242,32 @@ def test_audit_cli_reads_and_checks_its_arguments(database_url: str,
     assert isinstance(rows, list) and all({"kind", "at"} <= set(r) for r in rows)
     assert cli.run(["audit", "--since", "yesterday-ish"], settings) == 1
     assert "--since must be like" in capsys.readouterr().err
+
+
+def test_admin_commands_name_their_operator_and_nothing_else_does(
+        database_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Operators have no key, so an event an admin command records names the OS account and
+    host that ran the CLI; the same service called outside a command (the server) names none,
+    and the name does not outlive the command."""
+    import asyncio
+    import getpass
+    import uuid
+
+    settings = settings_for(database_url)
+    email = f"op-{uuid.uuid4().hex[:8]}@example.test"
+    assert cli.run(["users", "create", "--email", email, "--name", "Op", "--role", "writer"],
+                   settings) == 0
+    assert audit.operating() is None  # reset after the command
+
+    from memory_mcp.cli_common import with_runtime
+    asyncio.run(with_runtime(settings, lambda rt: admin.update_user(rt, email, role="reader")))
+
+    capsys.readouterr()
+    assert cli.run(["audit", "--since", "10m", "--json", "--limit", "500"], settings) == 0
+    events = json.loads(capsys.readouterr().out)
+    created = next(e for e in events if e["kind"] == "user.created"
+                   and e["detail"].get("operator", "").startswith("cli: "))
+    assert getpass.getuser() in created["detail"]["operator"]
+    changed = next(e for e in events if e["kind"] == "user.role_changed"
+                   and str(e["target_id"]) == str(created["target_id"]))
+    assert "operator" not in changed["detail"]

@@ -14,4 +14,4 @@ from memory_mcp.config import Settings
 @tracer.capture_lambda_handler(capture_response=False)
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    return handle_admin_event(event, Settings())
+    return handle_admin_event(event, Settings(), getattr(context, "aws_request_id", None))

@@ -128,6 +128,13 @@ def run(argv: Sequence[str] | None = None, settings: Settings | None = None) -> 
     args = _parser().parse_args(argv)
     args.json = getattr(args, "json", False)
     settings = settings or get_settings()
+    if args.command == "serve" or audit.operating() is not None:  # the admin Lambda names its own
+        return _dispatch(args, settings)
+    with audit.operated_by(audit.local_operator()):
+        return _dispatch(args, settings)
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     try:
         if args.command == "serve":
             from memory_mcp.server_main import serve

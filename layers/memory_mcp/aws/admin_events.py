@@ -35,6 +35,7 @@ from memory_mcp import cli
 from memory_mcp.aws.admin_s3 import TransferArgsError, localise
 from memory_mcp.aws.observability import metrics
 from memory_mcp.config import Settings
+from memory_mcp.services import audit
 
 log = logging.getLogger(__name__)
 
@@ -58,9 +59,14 @@ def _command_name(args: list[str]) -> str | None:
     return words[0]
 
 
-def handle_admin_event(event: Mapping[str, Any], settings: Settings) -> dict[str, Any]:
-    """Run the CLI command in ``event["args"]``; never raises for a bad command."""
-    result = _handle(event, settings)
+def handle_admin_event(event: Mapping[str, Any], settings: Settings,
+                       request_id: str | None = None) -> dict[str, Any]:
+    """Run the CLI command in ``event["args"]``; never raises for a bad command.
+
+    The audit events it records name the invocation (``request_id``): CloudTrail's record of
+    that ``Invoke`` names the IAM principal who ran it, which the function itself cannot see."""
+    with audit.operated_by(f"admin Lambda: request {request_id or 'unknown'}"):
+        result = _handle(event, settings)
     log.info("admin command finished", extra={"command": result["command"], "ok": result["ok"]})
     metrics.add_metric(name="AdminCommands" if result["ok"] else "AdminCommandErrors",
                        unit=MetricUnit.Count, value=1)

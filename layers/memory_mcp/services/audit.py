@@ -9,9 +9,14 @@ connects as the database owner — the explicit "see everything" path.
 
 from __future__ import annotations
 
+import getpass
 import logging
 import re
+import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -35,10 +40,42 @@ _last_failed: dict[str, float] = {}
 _PREFIX = re.compile(r"^mm_([0-9a-f]{10})_")
 
 
+#: Who runs the admin command being executed (``cli.run``, the admin Lambda): operators have no
+#: key, so an event they cause would otherwise name no one. ``None`` outside an admin command.
+_operator: ContextVar[str | None] = ContextVar("memory_mcp_operator", default=None)
+
+
+@contextmanager
+def operated_by(operator: str) -> Iterator[None]:
+    """Within the block, every event recorded without a key names ``operator`` (an admin
+    command); reset after it, so a long-lived process (a warm Lambda, the tests) keeps none."""
+    token = _operator.set(operator[:200])
+    try:
+        yield
+    finally:
+        _operator.reset(token)
+
+
+def operating() -> str | None:
+    return _operator.get()
+
+
+def local_operator() -> str:
+    """The CLI's operator: the OS account and host that ran it (no secret, enough to ask)."""
+    try:
+        who = getpass.getuser()
+    except (KeyError, OSError):  # an account without a name (containers)
+        who = "unknown user"
+    return f"cli: {who}@{socket.gethostname()}"
+
+
 async def record(conn: Conn, kind: str, principal: Principal | None = None, *,
                  space_id: UUID | None = None, target_id: UUID | None = None,
                  **detail: Any) -> None:
-    """Append one event in the caller's transaction."""
+    """Append one event in the caller's transaction (an admin command's names its operator)."""
+    operator = _operator.get()
+    if principal is None and operator is not None:
+        detail = {**detail, "operator": operator}
     await db.append(conn, kind, actor_user_id=principal.user_id if principal else None,
                     actor_key_id=principal.key_id if principal else None, space_id=space_id,
                     target_id=target_id, detail=detail)
