@@ -224,6 +224,16 @@ async def test_security_events_are_audited_without_secrets(runtime: Runtime, wor
     forgot = next(e for e in in_space if e["kind"] == "memory.forgotten")
     assert str(forgot["target_id"]) == saved["memory"]["id"] and forgot["actor_email"]
     assert "Audited fact" not in json.dumps(events, default=str)  # never content
+    # --user: what the user did and what was done to the user or the user's keys
+    by_m = await audit.read(runtime.settings, runtime, space=None, user=m.user["email"],
+                            since=None, limit=50)
+    assert {e["kind"] for e in by_m} >= {"key.created", "grant.set", "memory.forgotten",
+                                         "key.revoked"}
+    about_reader = await audit.read(runtime.settings, runtime, space=None,
+                                    user=reader.user["email"], since=None, limit=50)
+    assert {e["kind"] for e in about_reader} >= {"user.role_changed", "user.deactivated",
+                                                 "key.created", "grant.set"}
+    assert all(e["kind"] != "memory.forgotten" for e in about_reader)
 
     # The application may append but never read, change or delete the trail.
     async with runtime.transaction() as conn:

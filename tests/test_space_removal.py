@@ -134,6 +134,13 @@ def test_the_cli_refuses_without_yes_and_deletes_with_it(
     events = json.loads(capsys.readouterr().out)
     assert [(e["kind"], e["space"]) for e in events] == [("space.deleted", "old-project"),
                                                           ("space.created", "old-project")]
+    # a new space may take the key: --space then lists both spaces' trails
+    assert run(["spaces", "create", "--key", "old-project", "--name", "New"], settings) == 0
+    capsys.readouterr()
+    assert run(["--json", "audit", "--space", "old-project"], settings) == 0
+    events = json.loads(capsys.readouterr().out)
+    assert [e["kind"] for e in events] == ["space.created", "space.deleted", "space.created"]
+    assert len({e["space_id"] for e in events}) == 2
     assert run(["audit", "--space", "never-was"], settings) == 1
     assert "No space 'never-was' (nor a deleted one)" in capsys.readouterr().err
 

@@ -98,7 +98,8 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--space", required=True, help="space key")
     c = sub.add_parser("audit", help="read the audit trail (newest first)")
     c.add_argument("--space", help="only events in this space (key)")
-    c.add_argument("--user", help="only events by this user (id or email)")
+    c.add_argument("--user", help="only events by this user, or about the user or one of "
+                                  "the user's keys (id or email)")
     c.add_argument("--since", help="e.g. 7d, 12h, 30m or 2026-11-30")
     c.add_argument("--limit", type=int, default=200)
     return p

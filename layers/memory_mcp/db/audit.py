@@ -23,8 +23,11 @@ async def append(conn: Conn, kind: str, *, actor_user_id: UUID | None = None,
     )
 
 
-async def read(conn: Conn, *, space_id: UUID | None, user_id: UUID | None,
+async def read(conn: Conn, *, space_ids: list[UUID] | None, user_id: UUID | None,
                since: datetime | None, limit: int) -> list[Row]:
+    """Newest first. ``user_id`` matches what the user did and what was done to the user or to
+    one of the user's keys (a role change, a revoked key): the two halves of "what happened to
+    this person's access"."""
     cur = await conn.execute(
         """SELECT e.id, e.at, e.kind, e.actor_user_id, u.email AS actor_email, e.actor_key_id,
                   e.space_id,
@@ -34,24 +37,25 @@ async def read(conn: Conn, *, space_id: UUID | None, user_id: UUID | None,
                   e.target_id, e.detail
              FROM audit_events e LEFT JOIN users u ON u.id = e.actor_user_id
                   LEFT JOIN spaces s ON s.id = e.space_id
-            WHERE (%(space)s::uuid IS NULL OR e.space_id = %(space)s::uuid)
-              AND (%(user)s::uuid IS NULL OR e.actor_user_id = %(user)s::uuid)
+            WHERE (%(spaces)s::uuid[] IS NULL OR e.space_id = ANY(%(spaces)s::uuid[]))
+              AND (%(user)s::uuid IS NULL OR e.actor_user_id = %(user)s::uuid
+                   OR e.target_id = %(user)s::uuid
+                   OR e.target_id IN (SELECT k.id FROM api_keys k
+                                      WHERE k.user_id = %(user)s::uuid))
               AND (%(since)s::timestamptz IS NULL OR e.at >= %(since)s::timestamptz)
             ORDER BY e.at DESC, e.id DESC LIMIT %(limit)s""",
-        {"space": space_id, "user": user_id, "since": since, "limit": limit},
+        {"spaces": space_ids, "user": user_id, "since": since, "limit": limit},
     )
     return await cur.fetchall()
 
 
-async def deleted_space(conn: Conn, key: str) -> UUID | None:
-    """The id a deleted space with this key had (its ``space.deleted`` event), newest first:
-    its trail stays readable by key after ``spaces delete``."""
+async def deleted_spaces(conn: Conn, key: str) -> list[UUID]:
+    """The ids deleted spaces with this key had (their ``space.deleted`` events): their trails
+    stay readable by key after ``spaces delete``, also once a new space takes the key."""
     cur = await conn.execute(
-        """SELECT space_id FROM audit_events
-           WHERE kind = 'space.deleted' AND detail->>'space_key' = %s
-           ORDER BY at DESC LIMIT 1""", (key,))
-    row = await cur.fetchone()
-    return row["space_id"] if row else None
+        """SELECT DISTINCT space_id FROM audit_events
+           WHERE kind = 'space.deleted' AND detail->>'space_key' = %s""", (key,))
+    return [row["space_id"] for row in await cur.fetchall()]
 
 
 async def purge(conn: Conn, days: int) -> int:

@@ -144,12 +144,13 @@ async def read(settings: Settings, rt: Runtime, *, space: str | None, user: str 
             user_id = who["id"]
     async with await psycopg.AsyncConnection.connect(resolve_database_url(settings),
                                                      row_factory=dict_row) as conn:
-        if space and space_id is None:  # a deleted space: its events keep its id
-            space_id = await db.deleted_space(conn, space)
-            if space_id is None:
+        space_ids = None
+        if space:  # the space with the key now and every deleted one that had it
+            space_ids = [*([space_id] if space_id else []), *await db.deleted_spaces(conn, space)]
+            if not space_ids:
                 raise InvalidInputError(f"No space {space!r} (nor a deleted one).")
         await purge_old(conn, settings)
-        rows = await db.read(conn, space_id=space_id, user_id=user_id,
+        rows = await db.read(conn, space_ids=space_ids, user_id=user_id,
                              since=parse_since(since), limit=limit)
     return [{**r, "at": r["at"].isoformat()} for r in rows]
 
