@@ -75,21 +75,24 @@ async def test_forget_by_id_refuses_a_reason_it_cannot_store(runtime: Runtime, w
     assert done["action"] == "forgotten"
 
 
-@pytest.mark.parametrize(("moved", "crossed", "save"), [
+@pytest.mark.parametrize(("moved", "entry", "save"), [
     ("Alice hosts the Monday standup.", "Bob hosts the Tuesday standup.",
      "Alice hosts the Tuesday standup."),
     ("Erin is the release captain for June.", "Frank is the release captain for July.",
      "Erin is the release captain for July."),
+    # an empty slot: Friday is nobody's yet, but the days are a rota's entries
+    ("The standup host on Monday is Lena.", "The standup host on Tuesday is Omar.",
+     "The standup host on Friday is Lena."),
 ])
 async def test_a_value_another_memory_holds_about_someone_else_versions_neither(
-        runtime: Runtime, world: Any, moved: str, crossed: str, save: str) -> None:
+        runtime: Runtime, world: Any, moved: str, entry: str, save: str) -> None:
     """A list of parallel facts (one host per day, one captain per month): a save that moves one
     person to the day or month another holds could update either memory. Versioning one would
     hide a fact that may still be true, so both stay current and the answer names them."""
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
     first = await memories.save(runtime, m.principal, moved, None, space)
-    other = await memories.save(runtime, m.principal, crossed, None, space)
+    other = await memories.save(runtime, m.principal, entry, None, space)
     assert other["action"] == "saved"
     answer = await memories.save(runtime, m.principal, save, None, space)
     assert answer["action"] == "saved", answer.get("supersedes")
@@ -105,11 +108,22 @@ async def test_a_value_another_memory_holds_about_someone_else_versions_neither(
      "Alice hosts the Tuesday standup."),
     ("Erin is the release captain for June.", "Frank is the release captain for the mobile app.",
      "Erin is the release captain for July."),
+    # another person and the same month or day, but not an entry of the same list
+    ("Dave is the on-call lead for April.", "Carol's vacation starts in March.",
+     "Dave is the on-call lead for March."),
+    ("Dave is the on-call lead for April.", "Bob joined the company in March.",
+     "Dave is the on-call lead for March."),
+    ("Alice hosts the Monday standup.", "Bob goes to the gym on Tuesday.",
+     "Alice hosts the Tuesday standup."),
+    # numbers state values, never slots: another service with the new count changes nothing
+    ("The billing service runs 3 replicas.", "The search service runs 4 replicas.",
+     "The billing service runs 4 replicas."),
 ])
 async def test_a_changed_value_nobody_else_holds_is_still_a_new_version(
         runtime: Runtime, world: Any, moved: str, unrelated: str, save: str) -> None:
-    """The crossing rule needs the other memory to state the new value: without it, a moved day
-    or month is an update of the one fact, as before."""
+    """The list rule needs another entry of the same list (the same words about someone else,
+    with a day or month): without one, a moved day or month is an update of the one fact, as
+    before, whatever unrelated memories name the same day or month."""
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
     first = await memories.save(runtime, m.principal, moved, None, space)

@@ -7,10 +7,19 @@ models) decide whether what is left is close enough to act on. When unsure, noth
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from memory_mcp.services.agreement import Conflict, conflicts, strip_preamble
-from memory_mcp.services.facets import facets
+from memory_mcp.services.facets import (
+    MONTHS,
+    WEEKDAYS,
+    Facets,
+    content_word,
+    facets,
+    singular_weekday,
+    stem,
+)
 
 
 @dataclass(frozen=True)
@@ -111,35 +120,55 @@ def choose_version(text: str, candidates: list[tuple[str, float]], t: Thresholds
     return Decision(None, kept_apart, found)
 
 
-#: The value conflicts a crossing can be about, and the ``Facets`` field that holds each value.
-_VALUES = {"number": "numbers", "duration": "durations", "weekday": "weekdays",
-           "month": "months", "time": "times"}
+#: Value kinds that can be the key of a list of parallel facts ("the standup host on Monday is
+#: Lena", "… on Tuesday is Omar"; "the on-call lead for March is …"): a day or a month names a
+#: slot as often as it states a value. Numbers, durations and times of day almost always state
+#: a value ("3 replicas" → "4 replicas"), so they are left out.
+_SLOTS = {"weekday": "weekdays", "month": "months"}
 
 
-def crossing(text: str, changed: tuple[Conflict, ...], others: list[tuple[str, float]],
-             t: Thresholds) -> tuple[int, str] | None:
-    """Another memory that already says the save's new value about another subject, if any.
+def _template(f: Facets) -> frozenset[str]:
+    """A fact's content stems apart from who and which day or month: what entries of one list
+    share ("standup", "host" in every "the standup host on <day> is <name>")."""
+    out: set[str] = set()
+    for token in f.tokens:
+        for part in re.split(r"[\-/]", token):
+            if content_word(part) and part not in f.names and part not in MONTHS \
+                    and singular_weekday(part) not in WEEKDAYS:
+                out.add(stem(part))
+    return frozenset(out)
 
-    A save that changes one value of a memory ("Dave is the on-call lead for April" → "… for
-    March") is its next version, unless the space also holds "Carol is the on-call lead for
-    March": then the save is a cross of the two, and it could as well replace Carol with Dave as
-    move Dave to March. The value is then a key of a list (one lead per month), not a value of
-    one fact, and versioning either would hide a fact that may still be true; the save stays a
-    new memory and the answer names both, so the caller forgets the outdated one by id.
-    ``others`` are the save's other candidates (content, cosine); returns an index and the
-    subject conflict that keeps it apart."""
-    kinds = {c.kind for c in changed if not c.subject} & _VALUES.keys()
-    if not kinds:
+
+def _same_template(a: Facets, b: Facets) -> bool:
+    ta, tb = _template(a), _template(b)
+    shared = len(ta & tb)
+    return shared >= 2 and shared >= 0.75 * len(ta | tb)
+
+
+def list_entry(text: str, changed: tuple[Conflict, ...], others: list[tuple[str, float]],
+               t: Thresholds) -> tuple[int, str] | None:
+    """Another memory showing that the day or month the save changes is a *slot* of a list.
+
+    A save that changes only the day or month of a memory ("Dave is the on-call lead for
+    April" → "… for March") is its next version, unless the space holds other entries of the
+    same list: the same words about another person or thing, with a day or month of its own
+    ("Carol is the on-call lead for March", or "… for May"). Then the save may be a new entry as
+    well as a move, and versioning would hide an entry that may still be true; it stays a new
+    memory and the answer names both, so the caller forgets the outdated one by id. ``others``
+    are the save's other candidates (content, cosine); returns an index and what keeps it
+    apart."""
+    kinds = {c.kind for c in changed if not c.subject}
+    if not kinds or not kinds <= _SLOTS.keys():
         return None
+    mine = facets(strip_preamble(text))
     for i, (other, cosine) in enumerate(others):
         if cosine < t.weak:
             continue
-        found = conflicts(text, other)
-        # the other memory must say the new value (no value conflict, the value present) and
-        # differ from the save only in what it is about
-        if not found or not all(c.subject for c in found):
+        theirs = facets(other)
+        if not all(getattr(theirs, _SLOTS[k]) for k in kinds) or \
+                not _same_template(mine, theirs):
             continue
-        theirs = facets(strip_preamble(other))
-        if all(getattr(theirs, _VALUES[k]) for k in kinds):
-            return i, "; ".join(c.detail for c in found)
+        subject = [c for c in conflicts(text, other) if c.subject]
+        if subject:
+            return i, "; ".join(c.detail for c in subject)
     return None

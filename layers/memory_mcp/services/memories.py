@@ -162,8 +162,8 @@ def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
     ``choose_version`` never looks past a candidate below ``t.version``, so only those at or
     above it are handed over (in the same order): the same decision, without comparing the
     agreement rules against memories that cannot matter (most saves have none that close).
-    A changed value that another candidate already states about another subject
-    (``matching.crossing``) keeps the save apart from both."""
+    A changed day or month that other candidates show to be an entry of a list
+    (``matching.list_entry``) keeps the save apart."""
     close = [r for r in near if float(r["similarity"]) >= t.version]
     decision = matching.choose_version(
         text, [(r["content"], float(r["similarity"])) for r in close], t)
@@ -171,16 +171,18 @@ def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
         return None, (near[0] if decision.reason else None), decision.reason
     chosen = close[decision.index]
     others = [r for r in near if r["id"] != chosen["id"]]
-    crossed = matching.crossing(text, decision.conflicts[decision.index],
+    entry = matching.list_entry(text, decision.conflicts[decision.index],
                                 [(r["content"], float(r["similarity"])) for r in others], t)
-    if crossed is None:
+    if entry is None:
         return chosen, None, ""
-    other, why = others[crossed[0]], crossed[1]
+    other, why = others[entry[0]], entry[1]
     changed = "; ".join(c.detail for c in decision.conflicts[decision.index])
     return None, chosen, (
-        f"it changes this memory's value ({changed}), but another memory already says that "
-        f"value about something else ({_quote(other['content'])}, id {other['id']}: {why}), so "
-        "it could update either; both stay current: forget the outdated one by memoryId")
+        f"it changes only this memory's day or month ({changed}), but another "
+        f"memory is the same kind of entry for someone or something else "
+        f"({_quote(other['content'])}, id {other['id']}: {why}), so this may be a new entry "
+        "rather than a change; both stay current: if it replaces this memory, forget that one "
+        "by memoryId")
 
 
 async def _save_once(
