@@ -76,3 +76,30 @@ def test_a_long_rejected_value_is_quoted_short() -> None:
     text = readable("search_memory", caught.value)
     assert len(text) < 200 and "…" in text
     assert text.count("x") <= MAX_QUOTED_CHARS
+
+
+async def test_an_argument_the_tool_does_not_take_is_refused_and_nothing_is_written(
+        live_server: str, world: Any) -> None:
+    """``space`` for ``containerTag`` once saved into the key's active space, where readers of
+    that space found it, and a misspelt ``categroy`` saved without a category: both are refused
+    now, naming the arguments the tool takes, and nothing is saved."""
+    shared, private = await world.space("shared"), await world.space("private")
+    m = await world.member(grants={shared: "readwrite", private: "readwrite"})
+    wrong_space = await call(live_server, m.key, "add_memory",
+                             {"content": "The CFO approved the salary budget.", "space": private})
+    text = _error(wrong_space)
+    assert text.startswith("Invalid arguments for add_memory: 'space' is not an argument")
+    assert "containerTag" in text and "Nothing was done" in text
+    typo = _error(await call(live_server, m.key, "add_memory",
+                             {"content": "Retros are on Fridays.", "categroy": "decision",
+                              "containerTag": shared}))
+    assert "'categroy' is not an argument" in typo
+    search = _error(await call(live_server, m.key, "search_memory",
+                               {"query": "salary", "spaceKey": private, "colour": "red"}))
+    assert "'colour', 'spaceKey' are not arguments" in search
+    for space in (shared, private):
+        listed = await call(live_server, m.key, "listMemories", {"containerTag": space})
+        assert listed.structured_content["total"] == 0
+    # every tool, widget tools included, refuses the same way
+    who = _error(await call(live_server, m.key, "whoAmI", {"verbose": True}))
+    assert "(it takes no arguments)" in who

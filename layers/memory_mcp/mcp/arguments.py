@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BeforeValidator, ValidationError
 
 #: Longest rejected value quoted back (arguments can be whole documents).
@@ -65,3 +66,17 @@ def lenient(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
             and arguments.get("memoryId") and arguments.get("action") == "forget"):
         return {**arguments, "content": ""}
     return arguments
+
+
+def refuse_unknown(tool: str, arguments: dict[str, Any], schema: dict[str, Any]) -> None:
+    """An argument the tool does not take is refused, naming the ones it does: ignoring it acts
+    on something the caller did not mean (``space`` for ``containerTag`` wrote to the active
+    space; a misspelt ``categroy`` saved without a category)."""
+    accepted = set(schema.get("properties", {}))
+    unknown = sorted(set(arguments) - accepted)
+    if unknown:
+        names = ", ".join(_quote(u) for u in unknown)
+        verb = "is not an argument" if len(unknown) == 1 else "are not arguments"
+        takes = ", ".join(sorted(accepted)) if accepted else "no arguments"
+        raise ToolError(f"Invalid arguments for {tool}: {names} {verb} of this tool "
+                        f"(it takes {takes}). Nothing was done.")

@@ -38,6 +38,11 @@ class MemoryServer(MCPServer[Any]):
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> Any:
         arguments = tool_arguments.lenient(name, arguments)
+        tool = self._tool_manager.get_tool(name)
+        if tool is not None and isinstance(arguments, dict):
+            # The SDK's argument models ignore names they do not know, so "space": "secret"
+            # (for containerTag) saved into the active space, and "categroy" lost its category
+            tool_arguments.refuse_unknown(name, arguments, tool.parameters)
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
