@@ -427,6 +427,20 @@ def test_openai_logs_the_error_code_never_the_message_or_url_credentials(
         assert secret not in caplog.text, secret
 
 
+@pytest.mark.parametrize("body", [["model not found"], "invalid input", 42, None,
+                                  {"error": "quota"}])
+def test_openai_error_body_of_any_json_shape_is_an_upstream_error(
+        body: Any, caplog: pytest.LogCaptureFixture) -> None:
+    """Proxies and self-hosted gateways answer errors as JSON lists, strings or numbers: each is
+    the provider's failure (status logged), not an AttributeError out of the log line."""
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(400, json=body)
+
+    with caplog.at_level(logging.ERROR), pytest.raises(UpstreamError):
+        _openai(handler).embed(["hi"])
+    assert "HTTP 400 (no error code)" in caplog.text
+
+
 def test_openai_retries_once_on_503(monkeypatch: pytest.MonkeyPatch) -> None:
     from memory_mcp.embeddings import openai as openai_module
 

@@ -162,9 +162,11 @@ def _error_code(response: httpx.Response) -> str:
     """The machine-readable part of an OpenAI-style error body (``error.type`` / ``error.code``),
     which never quotes the input or the key; "no error code" otherwise."""
     try:
-        error = response.json().get("error")
+        body = response.json()
     except ValueError:
         return "no error code"
+    # proxies and self-hosted gateways answer lists, strings or numbers too
+    error = body.get("error") if isinstance(body, dict) else None
     if not isinstance(error, dict):
         return "no error code"
     parts = [str(error[k])[:60] for k in ("type", "code") if isinstance(error.get(k), str | int)]
