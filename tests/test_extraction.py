@@ -481,6 +481,23 @@ def test_running_headers_and_footers_recurring_on_pages_are_dropped() -> None:
     assert "Printed 2024-01-01 page 1" in two_pages
 
 
+def test_a_long_line_repeated_at_every_page_top_keeps_one_copy() -> None:
+    """A status line opening every page, its only change the page's week number, is removed
+    from the later pages like a header, but a line that long may be the document's own
+    statement: its first copy stays (it had vanished from every page, unreported)."""
+    status = "Week {} status: the staging cluster was upgraded to Kubernetes 1.27 without downtime"
+    pages = [f"{status.format(n)}\nThe team met on day {n} to review the rollout plans.\n"
+             f"Other notes for page {n} follow here." for n in range(1, 5)]
+    got = split_memories("\f".join(pages), 500)
+    kept = [m for m in got if "staging cluster" in m]
+    assert len(kept) == 1 and kept[0].startswith(status.format(1))  # joined to the next line
+    assert sum("The team met" in m for m in got) == 4
+    # a short header still goes from every page
+    short = [f"ACME internal handbook\nRule {n} says laptops lock after {n} minutes." for n
+             in range(1, 5)]
+    assert not any("ACME" in m for m in split_memories("\f".join(short), 500))
+
+
 def test_extracted_text_is_composed_unicode() -> None:
     """A document's text is stored and split in NFC, as a saved memory is: a decomposed
     "café de José" was stored decomposed, and a keyword typed either way found nothing."""

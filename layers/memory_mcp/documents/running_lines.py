@@ -51,18 +51,34 @@ def _counts_pages(values: list[int]) -> bool:
     return all(b in (a, a + 1) or b <= 1 for a, b in pairwise(values))
 
 
+#: A running line longer than this many words keeps its first copy: headers and footers are
+#: short ("ACME — Internal — Q3 plan", "Page 3 of 12"), while a long line repeated at every
+#: page's top ("Week 3 status: the staging cluster was upgraded to Kubernetes 1.27 without
+#: downtime") may be the document's own statement, which removing every copy loses.
+LONG_RUNNING_WORDS = 8
+
+
 def without_running_lines(pages: list[str]) -> list[str]:
     """Each page without its running header and footer lines, removed only at its edges: a
-    body line that reads like one stays."""
+    body line that reads like one stays, and so does the first copy of a long one."""
     running = _running_lines(pages)
     if not running:
         return pages
     kept_pages = []
+    kept_once: set[str] = set()
     for page in pages:
         lines = page.split("\n")
         filled = [i for i, ln in enumerate(lines) if ln.strip()]
-        drop = {filled[i] for i in _edges(len(filled))
-                if _line_key(lines[filled[i]].strip()) in running}
+        drop = set()
+        for i in _edges(len(filled)):
+            line = lines[filled[i]].strip()
+            key = _line_key(line)
+            if key not in running:
+                continue
+            if len(line.split()) > LONG_RUNNING_WORDS and key not in kept_once:
+                kept_once.add(key)
+                continue
+            drop.add(filled[i])
         kept_pages.append("\n".join(ln for i, ln in enumerate(lines) if i not in drop))
     return kept_pages
 
