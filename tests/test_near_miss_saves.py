@@ -131,3 +131,44 @@ async def test_a_changed_value_nobody_else_holds_is_still_a_new_version(
     answer = await memories.save(runtime, m.principal, save, None, space)
     assert answer["action"] == "versioned", answer.get("keptSeparateFrom")
     assert answer["supersedes"]["id"] == first["memory"]["id"]
+
+
+@pytest.mark.parametrize(("stored", "correction", "differs"), [
+    ("Production deploys happen on Tuesdays at 10:00 UTC.",
+     "Production deploys now happen on Thursdays instead of Tuesdays.", "weekdays differ"),
+    ("Production deploys happen on Tuesdays at 10:00 UTC.",
+     "Deploys moved from Tuesday to Thursday.", "weekdays differ"),
+    ("The API rate limit is 600 requests per minute.",
+     "The rate limit for the API was raised to 1000 requests a minute.", "numbers differ"),
+])
+async def test_a_correction_worded_too_differently_to_version_names_the_fact_it_may_correct(
+        runtime: Runtime, world: Any, stored: str, correction: str, differs: str) -> None:
+    """Below the versioning bound a correction becomes a second current memory, and search may
+    rank the stale one first: the answer names it (id, what differs) so the caller can forget
+    it, and changes nothing on that guess."""
+    from memory_mcp.mcp.formatting import saved as saved_text
+
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, stored, None, space)
+    answer = await memories.save(runtime, m.principal, correction, None, space)
+    assert answer["action"] == "saved"
+    hint = answer["mayReplace"]
+    assert hint["id"] == first["memory"]["id"] and any(differs in d for d in hint["differs"])
+    assert "forget that one by memoryId" in saved_text(answer)
+    page = await memories.list_page(runtime, m.principal, 1, 10, space)
+    assert all(row["isLatest"] for row in page["memories"])  # nothing changed on a guess
+
+
+@pytest.mark.parametrize(("stored", "other"), [
+    ("The API rate limit is 600 requests per minute.",
+     "Passwords must be at least 14 characters long."),
+    ("Staging deploys happen on Tuesdays.", "Production deploys happen on Thursdays."),
+])
+async def test_an_unrelated_or_other_subject_memory_is_not_named_as_corrected(
+        runtime: Runtime, world: Any, stored: str, other: str) -> None:
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, stored, None, space)
+    answer = await memories.save(runtime, m.principal, other, None, space)
+    assert answer["action"] == "saved" and "mayReplace" not in answer

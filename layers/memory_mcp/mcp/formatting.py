@@ -106,6 +106,13 @@ def saved(r: dict[str, Any]) -> str:
         k = r["keptSeparateFrom"]
         text += (f"\nKept as a separate memory, not a new version of {_snip(k['memory'])} "
                  f"(id {k['id']}): {k['reason']}.")
+        if "memoryId" not in k["reason"]:
+            text += " Both stay current; if the new one replaces it, forget that one by memoryId."
+    if r.get("mayReplace"):
+        k = r["mayReplace"]
+        text += (f"\nIt may correct {_snip(k['memory'])} (id {k['id']}, similarity "
+                 f"{k['similarity']:.2f}; {'; '.join(k['differs'])}), which is still current. "
+                 "If it does, forget that one by memoryId.")
     return text
 
 

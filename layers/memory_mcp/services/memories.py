@@ -12,7 +12,7 @@ from memory_mcp.db import memories as db
 from memory_mcp.db.ann import search_settings
 from memory_mcp.errors import ConflictError, GrantLostError
 from memory_mcp.models import Principal, SpaceAccess
-from memory_mcp.services import forgetting, matching, recall, views
+from memory_mcp.services import agreement, forgetting, matching, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import (
     checked_at_key_check,
@@ -233,7 +233,32 @@ async def _save_once(
         result["keptSeparateFrom"] = {"id": str(kept["id"]), "memory": kept["content"],
                                       "similarity": round(float(kept["similarity"]), 4),
                                       "reason": reason}
+    elif (replaced := _may_replace(text, near, t)) is not None:
+        result["mayReplace"] = replaced
     return result
+
+
+def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
+                 ) -> dict[str, Any] | None:
+    """The memory a new save probably corrects, when it is not close enough to version.
+
+    "Production deploys now happen on Thursdays instead of Tuesdays" is worded too differently
+    to become the next version of "Production deploys happen on Tuesdays" (cosine below
+    ``version``), so both stay current and search may rank the old one first. A memory at
+    least ``forget`` close (a rewording, for the pinned model) that differs in a value (a
+    number, day, month, time or negation) and in no other name, environment or thing is
+    named, so the caller can forget it by id; nothing is changed on a guess."""
+    if not near or not t.forget <= float(near[0]["similarity"]) < t.version:
+        return None
+    found = agreement.conflicts(text, near[0]["content"])
+    # "one word differs" is the rules' weakest subject evidence, and a correction reworded
+    # ("… now happen on Thursdays instead of Tuesdays") always has such a word: a hint only
+    if not any(not c.subject for c in found) or any(c.subject and c.kind != "word"
+                                                     for c in found):
+        return None
+    return {"id": str(near[0]["id"]), "memory": near[0]["content"],
+            "similarity": round(float(near[0]["similarity"]), 4),
+            "differs": [c.detail for c in found if not c.subject]}
 
 
 async def list_page(
