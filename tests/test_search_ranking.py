@@ -215,3 +215,27 @@ def test_relevance_reads_the_unrounded_score() -> None:
     recall.label(rows, hits, "hybrid", t)
     assert hits[0]["score"] == 0.22 and hits[0]["relevance"] == "weak"
     assert hits[1]["relevance"] == "strong"
+
+
+async def test_a_hit_stating_another_day_or_month_than_asked_is_not_strong(
+        runtime: Runtime, world: Any) -> None:
+    """"Who hosts the Monday standup?" once labelled "The standup host on Tuesday is Kim"
+    strong (close in meaning, not the answer). Such hits are moderate at best and say which
+    day or month they state; the hit that names the asked day is not touched."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    for text in ("The standup host on Tuesday is Kim.", "The standup host on Wednesday is Raj.",
+                 "The on-call lead for March 2027 is Priya."):
+        await memories.save(runtime, m.principal, text, None, space)
+    found = await _search(runtime, m, space, "Who hosts the Monday standup?")
+    hosts = [h for h in found["results"] if "standup" in h["memory"]]
+    assert hosts and all(h["relevance"] != "strong" for h in hosts)
+    assert hosts[0]["otherDate"].startswith("asks about Monday, states ")
+    lead = await _search(runtime, m, space, "Who is the on-call lead in January 2027?")
+    priya = next(h for h in lead["results"] if "Priya" in h["memory"])
+    assert priya["relevance"] != "strong" and priya["otherDate"] == (
+        "asks about January, states March")
+    await memories.save(runtime, m.principal, "The standup host on Monday is Lena.", None, space)
+    again = await _search(runtime, m, space, "Who hosts the Monday standup?")
+    lena = next(h for h in again["results"] if "Lena" in h["memory"])
+    assert "otherDate" not in lena and lena["relevance"] == "strong"

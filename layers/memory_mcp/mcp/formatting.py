@@ -37,6 +37,8 @@ def memory_line(m: dict[str, Any], *, score: bool = False) -> str:
         if m.get("semantic") is not None and m.get("lexical") is not None:
             signals += f" (meaning {m['semantic']:.2f}, shared words {m['lexical']:.2f}"
             signals += f", answers a {m['answerType']} question)" if m.get("answerType") else ")"
+        if m.get("otherDate"):
+            signals += f"; another date: {m['otherDate']}"
         bits.append(signals)
     if m.get("category"):
         bits.append(f"#{m['category']}")

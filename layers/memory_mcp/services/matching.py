@@ -172,3 +172,25 @@ def list_entry(text: str, changed: tuple[Conflict, ...], others: list[tuple[str,
         if subject:
             return i, "; ".join(c.detail for c in subject)
     return None
+
+
+def other_date(query: str, text: str) -> str | None:
+    """How ``text`` names another weekday or month than ``query`` asks about, if it does (both
+    name one, and none in common): search labels such a hit moderate at best."""
+    asked, stated = facets(query), facets(text)
+    for field in _SLOTS.values():
+        a, b = getattr(asked, field), getattr(stated, field)
+        if a and b and not a & b:
+            return f"asks about {_names(a)}, states {_names(b)}"
+    return None
+
+
+#: "mon" → "Monday", "jan" → "January": the facets' short forms, as a person writes them.
+_FULL = {name[:3].lower(): name for name in (
+    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January",
+    "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    "November", "December")}
+
+
+def _names(values: frozenset[str]) -> str:
+    return " / ".join(_FULL.get(v, v) for v in sorted(values))

@@ -144,7 +144,7 @@ async def _search_in(rt: Runtime, conn: Conn, space: SpaceAccess, q: str | None,
                               "ranking": ranking}
     if ranking != "newest":
         t = thresholds(rt)
-        label(rows, hits, ranking, t)
+        label(rows, hits, ranking, t, query=q)
         result["noGoodMatch"] = not hits or all(h["relevance"] == "weak" for h in hits)
         result["weakBelow"] = t.weak
         if result["noGoodMatch"]:
@@ -158,17 +158,25 @@ async def _search_in(rt: Runtime, conn: Conn, space: SpaceAccess, q: str | None,
 
 
 def label(rows: list[db.Row], hits: list[dict[str, Any]], ranking: str,
-          t: matching.Thresholds) -> None:
+          t: matching.Thresholds, query: str | None = None) -> None:
     """Each hit's relevance word, from its row's unrounded score (the hit shows it rounded to
     four places: 0.21996 shown as 0.22 is still below a 0.22 floor, as ``rerank`` judged it).
     Under rank fusion the score is a rank, so the cosine is the basis. A hit whose words match
     but whose meaning is below the weak floor ("x" finding "Path C:\\temp\\x") is at most
-    moderate: the label never says more than both signals support."""
+    moderate: the label never says more than both signals support. So is a hit stating
+    another day or month than the query asks about ("Who hosts the Monday standup?" → "The
+    standup host on Tuesday is Kim": close in meaning, not the answer); it says which
+    (``otherDate``)."""
     for row, hit in zip(rows, hits, strict=True):
         basis = row["semantic"] if ranking == "hybrid-rrf" else row["score"]
         hit["relevance"] = matching.relevance(float(basis), t)
         if hit["relevance"] == "strong" and float(row["semantic"]) < t.weak:
             hit["relevance"] = "moderate"  # the words match, the meaning does not: not strong
+        other = matching.other_date(query, hit["memory"]) if query else None
+        if other is not None:
+            hit["otherDate"] = other
+            if hit["relevance"] == "strong":
+                hit["relevance"] = "moderate"
 
 
 async def _record_recalls(conn: Conn, space_id: uuid.UUID, ids: list[uuid.UUID]) -> None:
