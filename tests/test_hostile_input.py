@@ -71,13 +71,38 @@ async def test_nul_characters_are_refused_with_the_reason(
     assert listed.structured_content["total"] == 0
 
 
+@pytest.mark.parametrize(("tool", "args", "field", "code"), [
+    ("add_memory", {"content": "Bell\x07 and escape \x1b[31mred\x1b[0m"}, "content", "0007"),
+    ("add_memory", {"content": "deploys on \x1b[2J Friday", "action": "forget"}, "content",
+     "001B"),
+    ("search_memory", {"query": "when \x9b deploys"}, "query", "009B"),
+    ("guided-save", {"content": "a\x7fb"}, "content", "007F"),
+])
+async def test_control_characters_are_refused_with_where_they_are(
+    live_server: str, world: Any, tool: str, args: dict[str, Any], field: str, code: str
+) -> None:
+    """Stored and echoed, an escape sequence drives the terminal of whoever reads the answer
+    or an export; tab and line breaks are text and stay."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    result = await call(live_server, m.key, tool, {**args, "containerTag": space})
+    assert result.is_error
+    assert f"{field} contains a control character (U+{code}) at position" in \
+        result.content[0].text
+    listed = await call(live_server, m.key, "listMemories", {"containerTag": space})
+    assert listed.structured_content["total"] == 0
+    fine = await call(live_server, m.key, "add_memory",
+                      {"content": "Steps:\n1.\tpull\r\n2.\tdeploy", "containerTag": space})
+    assert not fine.is_error, fine.content
+
+
 @pytest.mark.parametrize("tool", ["search_memory", "add_memory", "listMemories", "select-space",
                                   "memory-graph", "guided-save", "upload-file"])
 async def test_a_huge_container_tag_is_refused_without_being_echoed(
     live_server: str, world: Any, tool: str
 ) -> None:
     m = await world.member(grants={await world.space(): "readwrite"})
-    args = {"query": "x", "content": "x"} if tool in ("search_memory", "add_memory") else {}
+    args = {"search_memory": {"query": "x"}, "add_memory": {"content": "x"}}.get(tool, {})
     result = await call(live_server, m.key, tool, {**args, "containerTag": "t" * 1_000_000})
     assert result.is_error
     text = result.content[0].text

@@ -36,7 +36,17 @@ def check_text(value: str, what: str) -> str:
     if any("\ud800" <= ch <= "\udfff" for ch in value):
         raise InvalidInputError(f"{what} contains an unpaired surrogate (U+D800-U+DFFF), which "
                                 "is not valid Unicode text; send UTF-8 text.")
+    control = _CONTROL.search(value)
+    if control is not None:  # ESC, BEL, ...: stored and echoed, they drive the terminal of
+        # whoever reads the answer or the export ("\x1b[31m"); tab and line breaks are text
+        raise InvalidInputError(
+            f"{what} contains a control character (U+{ord(control.group()):04X}) at position "
+            f"{control.start() + 1}, which is not text; remove it.")
     return value
+
+
+#: C0 and C1 control characters, apart from tab, line feed and carriage return.
+_CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
 def content(text: str | None, max_chars: int, what: str = "content") -> str:
