@@ -103,3 +103,20 @@ async def test_an_argument_the_tool_does_not_take_is_refused_and_nothing_is_writ
     # every tool, widget tools included, refuses the same way
     who = _error(await call(live_server, m.key, "whoAmI", {"verbose": True}))
     assert "(it takes no arguments)" in who
+
+
+@pytest.mark.parametrize(("page", "total", "limit", "says"), [
+    (2, 0, 10, "page 2 is out of range: the list is empty (page 1 shows that)."),
+    (2, 10, 10, "page 2 is out of range: there is 1 page of 10 at most."),
+    (5, 25, 10, "page 5 is out of range: there are 3 pages of 10 at most."),
+])
+def test_a_page_past_the_end_says_how_many_there_are(page: int, total: int, limit: int,
+                                                     says: str) -> None:
+    """An empty listing said "there are 1 page(s)"."""
+    from memory_mcp.errors import InvalidInputError
+    from memory_mcp.services.validation import check_page_exists
+
+    with pytest.raises(InvalidInputError) as caught:
+        check_page_exists(page, total, limit)
+    assert str(caught.value) == says
+    check_page_exists(1, total, limit)  # page 1 always exists, empty or not

@@ -118,5 +118,10 @@ def paging(page: int | None, limit: int | None) -> tuple[int, int, int]:
 def check_page_exists(page: int, total: int, limit: int) -> None:
     """Page 1 of an empty list is fine; any other page past the end is an error."""
     if page > 1 and (page - 1) * limit >= total:
-        last = max(1, -(-total // limit))
-        raise InvalidInputError(f"page {page} is out of range: there are {last} page(s).")
+        if total == 0:
+            raise InvalidInputError(f"page {page} is out of range: the list is empty (page 1 "
+                                    "shows that).")
+        last = -(-total // limit)
+        pages = "1 page" if last == 1 else f"{last} pages"
+        raise InvalidInputError(f"page {page} is out of range: there {'is' if last == 1 else 'are'}"
+                                f" {pages} of {limit} at most.")
