@@ -139,8 +139,13 @@ async def test_a_persons_save_of_a_documents_fact_outlives_the_document(
     result = await documents.delete(rt, writer.principal, str(doc))
     assert result["keptMemories"] == 1 and result["forgottenMemories"] == 2
     assert "1 kept (1 saved or corrected by a person)" in formatting.deleted_document(result)
-    assert [h["memory"] for h in await keyword(rt, writer.principal, space, "Priya")] == [fact]
+    kept = await keyword(rt, writer.principal, space, "Priya")
+    assert [h["memory"] for h in kept] == [fact]
     assert await keyword(rt, writer.principal, space, "emails") == []
+    # it still names its document, which is gone: the answer says so (getDocument would not
+    # find it)
+    assert kept[0]["sourceDocumentId"] == str(doc) and kept[0]["sourceDocumentDeleted"] is True
+    assert f"from deleted document 'Launch notes' ({doc})" in formatting.memory_line(kept[0])
 
 
 async def test_a_delete_during_the_commit_of_a_file_that_states_the_same_facts(

@@ -31,9 +31,11 @@ _COLUMNS = """m.id, m.space_id, m.content, m.category, m.version, m.parent_id, m
     m.updated_by AS updated_by_user_id, uu.display_name AS updated_by,
     m.forgotten_by AS forgotten_by_user_id, fu.display_name AS forgotten_by,
     m.created_at, m.updated_at,
-    (SELECT sd.title FROM documents sd WHERE sd.id = m.source_document_id) AS source_title"""
-#: ``source_title`` is a scalar subquery, not a join: it runs once per row returned (a page, a
-#: search's hits) and leaves the plans of the queries that rank or page the rows untouched.
+    (SELECT jsonb_build_array(sd.title, sd.deleted_at IS NOT NULL) FROM documents sd
+     WHERE sd.id = m.source_document_id) AS source_document"""
+#: ``source_document`` ([title, deleted]) is a scalar subquery, not a join: it runs once per row
+#: returned (a page, a search's hits) and leaves the plans of the queries that rank or page the
+#: rows untouched.
 
 #: The memory's own columns that ``_COLUMNS`` reads: a query that already holds its candidate
 #: rows (a MATERIALIZED CTE selecting these, aliased ``m``) shapes them with ``_COLUMNS`` and

@@ -54,8 +54,9 @@ def memory_line(m: dict[str, Any], *, score: bool = False) -> str:
         if title:
             title = " ".join(title.split())
             title = title if len(title) <= 60 else title[:59] + "…"
-        bits.append(f"from document {title!r} ({m['sourceDocumentId']})" if title
-                    else f"doc {m['sourceDocumentId']}")
+        gone = "deleted " if m.get("sourceDocumentDeleted") else ""
+        bits.append(f"from {gone}document {title!r} ({m['sourceDocumentId']})" if title
+                    else f"{gone}doc {m['sourceDocumentId']}")
     who = m["createdBy"]
     if m["updatedByUserId"] != m["createdByUserId"]:
         who += f", updated by {m['updatedBy']}"

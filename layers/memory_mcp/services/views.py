@@ -42,8 +42,12 @@ def memory(row: Row) -> dict[str, Any]:
         "sourceDocumentId": _id(row["source_document_id"]),
         **attribution(row),
     }
-    if row["source_document_id"] is not None and row.get("source_title"):
-        view["sourceDocumentTitle"] = row["source_title"]
+    source = row.get("source_document") if row["source_document_id"] is not None else None
+    if source:  # [title, deleted]: a fact kept from a deleted document still names it
+        if source[0]:
+            view["sourceDocumentTitle"] = source[0]
+        if source[1]:
+            view["sourceDocumentDeleted"] = True
     if row["is_forgotten"]:
         view["forgottenAt"] = _iso(row["forgotten_at"])
         view["forgottenByUserId"] = _id(row["forgotten_by_user_id"])
