@@ -71,6 +71,9 @@ async def test_forget_by_id_refuses_a_reason_it_cannot_store(runtime: Runtime, w
     saved = await memories.save(runtime, m.principal, "The wiki moved to Notion.", None, space)
     with pytest.raises(InvalidInputError, match="NUL"):
         await memories.forget(runtime, m.principal, "why\x00", saved["memory"]["id"], space)
+    too_long = "x" * (runtime.settings.max_content_chars + 1)
+    with pytest.raises(InvalidInputError, match="the limit is"):  # it is embedded too
+        await memories.forget(runtime, m.principal, too_long, saved["memory"]["id"], space)
     done = await memories.forget(runtime, m.principal, "moved back", saved["memory"]["id"], space)
     assert done["action"] == "forgotten"
 

@@ -42,8 +42,9 @@ async def forget(
     text = (content or "").strip()
     if target_id is None:
         text = v.content(text, rt.settings.max_content_chars)
-    elif text:  # kept as the forget's reason: it must be storable text too
-        text = v.check_text(text, "content")
+    elif text:  # kept as the forget's reason and compared with the memory (embedded): the
+        # same bounds and form as any content
+        text = v.content(text, rt.settings.max_content_chars)
     # As a save: the key check's grants refuse a caller who may not write there before any
     # statement or embedding, and each transaction checks in its first statement that the key
     # still holds the space (the writing one: that it may still write there).
