@@ -92,6 +92,34 @@ async def test_the_same_text_with_a_new_category_says_what_changed(
         await close(hosted)
 
 
+async def test_a_correction_too_different_to_version_names_the_memory_it_may_correct(
+    browser: Browser, widget_server: WidgetServer, people: World
+) -> None:
+    """The person saves a reworded correction: it becomes a new memory, and the view says which
+    current memory it may correct, with what differs, and tells the model its id."""
+    space = await named_space(people, "limits", "Limits", "")
+    member = await people.member(grants={space: "readwrite"}, name="Omar Haddad")
+    old = await call_tool(widget_server, member.key, "add_memory", {
+        "content": "The API rate limit is 600 requests per minute.", "containerTag": space})
+    correction = "The rate limit for the API was raised to 1000 requests a minute."
+    hosted = await open_view(browser, widget_server, member.key, "guided-save", {
+        "content": correction, "containerTag": space})
+    try:
+        view = hosted.view
+        submit = view.get_by_test_id("draft-submit")
+        await expect(submit).to_be_enabled(timeout=UI_TIMEOUT_MS)
+        await submit.click()
+        outcome = view.get_by_test_id("save-result")
+        await expect(outcome).to_have_attribute("data-action", "saved", timeout=UI_TIMEOUT_MS)
+        hint = view.get_by_test_id("may-replace")
+        await expect(hint).to_contain_text("The API rate limit is 600 requests per minute.")
+        await expect(hint).to_contain_text("numbers differ: 1000 vs 600")
+        note = await hosted.model_context_text()
+        assert f"It may correct memory {old['memory']['id']}" in note, note
+    finally:
+        await close(hosted)
+
+
 @pytest.mark.parametrize("who", ["reader-role", "read-grants-only"])
 async def test_nowhere_to_save(browser: Browser, widget_server: WidgetServer, people: World,
                                who: str) -> None:

@@ -129,6 +129,7 @@ async function save(): Promise<void> {
       version: result.memory?.version ?? null,
       ...(result.supersedes ? { supersedes: result.supersedes.id } : {}),
       ...(result.keptSeparateFrom ? { keptSeparateFrom: result.keptSeparateFrom.id } : {}),
+      ...(result.mayReplace ? { mayReplace: result.mayReplace.id } : {}),
     });
   } catch (err) {
     formError.replaceChildren(

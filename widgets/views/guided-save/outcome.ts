@@ -84,9 +84,19 @@ export function showOutcome(result: SaveResult): void {
       ? el(
           "p",
           { class: "muted" },
-          "A similar memory about something else was kept separate, so both stay current: ",
+          "A similar memory was kept separate, so both stay current: ",
           quoted(result.keptSeparateFrom.memory),
           result.keptSeparateFrom.reason ? ` — ${result.keptSeparateFrom.reason}.` : ".",
+        )
+      : null,
+    result.mayReplace
+      ? el(
+          "p",
+          { class: "muted", "data-testid": "may-replace" },
+          "It may correct a memory that is still current: ",
+          quoted(result.mayReplace.memory),
+          result.mayReplace.differs?.length ? ` (${result.mayReplace.differs.join("; ")})` : "",
+          ". If it does, ask the assistant to forget that one.",
         )
       : null,
     el("div", { class: "row actions" }, again),
@@ -113,7 +123,12 @@ export function modelNote(result: SaveResult): string {
   } else {
     message = `Through the guided-save view the person saved a new memory${what} in ${where} (memory id ${id}).`;
     if (result.keptSeparateFrom) {
-      message += ` It was kept separate from the similar memory ${result.keptSeparateFrom.id}, which is about something else.`;
+      message += ` It was kept separate from the similar memory ${result.keptSeparateFrom.id}` +
+        (result.keptSeparateFrom.reason ? `: ${result.keptSeparateFrom.reason}.` : ".");
+    }
+    if (result.mayReplace) {
+      message += ` It may correct memory ${result.mayReplace.id} (${quoted(result.mayReplace.memory, 200)}), ` +
+        "which is still current; if the person confirms, forget that one by memoryId.";
     }
   }
   return message;

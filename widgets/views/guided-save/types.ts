@@ -32,6 +32,8 @@ export interface SaveResult {
   memory: MemoryView;
   supersedes?: { id: string; memory: string; version?: number };
   keptSeparateFrom?: { id: string; memory: string; reason?: string };
+  /** a saved memory close to a current one that differs only in a value: maybe a correction */
+  mayReplace?: { id: string; memory: string; differs?: string[] };
   /** unchanged text, re-tagged: the category it had before */
   categoryWas?: string | null;
   /** unchanged text that came from a document: now kept as a saved memory too */
