@@ -147,10 +147,9 @@ async def test_worker_killed_mid_document_finishes_after_restart_without_duplica
 
     monkeypatch.undo()  # the restarted process embeds normally
     async with rt.transaction(system=True) as conn:  # what the server does at start
-        resumed = await processing.unfinished(conn, expire_leases=True)
-    assert resumed == [doc_id]
+        await processing.expire_leases(conn)
     restarted = LocalJobs(rt, tools, retry_delay=0.05)
-    restarted.submit(doc_id)
+    assert await restarted.sweep() == 1
     await restarted.drain(timeout=60)
 
     doc = await document(rt, doc_id)
@@ -310,3 +309,50 @@ async def test_a_database_blip_does_not_make_the_local_worker_drop_the_job(
     jobs.submit(doc_id)
     await jobs.drain(timeout=60)
     assert (await document(rt, doc_id))["status"] == "done"
+
+
+async def test_every_unfinished_upload_is_picked_up_however_many_and_whenever_left(
+    wrt: Runtime, tools: Extractors, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start-up recovery read the first 100 unfinished documents only, and nothing looked
+    again: 45 uploads stayed queued for good after a restart. The sweep pages through all of
+    them (here 3 a page), skips what runs already, and keeps looking while the server runs."""
+    from memory_mcp.documents import local_worker
+
+    rt = wrt
+    monkeypatch.setattr(local_worker, "SWEEP_PAGE", 3)
+    world = World(rt)
+    space = await world.space("inbox")
+    member = await world.member("writer", {space: "readwrite"})
+
+    async def upload(n: int) -> UUID:
+        body = f"Parcel {n} was delivered to dock {n + 2} on day {n + 5}.\n".encode()
+        started = await uploads.create_upload(rt, member.principal, filename=f"p{n}.txt",
+                                              content_type="text/plain", size=len(body),
+                                              container_tag=space, base_url="http://t/")
+        query = parse_qs(urlparse(started["uploadUrl"]).query)
+        return await uploads.accept_local_upload(
+            rt, started["documentId"], expires=int(query["expires"][0]), sig=query["sig"][0],
+            content_type="text/plain", body=body)
+
+    left = [await upload(n) for n in range(7)]  # uploaded, no worker ran: as after a crash
+    elsewhere = await upload(99)  # its file is another server's (same database): not ours
+    async with rt.transaction(system=True) as conn:
+        row = await processing.by_id(conn, elsewhere)
+    assert row is not None and rt.storage is not None
+    rt.storage.delete(row["storage_key"])
+    jobs = LocalJobs(rt, tools, retry_delay=0.05)
+    try:
+        assert await jobs.sweep() == 7
+        assert await jobs.sweep() == 0  # all running or done: none submitted twice
+        await jobs.drain(timeout=90)
+        assert {(await document(rt, d))["status"] for d in left} == {"done"}
+        assert (await document(rt, elsewhere))["status"] == "queued"
+
+        jobs.start_sweeping(every=0.2)  # while serving: a document nobody submitted
+        late = await upload(7)
+        with anyio.fail_after(60):
+            while (await document(rt, late))["status"] != "done":
+                await anyio.sleep(0.1)
+    finally:
+        await jobs.close()

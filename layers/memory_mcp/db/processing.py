@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -224,24 +225,30 @@ async def soft_delete(conn: Conn, document_id: UUID, user_id: UUID) -> Row | Non
     return await cur.fetchone()
 
 
-async def unfinished(conn: Conn, limit: int = 100, expire_leases: bool = False) -> list[UUID]:
-    """Uploaded documents a previous process left queued or mid-way (local recovery at start).
-
-    Locally the server is the only worker, so leases held by a previous (dead) process are
+async def expire_leases(conn: Conn) -> None:
+    """Locally the server is the only worker, so leases held by a previous (dead) process are
     expired at start. A second server on the same database is still safe: the final commit
-    re-checks the status under a row lock and memory inserts ignore duplicates.
-    """
-    if expire_leases:
-        await conn.execute(
-            """UPDATE documents SET lease_until = now()
-               WHERE deleted_at IS NULL AND status IN ('extracting', 'embedding')
-                 AND lease_until > now()"""
-        )
-    cur = await conn.execute(
-        """SELECT id FROM documents
-           WHERE deleted_at IS NULL AND uploaded_at IS NOT NULL
-             AND status IN ('queued', 'extracting', 'embedding')
-           ORDER BY created_at LIMIT %s""",
-        (limit,),
+    re-checks the status under a row lock and memory inserts ignore duplicates."""
+    await conn.execute(
+        """UPDATE documents SET lease_until = now()
+           WHERE deleted_at IS NULL AND status IN ('extracting', 'embedding')
+             AND lease_until > now()"""
     )
-    return [row["id"] for row in await cur.fetchall()]
+
+
+async def unfinished(conn: Conn, limit: int = 100,
+                     after: tuple[datetime, UUID] | None = None) -> list[Row]:
+    """Uploaded documents no worker holds: queued, or left mid-way with an expired lease (local
+    recovery), oldest first; ``after`` (a row's ``created_at``, ``id``) pages on."""
+    cur = await conn.execute(
+        """SELECT id, created_at, storage_key FROM documents
+           WHERE deleted_at IS NULL AND uploaded_at IS NOT NULL
+             AND (status = 'queued'
+                  OR (status IN ('extracting', 'embedding') AND lease_until <= now()))
+             AND (%(after)s::timestamptz IS NULL
+                  OR (created_at, id) > (%(after)s::timestamptz, %(after_id)s::uuid))
+           ORDER BY created_at, id LIMIT %(limit)s""",
+        {"after": after[0] if after else None, "after_id": after[1] if after else None,
+         "limit": limit},
+    )
+    return await cur.fetchall()

@@ -61,8 +61,8 @@ async def _start_local_jobs(app: FastAPI) -> Any:
     jobs = LocalJobs(rt, build_extractors(rt.settings, rt.storage))
     app.state.jobs = jobs
     async with rt.transaction(system=True) as conn:
-        for document_id in await processing.unfinished(conn, expire_leases=True):
-            jobs.submit(document_id)  # resume what a previous process left mid-way
+        await processing.expire_leases(conn)  # a previous process's jobs: nobody holds them
+    jobs.start_sweeping()  # resumes them all now, then anything left behind later
     return jobs
 
 
