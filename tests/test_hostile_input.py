@@ -52,6 +52,34 @@ async def test_lone_surrogates_in_uploads_get_a_readable_400_and_write_nothing(
     assert listed.structured_content["total"] == 0
 
 
+@pytest.mark.parametrize("chunked", [False, True])
+async def test_an_oversized_upload_request_is_refused_before_it_is_buffered(
+    live_server: str, world: Any, chunked: bool
+) -> None:
+    """``POST /uploads`` read any body whole before parsing it (a 400 MB one cost the server
+    1.1 GB); past 16 KB it is a 413 now, by its declared length or as it streams in."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    base = live_server.removesuffix("/mcp")
+    huge = UPLOAD.replace('"size": 10', '"size": 10, "containerTag": "' + "a" * 5_000_000 + '"')
+
+    def pieces() -> Any:
+        data = huge.encode()
+        for i in range(0, len(data), 65536):
+            yield data[i:i + 65536]
+    response = httpx.post(f"{base}/uploads", content=pieces() if chunked else huge.encode(),
+                          headers={"Content-Type": "application/json",
+                                   "Authorization": f"Bearer {m.key}"})
+    assert response.status_code == 413, response.text
+    assert response.json() == {"error": "too_large", "message": "The limit is 16,384 bytes."}
+    fine = httpx.post(f"{base}/uploads", content=UPLOAD.replace(
+        '"size": 10', f'"size": 10, "containerTag": "{space}"').encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {m.key}"})
+    assert fine.status_code == 201, fine.text
+    listed = await call(live_server, m.key, "listDocuments", {"containerTag": space})
+    assert listed.structured_content["total"] == 1
+
+
 @pytest.mark.parametrize(("tool", "args", "field"), [
     ("add_memory", {"content": "deploys\x00 on Friday"}, "content"),
     ("add_memory", {"content": "deploys\x00", "action": "forget"}, "content"),

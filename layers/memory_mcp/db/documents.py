@@ -28,17 +28,22 @@ _COLUMNS = """d.id, d.space_id, d.title, d.filename, d.content_type, d.size_byte
 _JOINS = "JOIN users cu ON cu.id = d.created_by JOIN users uu ON uu.id = d.updated_by"
 
 
+_LIVE_COUNT = "SELECT count(*) FROM documents WHERE space_id = %(space)s AND deleted_at IS NULL"
+
+
 async def page(conn: Conn, space_id: UUID, limit: int, offset: int) -> tuple[list[Row], int]:
+    """A page and the total, read by one statement (one snapshot): as two, a document deleted
+    between them made a page of 7 "of 6"."""
     cur = await conn.execute(
-        f"""SELECT {_COLUMNS} FROM documents d {_JOINS}
-            WHERE d.space_id = %s AND d.deleted_at IS NULL
-            ORDER BY d.created_at DESC, d.id DESC LIMIT %s OFFSET %s""",
-        (space_id, limit, offset),
+        f"""SELECT {_COLUMNS}, ({_LIVE_COUNT}) AS total_live FROM documents d {_JOINS}
+            WHERE d.space_id = %(space)s AND d.deleted_at IS NULL
+            ORDER BY d.created_at DESC, d.id DESC LIMIT %(limit)s OFFSET %(offset)s""",
+        {"space": space_id, "limit": limit, "offset": offset},
     )
     rows = await cur.fetchall()
-    total = await conn.execute(
-        "SELECT count(*) AS n FROM documents WHERE space_id = %s AND deleted_at IS NULL", (space_id,)
-    )
+    if rows:
+        return rows, int(rows[0]["total_live"])
+    total = await conn.execute(f"SELECT ({_LIVE_COUNT}) AS n", {"space": space_id})
     row = await total.fetchone()
     return rows, int(row["n"]) if row else 0
 

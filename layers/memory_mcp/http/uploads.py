@@ -76,6 +76,27 @@ def _unauthorized(exc: AuthenticationError) -> JSONResponse:
                         headers={"WWW-Authenticate": WWW_AUTHENTICATE})
 
 
+#: ``POST /uploads`` takes a small JSON object (filename, contentType, size, containerTag): a
+#: body past this is refused while it streams in, never buffered whole (a 400 MB body once took
+#: the server from 370 MB to 1.5 GB before its answer said the space tag was too long).
+START_BODY_LIMIT = 16 * 1024
+
+
+async def _bounded_body(request: Request, limit: int) -> bytearray | JSONResponse:
+    """The request body, or a 413 as soon as its declared or received size passes ``limit``."""
+    too_large = JSONResponse({"error": "too_large", "message": f"The limit is {limit:,} bytes."},
+                             status_code=413)
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        return too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return too_large
+    return body
+
+
 async def start_upload(request: Request) -> Any:
     """The key first, then the body: a caller without a valid key learns nothing about what
     the route accepts (and gets 401, not a 400 about its JSON)."""
@@ -84,8 +105,11 @@ async def start_upload(request: Request) -> Any:
         principal = await authenticate_header(runtime, request.headers.get("authorization"))
     except AuthenticationError as exc:
         return _unauthorized(exc)
+    raw = await _bounded_body(request, START_BODY_LIMIT)
+    if isinstance(raw, JSONResponse):
+        return raw
     try:
-        body = UploadRequest.model_validate_json(await request.body())
+        body = UploadRequest.model_validate_json(bytes(raw))
     except ValidationError as exc:
         raise RequestValidationError([{**e, "loc": ("body", *e["loc"])}
                                       for e in exc.errors(include_url=False)]) from None
@@ -103,17 +127,9 @@ async def local_put(
     content_type: Annotated[str, Header()] = "",
 ) -> Any:
     runtime: Runtime = request.app.state.runtime
-    limit = runtime.settings.max_upload_bytes
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
-        return JSONResponse({"error": "too_large", "message": f"The limit is {limit:,} bytes."},
-                            status_code=413)
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            return JSONResponse({"error": "too_large", "message": f"The limit is {limit:,} bytes."},
-                                status_code=413)
+    body = await _bounded_body(request, runtime.settings.max_upload_bytes)
+    if isinstance(body, JSONResponse):
+        return body
     if not body:
         raise InvalidInputError("The upload body is empty.")
     from memory_mcp.services import uploads
