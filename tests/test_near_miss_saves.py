@@ -78,32 +78,85 @@ async def test_forget_by_id_refuses_a_reason_it_cannot_store(runtime: Runtime, w
     assert done["action"] == "forgotten"
 
 
-@pytest.mark.parametrize(("moved", "entry", "save"), [
-    ("Alice hosts the Monday standup.", "Bob hosts the Tuesday standup.",
-     "Alice hosts the Tuesday standup."),
-    ("Erin is the release captain for June.", "Frank is the release captain for July.",
-     "Erin is the release captain for July."),
-    # an empty slot: Friday is nobody's yet, but the days are a rota's entries
-    ("The standup host on Monday is Lena.", "The standup host on Tuesday is Omar.",
-     "The standup host on Friday is Lena."),
+@pytest.mark.parametrize(("moved", "entries", "save", "why"), [
+    # another person already holds the new day or month: a move, or a replacement
+    ("Alice hosts the Monday standup.", ["Bob hosts the Tuesday standup."],
+     "Alice hosts the Tuesday standup.", "names differ"),
+    ("Erin is the release captain for June.", ["Frank is the release captain for July."],
+     "Erin is the release captain for July.", "names differ"),
+    # an empty slot of a rota: two others hold days of their own, Friday is nobody's yet
+    ("The standup host on Monday is Lena.",
+     ["The standup host on Tuesday is Omar.", "The standup host on Wednesday is Kim."],
+     "The standup host on Friday is Lena.", "per day or month"),
 ])
-async def test_a_value_another_memory_holds_about_someone_else_versions_neither(
-        runtime: Runtime, world: Any, moved: str, entry: str, save: str) -> None:
+async def test_a_day_or_month_that_is_a_lists_slot_versions_no_entry(
+        runtime: Runtime, world: Any, moved: str, entries: list[str], save: str,
+        why: str) -> None:
     """A list of parallel facts (one host per day, one captain per month): a save that moves one
-    person to the day or month another holds could update either memory. Versioning one would
-    hide a fact that may still be true, so both stay current and the answer names them."""
+    person to another day or month could update either memory, or add an entry. Versioning
+    one would hide a fact that may still be true, so all stay current and the answer names
+    them."""
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
     first = await memories.save(runtime, m.principal, moved, None, space)
-    other = await memories.save(runtime, m.principal, entry, None, space)
-    assert other["action"] == "saved"
+    others = [await memories.save(runtime, m.principal, e, None, space) for e in entries]
+    assert all(o["action"] == "saved" for o in others)
     answer = await memories.save(runtime, m.principal, save, None, space)
     assert answer["action"] == "saved", answer.get("supersedes")
     kept = answer["keptSeparateFrom"]
     assert kept["id"] == first["memory"]["id"] and kept["similarity"] >= 0.90
-    assert other["memory"]["id"] in kept["reason"] and "names differ" in kept["reason"]
+    assert any(o["memory"]["id"] in kept["reason"] for o in others) and why in kept["reason"]
     page = await memories.list_page(runtime, m.principal, 1, 10, space)
-    assert sum(row["isLatest"] for row in page["memories"]) == 3
+    assert sum(row["isLatest"] for row in page["memories"]) == len(entries) + 2
+
+
+@pytest.mark.parametrize(("other_slot", "same_slot", "save"), [
+    ("The March sales target is 40 deals.", "The April sales target is 55 deals.",
+     "The April sales target is 40 deals."),
+    ("Team lunch on Friday is pizza.", "Team lunch on Wednesday is sushi.",
+     "Team lunch on Wednesday is pizza."),
+])
+async def test_a_list_keyed_by_the_date_updates_that_dates_memory_never_anothers(
+        runtime: Runtime, world: Any, other_slot: str, same_slot: str, save: str) -> None:
+    """The month or day *is* the key: the save changes April's target, not March's (it once
+    became March's next version, and March's target vanished from search)."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    march = await memories.save(runtime, m.principal, other_slot, None, space)
+    april = await memories.save(runtime, m.principal, same_slot, None, space)
+    answer = await memories.save(runtime, m.principal, save, None, space)
+    if answer["action"] == "versioned":
+        assert answer["supersedes"]["id"] == april["memory"]["id"]
+    else:
+        assert answer["keptSeparateFrom"]["id"] == march["memory"]["id"]
+        assert april["memory"]["id"] in answer["keptSeparateFrom"]["reason"]
+    current = {row["id"] for row in (await memories.list_page(
+        runtime, m.principal, 1, 10, space))["memories"] if row["isLatest"]}
+    assert march["memory"]["id"] in current
+    assert "mayReplace" not in answer or answer["mayReplace"]["id"] != march["memory"]["id"]
+
+
+@pytest.mark.parametrize(("before", "parallel", "correction"), [
+    ("The Android app release is in March.", "The iOS app release is in May.",
+     "The Android app release is in April."),
+    ("Acme's contract renews in March.", "Globex's contract renews in September.",
+     "Acme's contract renews in April."),
+    ("The Berlin office is closed on Fridays.", "The London office is closed on Mondays.",
+     "The Berlin office is closed on Thursdays."),
+    ("Production deploys happen on Tuesdays.", "Staging deploys happen on Thursdays.",
+     "Production deploys happen on Wednesdays."),
+])
+async def test_one_parallel_fact_with_its_own_date_does_not_stop_a_correction(
+        runtime: Runtime, world: Any, before: str, parallel: str, correction: str) -> None:
+    """One other fact of the same form is no list of slots: the correction versions its own
+    fact (the first list rule kept all four apart, a reviewer showed)."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, before, None, space)
+    await memories.save(runtime, m.principal, parallel, None, space)
+    answer = await memories.save(runtime, m.principal, correction, None, space)
+    assert answer["action"] == "versioned", answer.get("keptSeparateFrom")
+    assert answer["supersedes"]["id"] == first["memory"]["id"]
 
 
 @pytest.mark.parametrize(("moved", "unrelated", "save"), [
@@ -167,6 +220,8 @@ async def test_a_correction_worded_too_differently_to_version_names_the_fact_it_
     ("The API rate limit is 600 requests per minute.",
      "Passwords must be at least 14 characters long."),
     ("Staging deploys happen on Tuesdays.", "Production deploys happen on Thursdays."),
+    ("The free plan allows 3 projects.", "The pro plan allows 20 projects."),
+    ("The March sales target is 40 deals.", "The April sales target is 55 deals."),
 ])
 async def test_an_unrelated_or_other_subject_memory_is_not_named_as_corrected(
         runtime: Runtime, world: Any, stored: str, other: str) -> None:

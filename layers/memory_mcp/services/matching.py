@@ -127,40 +127,61 @@ def choose_version(text: str, candidates: list[tuple[str, float]], t: Thresholds
 _SLOTS = {"weekday": "weekdays", "month": "months"}
 
 
-def _template(f: Facets) -> frozenset[str]:
-    """A fact's content stems apart from who and which day or month: what entries of one list
-    share ("standup", "host" in every "the standup host on <day> is <name>")."""
+def _core(f: Facets) -> frozenset[str]:
+    """A fact's content stems without its days, months and numbers: what entries of one list
+    share, plus the one or two words naming whom or what each entry is about ("standup", "host",
+    "lena" in "the standup host on Monday is Lena"). Capitals play no part: "Production deploys
+    …" and "Deploys to production …" read the same."""
     out: set[str] = set()
     for token in f.tokens:
         for part in re.split(r"[\-/]", token):
-            if content_word(part) and part not in f.names and part not in MONTHS \
-                    and singular_weekday(part) not in WEEKDAYS:
+            if content_word(part) and part not in MONTHS and singular_weekday(part) not in WEEKDAYS:
                 out.add(stem(part))
     return frozenset(out)
 
 
 def _same_template(a: Facets, b: Facets) -> bool:
-    ta, tb = _template(a), _template(b)
-    shared = len(ta & tb)
-    return shared >= 2 and shared >= 0.75 * len(ta | tb)
+    """The same words but for at most two on each side (whom or what the entry is about), and
+    more shared than not."""
+    ca, cb = _core(a), _core(b)
+    shared = len(ca & cb)
+    only_a, only_b = len(ca - cb), len(cb - ca)
+    return shared >= 2 and max(only_a, only_b) <= min(2, shared)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Another entry of the list a day-or-month change moves into (``list_entry``)."""
+
+    index: int        # into the candidates handed over
+    occupant: bool    # it holds the save's new day or month already
+    about_other: bool  # ... about someone or something else (a subject conflict)
+    detail: str       # how it differs from the save
+    entries: int      # how many entries of the list were seen
 
 
 def list_entry(text: str, changed: tuple[Conflict, ...], others: list[tuple[str, float]],
-               t: Thresholds) -> tuple[int, str] | None:
-    """Another memory showing that the day or month the save changes is a *slot* of a list.
+               t: Thresholds) -> Entry | None:
+    """Evidence that the day or month a save changes is a *slot* of a list, not one fact's value.
 
     A save that changes only the day or month of a memory ("Dave is the on-call lead for
-    April" → "… for March") is its next version, unless the space holds other entries of the
-    same list: the same words about another person or thing, with a day or month of its own
-    ("Carol is the on-call lead for March", or "… for May"). Then the save may be a new entry as
-    well as a move, and versioning would hide an entry that may still be true; it stays a new
-    memory and the answer names both, so the caller forgets the outdated one by id. ``others``
-    are the save's other candidates (content, cosine); returns an index and what keeps it
-    apart."""
+    April" → "… for March") is its next version, unless the other candidates show a list keyed
+    by the day or month (the same words, ``_same_template``, with a day or month of their own):
+    - an entry already holds the new day or month: about someone else ("Carol is the on-call lead
+      for March": Dave may move or replace her), or about the same thing with another value
+      ("The April sales target is 55 deals" when "The March target is 40" becomes "The April
+      target is 40": that memory is the one the save updates, not March's);
+    - or two entries about others hold days or months of their own (a rota: "the standup host
+      on Tuesday is Omar", "… on Wednesday is Kim"), so "… on Friday is Lena" may add Lena to
+      Friday rather than move her from Monday.
+    One other entry with another day or month ("iOS ships in May" beside "Android ships in
+    March") is no such evidence: "Android ships in April" corrects Android's month.
+    ``others`` are the save's other candidates (content, cosine)."""
     kinds = {c.kind for c in changed if not c.subject}
     if not kinds or not kinds <= _SLOTS.keys():
         return None
     mine = facets(strip_preamble(text))
+    entries: list[tuple[int, str]] = []
     for i, (other, cosine) in enumerate(others):
         if cosine < t.weak:
             continue
@@ -168,9 +189,15 @@ def list_entry(text: str, changed: tuple[Conflict, ...], others: list[tuple[str,
         if not all(getattr(theirs, _SLOTS[k]) for k in kinds) or \
                 not _same_template(mine, theirs):
             continue
-        subject = [c for c in conflicts(text, other) if c.subject]
+        found = conflicts(text, other)
+        subject = [c for c in found if c.subject]
+        if all(getattr(theirs, _SLOTS[k]) & getattr(mine, _SLOTS[k]) for k in kinds):
+            detail = "; ".join(c.detail for c in (subject or found)) or "the same wording"
+            return Entry(i, True, bool(subject), detail, len(entries) + 1)
         if subject:
-            return i, "; ".join(c.detail for c in subject)
+            entries.append((i, "; ".join(c.detail for c in subject)))
+    if len(entries) >= 2:
+        return Entry(entries[0][0], False, True, entries[0][1], len(entries))
     return None
 
 

@@ -4,6 +4,7 @@ forget (``forgetting.py``) are re-exported here, where callers look for them."""
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from typing import Any
 
@@ -175,14 +176,23 @@ def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
                                 [(r["content"], float(r["similarity"])) for r in others], t)
     if entry is None:
         return chosen, None, ""
-    other, why = others[entry[0]], entry[1]
+    other = others[entry.index]
+    if entry.occupant and not entry.about_other and float(other["similarity"]) >= t.version:
+        return other, None, ""  # the memory of that day or month is the one this updates
     changed = "; ".join(c.detail for c in decision.conflicts[decision.index])
+    named = f"{_quote(other['content'])}, id {other['id']}"
+    if entry.occupant and entry.about_other:
+        why = (f"another memory already holds that day or month for someone or something else "
+               f"({named}: {entry.detail}), so it could update either")
+    elif entry.occupant:
+        why = (f"the space already has a memory for that day or month ({named}: "
+               f"{entry.detail}), which it may update instead")
+    else:
+        why = (f"the space lists such facts per day or month ({named} and "
+               f"{entry.entries - 1} more), so this may be a new entry rather than a change")
     return None, chosen, (
-        f"it changes only this memory's day or month ({changed}), but another "
-        f"memory is the same kind of entry for someone or something else "
-        f"({_quote(other['content'])}, id {other['id']}: {why}), so this may be a new entry "
-        "rather than a change; both stay current: if it replaces this memory, forget that one "
-        "by memoryId")
+        f"it changes only this memory's day or month ({changed}), but {why}; both stay "
+        "current: if it replaces one of them, forget that one by memoryId")
 
 
 async def _save_once(
@@ -238,6 +248,12 @@ async def _save_once(
     return result
 
 
+#: Words by which a save says it corrects something.
+_CORRECTION = re.compile(
+    r"\b(?:now|instead|moved|changed|anymore|no longer|updated|raised|lowered|increased|"
+    r"decreased|reduced|switched|replaced|actually|from now on)\b", re.IGNORECASE)
+
+
 def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
                  ) -> dict[str, Any] | None:
     """The memory a new save probably corrects, when it is not close enough to version.
@@ -251,11 +267,19 @@ def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
     if not near or not t.forget <= float(near[0]["similarity"]) < t.version:
         return None
     found = agreement.conflicts(text, near[0]["content"])
-    # "one word differs" is the rules' weakest subject evidence, and a correction reworded
-    # ("… now happen on Thursdays instead of Tuesdays") always has such a word: a hint only
-    if not any(not c.subject for c in found) or any(c.subject and c.kind != "word"
-                                                     for c in found):
+    values = [c for c in found if not c.subject]
+    subjects = [c for c in found if c.subject]
+    if not values or any(c.kind != "word" for c in subjects):
         return None
+    # "one word differs" is the rules' weakest evidence of another subject; a correction
+    # reworded ("… now happen on Thursdays instead of Tuesdays") says it is one, else "The pro
+    # plan allows 20 projects" is no correction of "The free plan allows 3 projects"
+    if subjects and not _CORRECTION.search(text):
+        return None
+    kinds = {c.kind for c in values}
+    if kinds & {"weekday", "month"} and len(kinds) > 1:
+        return None  # another day or month *and* another value: another entry of a list
+        # ("The April sales target is 55 deals" beside "The March sales target is 40 deals")
     return {"id": str(near[0]["id"]), "memory": near[0]["content"],
             "similarity": round(float(near[0]["similarity"]), 4),
             "differs": [c.detail for c in found if not c.subject]}
