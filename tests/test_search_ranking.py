@@ -239,3 +239,25 @@ async def test_a_hit_stating_another_day_or_month_than_asked_is_not_strong(
     again = await _search(runtime, m, space, "Who hosts the Monday standup?")
     lena = next(h for h in again["results"] if "Lena" in h["memory"])
     assert "otherDate" not in lena and lena["relevance"] == "strong"
+
+
+@pytest.mark.parametrize(("query", "hit", "expected"), [
+    ("Who hosts the Monday standup?", "The standup host on Tuesday is Kim.",
+     "asks about Monday, states Tuesday"),
+    ("Who hosts the Monday standup?", "The standup host on Monday is Kim.", None),
+    ("When is the standup?", "The standup host on Monday is Kim.", None),
+    # "May I …" asks; it names no month
+    ("May I deploy to production during the holiday freeze?",
+     "The holiday freeze runs from December 18 to January 3.", None),
+    ("What ships in May?", "The mobile release ships in June.", "asks about May, states June"),
+    # two days or months may be a range: a date between them answers it
+    ("Which team meetings happen between Monday and Friday?", "The retro is on Wednesday.",
+     None),
+    ("What are the sales targets from January to March?",
+     "The February sales target is 30 deals.", None),
+])
+def test_another_date_is_read_only_where_the_query_names_one(
+        query: str, hit: str, expected: str | None) -> None:
+    from memory_mcp.services.matching import other_date
+
+    assert other_date(query, hit) == expected

@@ -136,14 +136,24 @@ def facets(text: str) -> Facets:
         tokens=tuple(_bare(t) for t in lower), stems=frozenset(stems), names=frozenset(names),
         numbers=frozenset(numbers), durations=tuple(durations),
         weekdays=frozenset(WEEKDAYS[singular_weekday(w)] for w in lower if singular_weekday(w) in WEEKDAYS),
-        months=frozenset(MONTHS[w] for w, t in zip(lower, raw, strict=True)
-                         if w in MONTHS and (w != "may" or t == "May")),
+        months=frozenset(MONTHS[w] for i, (w, t) in enumerate(zip(lower, raw, strict=True))
+                         if w in MONTHS and (w != "may" or (t == "May" and not _asks(lower, i)))),
         environments=frozenset(ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS),
         times=frozenset(TIMES[w] for w in lower if w in TIMES),
         # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
         negations=sum(w in NEGATIONS or w.endswith("n't") for w in lower),
     )
+
+
+#: Words after which a capital "May" opening a sentence asks, not dates ("May I deploy …").
+_MAY_ASKS = frozenset(["i", "we", "you", "he", "she", "they", "it", "one", "someone", "anyone"])
+
+
+def _asks(lower: list[str], i: int) -> bool:
+    """"May" at ``i`` opens a question or a wish ("May I …", "May we …"): the verb."""
+    return (i == 0 or lower[i - 1] in ".!?") and i + 1 < len(lower) \
+        and lower[i + 1] in _MAY_ASKS
 
 
 def _bare(token: str) -> str:

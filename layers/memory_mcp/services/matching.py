@@ -202,12 +202,14 @@ def list_entry(text: str, changed: tuple[Conflict, ...], others: list[tuple[str,
 
 
 def other_date(query: str, text: str) -> str | None:
-    """How ``text`` names another weekday or month than ``query`` asks about, if it does (both
-    name one, and none in common): search labels such a hit moderate at best."""
+    """How ``text`` names another weekday or month than ``query`` asks about, if it does (the
+    query names exactly one, the text others only): search labels such a hit moderate at best.
+    A query naming two ("between Monday and Friday", "January to March") may mean a range, which
+    a date between them answers."""
     asked, stated = facets(query), facets(text)
     for field in _SLOTS.values():
         a, b = getattr(asked, field), getattr(stated, field)
-        if a and b and not a & b:
+        if len(a) == 1 and b and not a & b:
             return f"asks about {_names(a)}, states {_names(b)}"
     return None
 
