@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import sys
 import time
@@ -506,6 +507,19 @@ def test_extracted_text_is_composed_unicode() -> None:
     nfd = unicodedata.normalize("NFD", "# Réunion\n\nLe café de José ouvre à huit heures.")
     extracted = extract_text(ALLOWED["text/markdown"], nfd.encode(), "notes.md", limits())
     assert extracted.text == unicodedata.normalize("NFC", nfd) and extracted.title == "Réunion"
+
+
+def test_control_characters_in_a_document_become_spaces_or_line_breaks() -> None:
+    """A document cannot be asked to fix its text: an escape sequence was stored and echoed to
+    readers' terminals, and the identical text could then not be saved or forgotten (callers'
+    text refuses control characters). Line-break controls read as line breaks."""
+    text = ("# Banner\x1b[0m\n\nThe deploy banner prints \x1b[31mFROZEN\x1b[0m in red during "
+            "the freeze.\x0bThe pager beeps\x07 twice.\x85Nobody deploys on Fridays.")
+    extracted = extract_text(ALLOWED["text/markdown"], text.encode(), "notes.md", limits())
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", extracted.text), extracted.text
+    assert "prints  [31mFROZEN [0m in red" in extracted.text
+    assert "freeze.\nThe pager beeps  twice.\nNobody deploys" in extracted.text
+    assert extracted.title == "Banner [0m"
 
 
 def test_content_that_looks_like_boilerplate_is_kept() -> None:

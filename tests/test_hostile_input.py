@@ -122,6 +122,19 @@ async def test_control_characters_are_refused_with_where_they_are(
     fine = await call(live_server, m.key, "add_memory",
                       {"content": "Steps:\n1.\tpull\r\n2.\tdeploy", "containerTag": space})
     assert not fine.is_error, fine.content
+    # controls that read as line breaks (a form feed pasted from a PDF, NEL) are line breaks
+    paged = await call(live_server, m.key, "add_memory",
+                       {"content": "Page 1 notes\x0cPage 2 notes\x85end", "containerTag": space})
+    assert paged.structured_content["memory"]["memory"] == "Page 1 notes\nPage 2 notes\nend"
+
+
+def test_a_c1_control_says_it_is_probably_mis_decoded_text() -> None:
+    from memory_mcp.errors import InvalidInputError
+    from memory_mcp.services.validation import content
+
+    with pytest.raises(InvalidInputError, match=r"U\+0093\) at position 9, which is not text "
+                                                r"\(often a quote or dash from text decoded"):
+        content("He said \x93ship it\x94 on Friday.", 1000)
 
 
 @pytest.mark.parametrize("tool", ["search_memory", "add_memory", "listMemories", "select-space",

@@ -23,6 +23,7 @@ from memory_mcp.documents.formats import Extracted, ExtractionError, Format, Lim
 from memory_mcp.documents.ocr import Ocr
 from memory_mcp.documents.sniff import decode_text, zip_expanded_size
 from memory_mcp.documents.transcribe import AnyTranscriber, media_text
+from memory_mcp.services.validation import without_controls
 
 __all__ = ["Extracted", "ExtractionError", "Limits", "extract_text", "markdown_title"]
 
@@ -101,8 +102,9 @@ def extract_text(
         raise ExtractionError(_empty_message(fmt, filename))
     # One Unicode form, as for a saved memory: decomposed "café" (macOS) was stored so, and a
     # keyword typed either way found nothing (full-text search and LIKE compare code points).
-    result.text = unicodedata.normalize("NFC", result.text)
-    result.title = " ".join(unicodedata.normalize("NFC", result.title).split())[:MAX_TITLE_CHARS] \
+    result.text = unicodedata.normalize("NFC", without_controls(result.text, keep="\f"))
+    result.title = " ".join(unicodedata.normalize(
+        "NFC", without_controls(result.title)).split())[:MAX_TITLE_CHARS] \
         or filename
     return result
 

@@ -39,14 +39,29 @@ def check_text(value: str, what: str) -> str:
     control = _CONTROL.search(value)
     if control is not None:  # ESC, BEL, ...: stored and echoed, they drive the terminal of
         # whoever reads the answer or the export ("\x1b[31m"); tab and line breaks are text
+        code = ord(control.group())
+        hint = (" (often a quote or dash from text decoded with the wrong encoding)"
+                if 0x80 <= code <= 0x9F else "")
         raise InvalidInputError(
-            f"{what} contains a control character (U+{ord(control.group()):04X}) at position "
-            f"{control.start() + 1}, which is not text; remove it.")
+            f"{what} contains a control character (U+{code:04X}) at position "
+            f"{control.start() + 1}, which is not text{hint}; remove it.")
     return value
 
 
 #: C0 and C1 control characters, apart from tab, line feed and carriage return.
 _CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: Controls that Unicode (and Python's ``splitlines``) read as line breaks: vertical tab, form
+#: feed, the file, group and record separators, next line. Text pasted from a PDF has them.
+_BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x1c\x1d\x1e\x85", "\n"))
+
+
+def without_controls(text: str, *, keep: str = "") -> str:
+    """A document's text without control characters: line-break controls become line breaks,
+    any other a space (nobody can be asked to fix a document; ``check_text`` refuses them in
+    what a caller sends). ``keep`` names controls the caller still needs (PDF page breaks)."""
+    table = {ord(c): "\n" for c in "\x0b\x0c\x1c\x1d\x1e\x85" if c not in keep}
+    cleaned = text.translate(table)
+    return _CONTROL.sub(lambda m: m.group() if m.group() in keep else " ", cleaned)
 
 
 def content(text: str | None, max_chars: int, what: str = "content") -> str:
@@ -56,7 +71,7 @@ def content(text: str | None, max_chars: int, what: str = "content") -> str:
     reader and to the model, but other characters to a hash, to PostgreSQL's full-text search
     and to the agreement rules, which then kept the two as different facts. One form for
     everything stored and compared."""
-    cleaned = (text or "").strip()
+    cleaned = (text or "").translate(_BREAKS).strip()
     if not cleaned:
         raise InvalidInputError(f"{what} must not be empty.")
     check_text(cleaned, what)
