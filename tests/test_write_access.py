@@ -297,6 +297,10 @@ async def test_keys_list_shows_the_space_a_request_would_use(
     await admin.revoke_grant(runtime, m.key_id, second)
     listed = await admin.list_keys(runtime)
     assert shown() == first
+    await admin.update_user(runtime, m.user["email"], active=False)  # its requests: no space
+    listed = await admin.list_keys(runtime)
+    assert shown() is None
+    await admin.update_user(runtime, m.user["email"], active=True)
     await admin.revoke_grant(runtime, m.key_id, first)
     listed = await admin.list_keys(runtime)
     assert shown() is None

@@ -141,9 +141,10 @@ async def list_keys(conn: Conn, user_id: UUID | None = None) -> list[Row]:
         """SELECT k.id, k.user_id, u.email, k.label, k.prefix, k.created_at, k.last_used_at,
                   k.revoked_at, k.requests_per_minute, k.writes_per_minute,
                   -- the space a request without containerTag uses (access.default_space): the
-                  -- selected one while still granted, else the oldest grant
+                  -- selected one while still granted, else the oldest grant; none for a key
+                  -- that cannot make requests (revoked, or its user deactivated)
                   (SELECT s.key FROM grants g JOIN spaces s ON s.id = g.space_id
-                   WHERE g.key_id = k.id
+                   WHERE g.key_id = k.id AND k.revoked_at IS NULL AND u.active
                    ORDER BY g.space_id = k.active_space_id DESC, g.created_at, s.key
                    LIMIT 1) AS active_space,
                   coalesce((SELECT json_agg(json_build_object('space', gs.key, 'access', g.access)
