@@ -110,6 +110,55 @@ async def test_a_day_or_month_that_is_a_lists_slot_versions_no_entry(
     assert sum(row["isLatest"] for row in page["memories"]) == len(entries) + 2
 
 
+@pytest.mark.parametrize(("stored", "save"), [
+    # a number naming a thing before the verb: another severity, level, week, version, year
+    ("The response target for severity 1 incidents is 15 minutes.",
+     "The response target for severity 2 incidents is 1 hour."),
+    ("Level 2 support escalates to engineering after 4 hours.",
+     "Level 3 support escalates to engineering after 8 hours."),
+    ("Week 1 of onboarding covers the codebase tour and local setup.",
+     "Week 2 of onboarding covers the codebase tour and pairing with a buddy."),
+    ("Version 4.2 of the mobile app ships on March 3.",
+     "Version 4.3 of the mobile app ships on March 17."),
+    ("The approved marketing budget for fiscal year 2024 is 50,000 euros, split across events "
+     "and ads.", "The approved marketing budget for fiscal year 2025 is 60,000 euros, split "
+                 "across events and ads."),
+    ("The marketing budget for 2024 is 50,000 euros.",
+     "The marketing budget for 2025 is 60,000 euros."),
+])
+async def test_a_numbered_or_dated_thing_is_another_fact_not_a_new_value(
+        runtime: Runtime, world: Any, stored: str, save: str) -> None:
+    """Each of these once became the next version of the other severity's, level's, week's,
+    version's or year's fact, which then vanished from search; and the year's budget was named
+    as the one the save "may correct"."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, stored, None, space)
+    answer = await memories.save(runtime, m.principal, save, None, space)
+    assert answer["action"] == "saved", answer.get("supersedes")
+    assert answer.get("mayReplace") is None
+    current = {row["id"] for row in (await memories.list_page(
+        runtime, m.principal, 1, 10, space))["memories"] if row["isLatest"]}
+    assert first["memory"]["id"] in current
+
+
+async def test_a_new_month_of_a_per_month_list_versions_no_other_month(
+        runtime: Runtime, world: Any) -> None:
+    """Targets per month: June's target is a new entry, not March's next version (the list
+    rule counted only entries about someone else, and these differ in their number)."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    saved = [await memories.save(runtime, m.principal, f"The sales target for {month} is {n} "
+                                 "deals.", None, space)
+             for month, n in (("March", 40), ("April", 55), ("May", 60))]
+    answer = await memories.save(runtime, m.principal, "The sales target for June is 40 deals.",
+                                 None, space)
+    assert answer["action"] == "saved", answer.get("supersedes")
+    page = await memories.list_page(runtime, m.principal, 1, 10, space)
+    assert {s["memory"]["id"] for s in saved} <= {r["id"] for r in page["memories"]
+                                                  if r["isLatest"]}
+
+
 @pytest.mark.parametrize(("other_slot", "same_slot", "save"), [
     ("The March sales target is 40 deals.", "The April sales target is 55 deals.",
      "The April sales target is 40 deals."),

@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory_mcp.services import wording
-from memory_mcp.services.facets import MONTHS, WEEKDAYS, Facets, content_word, facets, singular_weekday, stem
+from memory_mcp.services.facets import (
+    MONTHS,
+    STOP_WORDS,
+    WEEKDAYS,
+    Facets,
+    content_word,
+    facets,
+    singular_weekday,
+    stem,
+)
 
 _DURATION_SLACK = 0.03
 _PREAMBLE = re.compile(
@@ -133,6 +142,22 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+#: Words before a number that make it a year ("for 2025", "fiscal year 2024", "since 2019").
+_YEAR_BEFORE = frozenset(["in", "for", "of", "since", "until", "during", "year", "fy", "from",
+                          "to", "by", "before", "after"])
+
+
+def _years(f: Facets) -> frozenset[str]:
+    """Four-digit years a text dates itself by: after "for", "in", "year", … and not counting
+    something ("a limit of 2000 requests" is a number, "the budget for 2025 is" a year)."""
+    tokens = f.tokens
+    return frozenset(
+        t for i, t in enumerate(tokens)
+        if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2100 and i > 0
+        and tokens[i - 1] in _YEAR_BEFORE
+        and (i + 1 == len(tokens) or tokens[i + 1] in STOP_WORDS))
+
+
 def _durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     def close(x: float, y: float) -> bool:
         return abs(x - y) <= _DURATION_SLACK * max(abs(x), abs(y))
@@ -157,6 +182,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if a.numbers and b.numbers and not (a.numbers <= b.numbers or b.numbers <= a.numbers):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
+    years_a, years_b = _years(a), _years(b)
+    if years_a and years_b and not years_a & years_b:  # "the budget for 2024" / "… for 2025":
+        # each year's own fact, like "invoice 1001" / "1002", not a changed value
+        out.append(Conflict("year", True, f"years differ: {_q(sorted(years_a))} vs "
+                                          f"{_q(sorted(years_b))}"))
     if _durations_differ(a.durations, b.durations):
         out.append(Conflict("duration", False, "durations differ"))
     for kind, x, y in (("weekday", a.weekdays, b.weekdays), ("month", a.months, b.months)):

@@ -171,9 +171,10 @@ def list_entry(text: str, changed: tuple[Conflict, ...], others: list[tuple[str,
       for March": Dave may move or replace her), or about the same thing with another value
       ("The April sales target is 55 deals" when "The March target is 40" becomes "The April
       target is 40": that memory is the one the save updates, not March's);
-    - or two entries about others hold days or months of their own (a rota: "the standup host
-      on Tuesday is Omar", "… on Wednesday is Kim"), so "… on Friday is Lena" may add Lena to
-      Friday rather than move her from Monday.
+    - or two other entries hold days or months of their own (a rota: "the standup host on
+      Tuesday is Omar", "… on Wednesday is Kim", so "… on Friday is Lena" may add Lena to Friday
+      rather than move her from Monday; or targets per month: "the sales target for April is 55
+      deals", "… for May is 60 deals", so "… for June is 40 deals" is June's, not March's).
     One other entry with another day or month ("iOS ships in May" beside "Android ships in
     March") is no such evidence: "Android ships in April" corrects Android's month.
     ``others`` are the save's other candidates (content, cosine)."""
@@ -194,8 +195,8 @@ def list_entry(text: str, changed: tuple[Conflict, ...], others: list[tuple[str,
         if all(getattr(theirs, _SLOTS[k]) & getattr(mine, _SLOTS[k]) for k in kinds):
             detail = "; ".join(c.detail for c in (subject or found)) or "the same wording"
             return Entry(i, True, bool(subject), detail, len(entries) + 1)
-        if subject:
-            entries.append((i, "; ".join(c.detail for c in subject)))
+        if found:  # its own day or month, and someone or something else or another value
+            entries.append((i, "; ".join(c.detail for c in (subject or found))))
     if len(entries) >= 2:
         return Entry(entries[0][0], False, True, entries[0][1], len(entries))
     return None

@@ -277,9 +277,9 @@ def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
     if subjects and not _CORRECTION.search(text):
         return None
     kinds = {c.kind for c in values}
-    if kinds & {"weekday", "month"} and len(kinds) > 1:
-        return None  # another day or month *and* another value: another entry of a list
-        # ("The April sales target is 55 deals" beside "The March sales target is 40 deals")
+    if kinds & {"weekday", "month", "time"} and len(kinds) > 1:
+        return None  # another day, month or part of the day *and* another value: another entry
+        # of a list ("The April sales target is 55 deals" beside "The March … is 40 deals")
     return {"id": str(near[0]["id"]), "memory": near[0]["content"],
             "similarity": round(float(near[0]["similarity"]), 4),
             "differs": [c.detail for c in found if not c.subject]}

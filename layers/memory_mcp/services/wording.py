@@ -48,7 +48,8 @@ customer client account employee room building floor desk node server host machi
 build sprint release milestone phase step story epic task item project contract policy rule
 squad group gate flight route bus cluster shard partition table chapter section page slide lot
 unit apartment store branch lab batch cohort candidate applicant patient vendor supplier
-shipment package pr""".split())  # noqa: SIM905
+shipment package pr severity sev level tier week version year quarter priority stage grade
+wave round iteration cycle module lesson part volume edition season episode""".split())  # noqa: SIM905
 COPULAS = frozenset("is are was were be been being am".split())  # noqa: SIM905
 PRONOUNS = frozenset("i we you they he she it everyone everybody nobody someone".split())  # noqa: SIM905
 #: A word after a copula followed by one of these is a predicate ("based **in**", "valid
