@@ -111,6 +111,30 @@ def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
     return sorted(n for n in mine.names if not pool.has(n, 0.75))
 
 
+_DETERMINERS = frozenset(["the", "a", "an", "our", "their", "its", "this", "that", "next",
+                          "last", "each"])
+_PERIODS = frozenset(["week", "month", "year", "quarter", "sprint", "weekend"])
+_RELATIVE = frozenset(["this", "next", "last", "previous", "coming", "following"])
+
+
+def _dated_things(f: Facets) -> frozenset[str]:
+    """Things a day, month or relative period *names*, as opposed to dates a fact states: "the
+    **March release**", "the **Monday standup**", "**this week**" / "**next week**". "The March
+    release freezes on the 20th" and "the April release …" are two releases; "the offsite is in
+    March" → "… in April" moves one offsite (a value, compared by the month rule)."""
+    out: set[str] = set()
+    tokens = f.tokens
+    for i, token in enumerate(tokens[:-1]):
+        before = tokens[i - 1] if i else ""
+        after = tokens[i + 1]
+        dated = (token in MONTHS or singular_weekday(token) in WEEKDAYS) \
+            and before in _DETERMINERS and content_word(after) and after not in MONTHS \
+            and singular_weekday(after) not in WEEKDAYS
+        if dated or (token in _RELATIVE and after in _PERIODS):
+            out.add(f"{token} {after}")
+    return frozenset(out)
+
+
 def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     """'payments team' vs 'platform team': another word just before the same content word.
 
@@ -179,6 +203,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     swap = _swapped_modifiers(a, b)
     if swap is not None:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
+    else:
+        named_a, named_b = _dated_things(a), _dated_things(b)
+        if named_a and named_b and not named_a & named_b:
+            out.append(Conflict("thing", True, f"different things: {_q(sorted(named_a))} vs "
+                                               f"{_q(sorted(named_b))}"))
     if a.numbers and b.numbers and not (a.numbers <= b.numbers or b.numbers <= a.numbers):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))

@@ -239,12 +239,13 @@ async def _save_once(
             "version": nearest["version"],
             "similarity": round(float(nearest["similarity"]), 4),
         }
-    elif kept is not None:  # close to a memory, but about something else: both stay current
-        result["keptSeparateFrom"] = {"id": str(kept["id"]), "memory": kept["content"],
-                                      "similarity": round(float(kept["similarity"]), 4),
-                                      "reason": reason}
-    elif (replaced := _may_replace(text, near, t)) is not None:
-        result["mayReplace"] = replaced
+    else:
+        if kept is not None:  # close to a memory, but about something else: both stay current
+            result["keptSeparateFrom"] = {"id": str(kept["id"]), "memory": kept["content"],
+                                          "similarity": round(float(kept["similarity"]), 4),
+                                          "reason": reason}
+        if (replaced := _may_replace(text, near, t)) is not None:
+            result["mayReplace"] = replaced
     return result
 
 
@@ -264,9 +265,12 @@ def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
     least ``forget`` close (a rewording, for the pinned model) that differs in a value (a
     number, day, month, time or negation) and in no other name, environment or thing is
     named, so the caller can forget it by id; nothing is changed on a guess."""
-    if not near or not t.forget <= float(near[0]["similarity"]) < t.version:
+    # the closest memory below the versioning bound (those above it were about something else,
+    # or this save would be their version); only that one, never a guess further down
+    closest = next((r for r in near if float(r["similarity"]) < t.version), None)
+    if closest is None or float(closest["similarity"]) < t.forget:
         return None
-    found = agreement.conflicts(text, near[0]["content"])
+    found = agreement.conflicts(text, closest["content"])
     values = [c for c in found if not c.subject]
     subjects = [c for c in found if c.subject]
     if not values or any(c.kind != "word" for c in subjects):
@@ -280,8 +284,8 @@ def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
     if kinds & {"weekday", "month", "time"} and len(kinds) > 1:
         return None  # another day, month or part of the day *and* another value: another entry
         # of a list ("The April sales target is 55 deals" beside "The March … is 40 deals")
-    return {"id": str(near[0]["id"]), "memory": near[0]["content"],
-            "similarity": round(float(near[0]["similarity"]), 4),
+    return {"id": str(closest["id"]), "memory": closest["content"],
+            "similarity": round(float(closest["similarity"]), 4),
             "differs": [c.detail for c in found if not c.subject]}
 
 
