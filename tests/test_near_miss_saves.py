@@ -130,6 +130,16 @@ async def test_a_day_or_month_that_is_a_lists_slot_versions_no_entry(
      "Code freeze for the April release starts on the 18th."),
     ("The deploy freeze this week ends on Friday.",
      "The deploy freeze next week ends on Thursday."),
+    # a grade after the verb that changes together with the rest: another priority's rule
+    ("Support answers priority 1 tickets within 1 hour.",
+     "Support answers priority 2 tickets within 8 hours."),
+    ("Engineers respond to severity 1 pages within 15 minutes.",
+     "Engineers respond to severity 2 pages within 1 hour."),
+    ("Tickets are answered within 2 hours for tier 1 customers.",
+     "Tickets are answered within 8 hours for tier 2 customers."),
+    ("We ship version 4.2 of the mobile app on March 3.",
+     "We ship version 4.3 of the mobile app on March 17."),
+    ("We target 100 customers for quarter 3.", "We target 150 customers for quarter 4."),
 ])
 async def test_a_numbered_or_dated_thing_is_another_fact_not_a_new_value(
         runtime: Runtime, world: Any, stored: str, save: str) -> None:
@@ -162,6 +172,52 @@ async def test_a_new_month_of_a_per_month_list_versions_no_other_month(
     page = await memories.list_page(runtime, m.principal, 1, 10, space)
     assert {s["memory"]["id"] for s in saved} <= {r["id"] for r in page["memories"]
                                                   if r["isLatest"]}
+
+
+@pytest.mark.parametrize(("stored", "save"), [
+    ("The migration will be finished in 2025.", "The migration will be finished in 2026."),
+    ("We have used Kubernetes since 2019.", "We have used Kubernetes since 2018."),
+    ("The offsite is next week.", "The offsite is this week."),
+    ("The newsletter goes out each Monday morning.",
+     "The newsletter goes out each Tuesday morning."),
+    ("The SDK is pinned to version 2.3.", "The SDK is pinned to version 2.4."),
+])
+async def test_a_year_a_period_or_a_version_that_is_the_value_is_still_an_update(
+        runtime: Runtime, world: Any, stored: str, save: str) -> None:
+    """The rules for numbered and dated things must leave plain corrections alone: a year, a
+    relative period, a weekday before a noun or a version that is all that changes (the first
+    forms of those rules kept each of these apart, a reviewer showed)."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    first = await memories.save(runtime, m.principal, stored, None, space)
+    answer = await memories.save(runtime, m.principal, save, None, space)
+    assert answer["action"] == "versioned", answer.get("keptSeparateFrom")
+    assert answer["supersedes"]["id"] == first["memory"]["id"]
+
+
+async def test_a_memory_that_says_more_is_not_versioned_by_a_shorter_one(
+        runtime: Runtime, world: Any) -> None:
+    """"The security audit is in June" became the next version of "The security audit report
+    is due in June" (0.95), not of the March audit it corrects, and the report's date vanished.
+    A memory saying all of the save and more is kept; the answer names the audit it may
+    correct."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    march = await memories.save(runtime, m.principal, "The security audit is in March.", None,
+                                space)
+    report = await memories.save(runtime, m.principal,
+                                 "The security audit report is due in June.", None, space)
+    answer = await memories.save(runtime, m.principal, "The security audit is in June.", None,
+                                 space)
+    assert answer["action"] != "versioned" or \
+        answer["supersedes"]["id"] == march["memory"]["id"]
+    current = {row["id"] for row in (await memories.list_page(
+        runtime, m.principal, 1, 10, space))["memories"] if row["isLatest"]}
+    assert report["memory"]["id"] in current
+    if answer["action"] == "saved":
+        assert answer["keptSeparateFrom"]["id"] == report["memory"]["id"]
+        assert "says more" in answer["keptSeparateFrom"]["reason"]
+        assert answer["mayReplace"]["id"] == march["memory"]["id"]
 
 
 @pytest.mark.parametrize(("other_slot", "same_slot", "save"), [

@@ -135,6 +135,51 @@ def _dated_things(f: Facets) -> frozenset[str]:
     return frozenset(out)
 
 
+def core_stems(f: Facets) -> frozenset[str]:
+    """A fact's content stems without its days, months and numbers: what two entries of one
+    list share ("standup", "host", "lena" in "the standup host on Monday is Lena"). Capitals
+    play no part."""
+    out: set[str] = set()
+    for token in f.tokens:
+        for part in re.split(r"[\-/]", token):
+            if content_word(part) and part not in MONTHS and singular_weekday(part) not in WEEKDAYS:
+                out.add(stem(part))
+    return frozenset(out)
+
+
+def _else_differs(a: Facets, b: Facets, *, numbers: frozenset[float] = frozenset(),
+                  days: frozenset[str] = frozenset(), words: frozenset[str] = frozenset()
+                  ) -> bool:
+    """Whether the texts differ in anything besides ``numbers``, the days or months in
+    ``days`` and ``words``: other words, other numbers, durations, times, days or months."""
+    skip = frozenset(stem(w) for w in words)
+    if core_stems(a) - skip != core_stems(b) - skip:
+        return True
+    na, nb = a.numbers - numbers, b.numbers - numbers
+    if na and nb and not (na <= nb or nb <= na):
+        return True
+    if _durations_differ(a.durations, b.durations) or (a.times != b.times):
+        return True
+    short = frozenset(WEEKDAYS.get(singular_weekday(d), MONTHS.get(d, d)) for d in days)
+    return (a.weekdays - short) != (b.weekdays - short) or (a.months - short) != (b.months - short)
+
+
+def _numbers_in(named: str) -> frozenset[float]:
+    """The numbers of "priority 1, priority 2" as ``Facets.numbers`` holds them."""
+    out = set()
+    for word in named.replace(",", " ").split():
+        try:
+            out.add(float(word))
+        except ValueError:
+            continue
+    return frozenset(out)
+
+
+def _first_words(things: frozenset[str]) -> frozenset[str]:
+    """"march release" → "march": the day or month a dated thing is named by."""
+    return frozenset(t.split(" ", 1)[0] for t in things)
+
+
 def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     """'payments team' vs 'platform team': another word just before the same content word.
 
@@ -166,12 +211,13 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
-#: Words before a number that make it a year ("for 2025", "fiscal year 2024", "since 2019").
+#: Words before a number that make it a year ("for 2025", "fiscal year 2024", "since 2019"): a
+#: save's hint (``memories._may_replace``) never pairs two years' facts.
 _YEAR_BEFORE = frozenset(["in", "for", "of", "since", "until", "during", "year", "fy", "from",
                           "to", "by", "before", "after"])
 
 
-def _years(f: Facets) -> frozenset[str]:
+def years(f: Facets) -> frozenset[str]:
     """Four-digit years a text dates itself by: after "for", "in", "year", … and not counting
     something ("a limit of 2000 requests" is a number, "the budget for 2025 is" a year)."""
     tokens = f.tokens
@@ -205,17 +251,13 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
     else:
         named_a, named_b = _dated_things(a), _dated_things(b)
-        if named_a and named_b and not named_a & named_b:
+        if named_a and named_b and not named_a & named_b and _else_differs(
+                a, b, days=_first_words(named_a | named_b), words=_RELATIVE):
             out.append(Conflict("thing", True, f"different things: {_q(sorted(named_a))} vs "
                                                f"{_q(sorted(named_b))}"))
     if a.numbers and b.numbers and not (a.numbers <= b.numbers or b.numbers <= a.numbers):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
-    years_a, years_b = _years(a), _years(b)
-    if years_a and years_b and not years_a & years_b:  # "the budget for 2024" / "… for 2025":
-        # each year's own fact, like "invoice 1001" / "1002", not a changed value
-        out.append(Conflict("year", True, f"years differ: {_q(sorted(years_a))} vs "
-                                          f"{_q(sorted(years_b))}"))
     if _durations_differ(a.durations, b.durations):
         out.append(Conflict("duration", False, "durations differ"))
     for kind, x, y in (("weekday", a.weekdays, b.weekdays), ("month", a.months, b.months)):
@@ -239,9 +281,12 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
     explains the pair: "Bob" vs "Alice" is a name conflict, not also a swapped word)."""
     out: list[Conflict] = []
     numbered = wording.other_numbered_thing(a, b)
-    if numbered is not None:  # a subject (another thing) before the verb, else a value
-        out.append(Conflict("identifier", numbered[2], f"different numbered things: "
-                                                       f'"{numbered[0]}" vs "{numbered[1]}"'))
+    if numbered is not None:  # a subject (another thing) before the verb, else a value; a
+        # grade ("priority 1") changing together with anything else is another fact too
+        subject = numbered[2] or (numbered[3] in wording.GRADE_NOUNS and _else_differs(
+            a, b, numbers=_numbers_in(numbered[0]) | _numbers_in(numbered[1])))
+        out.append(Conflict("identifier", subject, f"different numbered things: "
+                                                   f'"{numbered[0]}" vs "{numbered[1]}"'))
     roles = wording.roles(a, b)
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '

@@ -7,18 +7,12 @@ models) decide whether what is left is close enough to act on. When unsure, noth
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from memory_mcp.services.agreement import Conflict, conflicts, strip_preamble
+from memory_mcp.services.agreement import Conflict, conflicts, core_stems, strip_preamble
 from memory_mcp.services.facets import (
-    MONTHS,
-    WEEKDAYS,
     Facets,
-    content_word,
     facets,
-    singular_weekday,
-    stem,
 )
 
 
@@ -110,10 +104,19 @@ def choose_version(text: str, candidates: list[tuple[str, float]], t: Thresholds
     found = tuple(tuple(conflicts(text, stored)) for stored, _ in candidates)
     order = sorted(range(len(candidates)), key=lambda i: -candidates[i][1])
     kept_apart = ""
+    mine = core_stems(facets(strip_preamble(text)))
     for i in order:
         if candidates[i][1] < t.version:
             break
         subject = [c for c in found[i] if c.subject]
+        more = sorted(core_stems(facets(candidates[i][0])) - mine)
+        if not subject and len(more) >= 2 and mine <= core_stems(facets(candidates[i][0])):
+            # the memory says all this and more ("the security audit *report* is *due* in
+            # June" for "the security audit is in June"): another fact, or a shorter wording
+            # that would lose what it adds; either way not its next version
+            kept_apart = kept_apart or ("the memory says more: " + ", ".join(
+                f'"{w}"' for w in more[:4]))
+            continue
         if not subject:
             return Decision(i, "", found)
         kept_apart = kept_apart or "; ".join(c.detail for c in subject)
@@ -127,26 +130,14 @@ def choose_version(text: str, candidates: list[tuple[str, float]], t: Thresholds
 _SLOTS = {"weekday": "weekdays", "month": "months"}
 
 
-def _core(f: Facets) -> frozenset[str]:
-    """A fact's content stems without its days, months and numbers: what entries of one list
-    share, plus the one or two words naming whom or what each entry is about ("standup", "host",
-    "lena" in "the standup host on Monday is Lena"). Capitals play no part: "Production deploys
-    …" and "Deploys to production …" read the same."""
-    out: set[str] = set()
-    for token in f.tokens:
-        for part in re.split(r"[\-/]", token):
-            if content_word(part) and part not in MONTHS and singular_weekday(part) not in WEEKDAYS:
-                out.add(stem(part))
-    return frozenset(out)
-
-
 def _same_template(a: Facets, b: Facets) -> bool:
-    """The same words but for at most two on each side (whom or what the entry is about), and
-    more shared than not."""
-    ca, cb = _core(a), _core(b)
+    """The same words but for one or two in place of as many others (whom or what the entry is
+    about: "Alice" / "Bob"), or none: entries of one list. A memory with words the other lacks
+    ("the design review **prep** happens on Thursdays") is another fact, not an entry."""
+    ca, cb = core_stems(a), core_stems(b)
     shared = len(ca & cb)
     only_a, only_b = len(ca - cb), len(cb - ca)
-    return shared >= 2 and max(only_a, only_b) <= min(2, shared)
+    return shared >= 2 and only_a == only_b and only_a <= min(2, shared)
 
 
 @dataclass(frozen=True)
@@ -169,8 +160,9 @@ def list_entry(text: str, changed: tuple[Conflict, ...], others: list[tuple[str,
     by the day or month (the same words, ``_same_template``, with a day or month of their own):
     - an entry already holds the new day or month: about someone else ("Carol is the on-call lead
       for March": Dave may move or replace her), or about the same thing with another value
-      ("The April sales target is 55 deals" when "The March target is 40" becomes "The April
-      target is 40": that memory is the one the save updates, not March's);
+      ("The sales target for April is 55 deals" when "… for March is 40" becomes "… for April
+      is 40": that one may be what the save updates, not March's; or it may be another fact,
+      "the audit report is due in June" beside "the audit is in June");
     - or two other entries hold days or months of their own (a rota: "the standup host on
       Tuesday is Omar", "… on Wednesday is Kim", so "… on Friday is Lena" may add Lena to Friday
       rather than move her from Monday; or targets per month: "the sales target for April is 55

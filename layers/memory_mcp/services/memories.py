@@ -21,6 +21,7 @@ from memory_mcp.services.access import (
     space_not_found,
     write_refusal,
 )
+from memory_mcp.services.facets import facets
 from memory_mcp.services.runtime import Conn, Runtime
 
 log = logging.getLogger(__name__)
@@ -177,8 +178,6 @@ def _choose_version(text: str, near: list[db.Row], t: matching.Thresholds
     if entry is None:
         return chosen, None, ""
     other = others[entry.index]
-    if entry.occupant and not entry.about_other and float(other["similarity"]) >= t.version:
-        return other, None, ""  # the memory of that day or month is the one this updates
     changed = "; ".join(c.detail for c in decision.conflicts[decision.index])
     named = f"{_quote(other['content'])}, id {other['id']}"
     if entry.occupant and entry.about_other:
@@ -280,6 +279,9 @@ def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
     # plan allows 20 projects" is no correction of "The free plan allows 3 projects"
     if subjects and not _CORRECTION.search(text):
         return None
+    years_a, years_b = (agreement.years(facets(x)) for x in (text, closest["content"]))
+    if years_a and years_b and not years_a & years_b:
+        return None  # "the budget for 2025" beside "… for 2024": each year's own fact
     kinds = {c.kind for c in values}
     if kinds & {"weekday", "month", "time"} and len(kinds) > 1:
         return None  # another day, month or part of the day *and* another value: another entry

@@ -48,8 +48,15 @@ customer client account employee room building floor desk node server host machi
 build sprint release milestone phase step story epic task item project contract policy rule
 squad group gate flight route bus cluster shard partition table chapter section page slide lot
 unit apartment store branch lab batch cohort candidate applicant patient vendor supplier
-shipment package pr severity sev level tier week version year quarter priority stage grade
-wave round iteration cycle module lesson part volume edition season episode""".split())  # noqa: SIM905
+shipment package pr module lesson part volume edition season episode wave round stage
+""".split())  # noqa: SIM905
+#: Numbered *grades* of something rather than things of many: "severity 1", "priority 2",
+#: "tier 1", "version 4.2", "level 3", "week 2", "year 2024", "quarter 3". A grade before the
+#: verb, or changing together with anything else ("priority 1 tickets within 1 hour" /
+#: "priority 2 tickets within 8 hours"), names another fact; alone after the verb it is the
+#: value ("pinned to version 2.3" → "2.4").
+GRADE_NOUNS = frozenset(stem(w) for w in """severity sev level tier version priority week year
+quarter grade iteration cycle""".split())  # noqa: SIM905
 COPULAS = frozenset("is are was were be been being am".split())  # noqa: SIM905
 PRONOUNS = frozenset("i we you they he she it everyone everybody nobody someone".split())  # noqa: SIM905
 #: A word after a copula followed by one of these is a predicate ("based **in**", "valid
@@ -194,7 +201,7 @@ def identifiers(f: Facets) -> dict[str, set[tuple[str, int]]]:
     """Numbered things of a text: noun stem → ("noun number" as written, token position)."""
     out: dict[str, set[tuple[str, int]]] = {}
     for i, (prev, tok) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
-        if tok[:1].isdigit() and stem(prev) in ID_NOUNS:
+        if tok[:1].isdigit() and (stem(prev) in ID_NOUNS or stem(prev) in GRADE_NOUNS):
             out.setdefault(stem(prev), set()).add((f"{prev} {tok.replace(',', '')}", i))
     return out
 
@@ -205,7 +212,7 @@ def subject_end(f: Facets) -> int:
                + [len(f.tokens)])
 
 
-def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str, bool, str] | None:
     """'invoice 1001' vs 'invoice 1002': the same kind of thing under other numbers; and
     whether it is what a text is *about* (before its verb: "**Invoice 1001** was paid", a
     different thing) or a value it names ("the SDK is pinned to **release 2.3**" → "2.4", an
@@ -218,7 +225,7 @@ def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
             subject = (min(i for _, i in ia[noun]) < subject_end(a)
                        or min(i for _, i in ib[noun]) < subject_end(b))
             return (", ".join(sorted(n for n, _ in ia[noun])),
-                    ", ".join(sorted(n for n, _ in ib[noun])), subject)
+                    ", ".join(sorted(n for n, _ in ib[noun])), subject, noun)
     return None
 
 
