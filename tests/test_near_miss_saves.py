@@ -187,12 +187,7 @@ async def test_a_year_a_period_or_a_version_that_is_the_value_is_still_an_update
     """The rules for numbered and dated things must leave plain corrections alone: a year, a
     relative period, a weekday before a noun or a version that is all that changes (the first
     forms of those rules kept each of these apart, a reviewer showed)."""
-    space = await world.space()
-    m = await world.member(grants={space: "readwrite"})
-    first = await memories.save(runtime, m.principal, stored, None, space)
-    answer = await memories.save(runtime, m.principal, save, None, space)
-    assert answer["action"] == "versioned", answer.get("keptSeparateFrom")
-    assert answer["supersedes"]["id"] == first["memory"]["id"]
+    await _versions_its_own_fact(runtime, world, stored, [], save)
 
 
 async def test_a_memory_that_says_more_is_not_versioned_by_a_shorter_one(
@@ -262,13 +257,7 @@ async def test_one_parallel_fact_with_its_own_date_does_not_stop_a_correction(
         runtime: Runtime, world: Any, before: str, parallel: str, correction: str) -> None:
     """One other fact of the same form is no list of slots: the correction versions its own
     fact (the first list rule kept all four apart, a reviewer showed)."""
-    space = await world.space()
-    m = await world.member(grants={space: "readwrite"})
-    first = await memories.save(runtime, m.principal, before, None, space)
-    await memories.save(runtime, m.principal, parallel, None, space)
-    answer = await memories.save(runtime, m.principal, correction, None, space)
-    assert answer["action"] == "versioned", answer.get("keptSeparateFrom")
-    assert answer["supersedes"]["id"] == first["memory"]["id"]
+    await _versions_its_own_fact(runtime, world, before, [parallel], correction)
 
 
 @pytest.mark.parametrize(("moved", "unrelated", "save"), [
@@ -292,10 +281,17 @@ async def test_a_changed_value_nobody_else_holds_is_still_a_new_version(
     """The list rule needs another entry of the same list (the same words about someone else,
     with a day or month): without one, a moved day or month is an update of the one fact, as
     before, whatever unrelated memories name the same day or month."""
+    await _versions_its_own_fact(runtime, world, moved, [unrelated], save)
+
+
+async def _versions_its_own_fact(runtime: Runtime, world: Any, before: str, others: list[str],
+                                 save: str) -> None:
+    """``save`` after ``before`` and ``others`` becomes the next version of ``before``."""
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
-    first = await memories.save(runtime, m.principal, moved, None, space)
-    await memories.save(runtime, m.principal, unrelated, None, space)
+    first = await memories.save(runtime, m.principal, before, None, space)
+    for other in others:
+        await memories.save(runtime, m.principal, other, None, space)
     answer = await memories.save(runtime, m.principal, save, None, space)
     assert answer["action"] == "versioned", answer.get("keptSeparateFrom")
     assert answer["supersedes"]["id"] == first["memory"]["id"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from typing import Any
 
 import pytest
 from widgets_host import UI_TIMEOUT_MS, close, open_view
@@ -64,6 +65,16 @@ async def test_guided_save_edits_and_saves(browser: Browser, widget_server: Widg
     finally:
         await close(hosted)
 
+async def _submit_as_drafted(view: Any, action: str) -> Any:
+    """Press "Save memory" on the draft as it came and wait for the outcome ``action``."""
+    submit = view.get_by_test_id("draft-submit")
+    await expect(submit).to_be_enabled(timeout=UI_TIMEOUT_MS)
+    await submit.click()
+    outcome = view.get_by_test_id("save-result")
+    await expect(outcome).to_have_attribute("data-action", action, timeout=UI_TIMEOUT_MS)
+    return outcome
+
+
 async def test_the_same_text_with_a_new_category_says_what_changed(
     browser: Browser, widget_server: WidgetServer, people: World
 ) -> None:
@@ -78,11 +89,7 @@ async def test_the_same_text_with_a_new_category_says_what_changed(
         "content": text, "category": "process", "containerTag": space})
     try:
         view = hosted.view
-        submit = view.get_by_test_id("draft-submit")
-        await expect(submit).to_be_enabled(timeout=UI_TIMEOUT_MS)
-        await submit.click()
-        outcome = view.get_by_test_id("save-result")
-        await expect(outcome).to_have_attribute("data-action", "unchanged", timeout=UI_TIMEOUT_MS)
+        outcome = await _submit_as_drafted(view, "unchanged")
         await expect(outcome).to_have_attribute("data-memory-id", first["memory"]["id"])
         await expect(outcome).not_to_contain_text("Nothing changed")
         await expect(view.get_by_test_id("changed-in-place")).to_contain_text(
@@ -106,11 +113,7 @@ async def test_a_correction_too_different_to_version_names_the_memory_it_may_cor
         "content": correction, "containerTag": space})
     try:
         view = hosted.view
-        submit = view.get_by_test_id("draft-submit")
-        await expect(submit).to_be_enabled(timeout=UI_TIMEOUT_MS)
-        await submit.click()
-        outcome = view.get_by_test_id("save-result")
-        await expect(outcome).to_have_attribute("data-action", "saved", timeout=UI_TIMEOUT_MS)
+        await _submit_as_drafted(view, "saved")
         hint = view.get_by_test_id("may-replace")
         await expect(hint).to_contain_text("The API rate limit is 600 requests per minute.")
         await expect(hint).to_contain_text("numbers differ: 1000 vs 600")
