@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from memory_mcp.services.agreement import Conflict, conflicts, core_stems, strip_preamble
 from memory_mcp.services.facets import (
+    MONTHS,
+    WEEKDAYS,
     Facets,
     facets,
 )
@@ -208,10 +210,8 @@ def other_date(query: str, text: str) -> str | None:
 
 
 #: "mon" → "Monday", "jan" → "January": the facets' short forms, as a person writes them.
-_FULL = {name[:3].lower(): name for name in (
-    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January",
-    "February", "March", "April", "May", "June", "July", "August", "September", "October",
-    "November", "December")}
+_FULL = {short: max((n for n, s in (*WEEKDAYS.items(), *MONTHS.items()) if s == short),
+                    key=len).capitalize() for short in {*WEEKDAYS.values(), *MONTHS.values()}}
 
 
 def _names(values: frozenset[str]) -> str:

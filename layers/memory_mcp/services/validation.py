@@ -52,14 +52,15 @@ def check_text(value: str, what: str) -> str:
 _CONTROL = re.compile("[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 #: Controls that Unicode (and Python's ``splitlines``) read as line breaks: vertical tab, form
 #: feed, the file, group and record separators, next line. Text pasted from a PDF has them.
-_BREAKS = str.maketrans(dict.fromkeys("\x0b\x0c\x1c\x1d\x1e\x85", "\n"))
+_BREAK_CONTROLS = "\x0b\x0c\x1c\x1d\x1e\x85"
+_BREAKS = str.maketrans(dict.fromkeys(_BREAK_CONTROLS, "\n"))
 
 
 def without_controls(text: str, *, keep: str = "") -> str:
     """A document's text without control characters: line-break controls become line breaks,
     any other a space (nobody can be asked to fix a document; ``check_text`` refuses them in
     what a caller sends). ``keep`` names controls the caller still needs (PDF page breaks)."""
-    table = {ord(c): "\n" for c in "\x0b\x0c\x1c\x1d\x1e\x85" if c not in keep}
+    table = {ord(c): "\n" for c in _BREAK_CONTROLS if c not in keep}
     cleaned = text.translate(table)
     return _CONTROL.sub(lambda m: m.group() if m.group() in keep else " ", cleaned)
 
