@@ -216,6 +216,15 @@ async def test_upload_helper_runs_the_same_checks_and_writes_nothing_when_refuse
     status = await call(live_server, writer.key, "upload-status",
                         {"documentId": info["documentId"]})
     assert status.structured_content["document"]["status"] == "queued"
+    # a space key in capitals names the space in the widgets' tools as in every other tool
+    shouted = await call(live_server, writer.key, "upload-status",
+                         {"documentId": info["documentId"], "containerTag": space.upper()})
+    assert shouted.structured_content["document"]["status"] == "queued", shouted.content
+    for tool in ("upload-file", "guided-save"):
+        args = {"containerTag": space.upper()} | ({"content": "x y"} if tool == "guided-save"
+                                                   else {})
+        named = await call(live_server, writer.key, tool, args)
+        assert not named.is_error and "not found" not in named.content[0].text, named.content
     assert "queued" in status.content[0].text
     # Another key that cannot read the space learns nothing about the document.
     outsider = await world.member(grants={other: "readwrite"})

@@ -65,7 +65,7 @@ async def _writable(rt: Runtime, principal: Principal, container_tag: str | None
     note = None
     if container_tag is not None and container_tag.strip():
         tag = checked_tag(container_tag)
-        requested = next((s for s in spaces if s.key == tag), None)
+        requested = next((s for s in spaces if s.key == tag.lower()), None)  # as `granted`
         if requested is None:
             raise space_not_found(tag)
         if requested.writable:
@@ -148,7 +148,7 @@ async def upload_status(rt: Runtime, principal: Principal, document_id: str,
         spaces = await readable_spaces(conn, principal)
         if container_tag is not None and container_tag.strip():
             tag = checked_tag(container_tag)
-            spaces = [s for s in spaces if s.key == tag]
+            spaces = [s for s in spaces if s.key == tag.lower()]  # keys are lower case
             if not spaces:
                 raise space_not_found(tag)
         row = await documents_db.status(conn, doc_id, [s.space_id for s in spaces])
