@@ -150,8 +150,8 @@ async def time_layers(mcp_url: str, rt: Runtime, principal: Principal, conn: Any
                 rt, principal, query=p.text, keyword=None, category=None, include_profile=False,
                 container_tag=ds.space_keys[p.space], limit=LIMIT)
 
-        async def embed_hit(p: Pair) -> Any:
-            return await rt.embed_one(p.text)
+        async def embed_hit(p: Pair) -> Any:  # the service's cache entry (space and caller)
+            return await rt.embed_one(p.text, (ds.space_ids[p.space], principal.user_id))
 
         layers = [Layer("e2e", e2e(False)), Layer("e2e_profile", e2e(True)),
                   Layer("service", service), Layer("embed_hit", embed_hit),

@@ -123,10 +123,10 @@ async def run(args: argparse.Namespace, url: str, facts: dict[str, Any]) -> None
 
             # ---- query texts and their vectors (same embedder, same path as the server)
             pairs = query_pairs(rng, args.queries, args.spaces)
-            for p in pairs:
-                p.vector = await rt.embed_one(p.text)  # also warms this runtime's cache
             async with rt.transaction(system=True) as conn:
                 principal = await authenticate(conn, ds.key)
+            for p in pairs:  # also warms this runtime's cache, per space and caller as search
+                p.vector = await rt.embed_one(p.text, (ds.space_ids[p.space], principal.user_id))
 
             # ---- every layer, in turns: HTTP/MCP, the service in-process, the bare SQL
             log(f"timing every layer, {args.rounds} rounds in turns")

@@ -15,7 +15,7 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -285,9 +285,9 @@ def counting_embeds(runtime: Runtime) -> Iterator[list[str]]:
     texts: list[str] = []
     real = runtime.embed_one
 
-    async def counting(text: str) -> str:
+    async def counting(text: str, scope: Hashable = None) -> str:
         texts.append(text)
-        return await real(text)
+        return await real(text, scope)
 
     runtime.embed_one = counting  # type: ignore[method-assign]
     try:

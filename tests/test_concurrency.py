@@ -138,10 +138,10 @@ async def test_a_twin_saved_while_embedding_is_found_not_superseded(runtime: Run
     fact = "The quarterly business review takes place in the Berlin office"
     real = runtime.embed_one
 
-    async def twin_lands(text: str) -> str:
+    async def twin_lands(text: str, scope: Any = None) -> str:
         runtime.embed_one = real  # type: ignore[method-assign]
         await memories.save(runtime, m.principal, text, None, space)
-        return await real(text)
+        return await real(text, scope)
 
     runtime.embed_one = twin_lands  # type: ignore[method-assign]
     try:
@@ -316,9 +316,9 @@ async def test_save_refuses_when_write_access_ends_mid_request(runtime: Runtime,
     m = await world.member(grants={space: "readwrite"})
     real = runtime.embed_one
 
-    async def downgrading(text: str) -> str:
+    async def downgrading(text: str, scope: Any = None) -> str:
         await admin.set_grant(runtime, m.key_id, space, "read")  # operator acts while we embed
-        return await real(text)
+        return await real(text, scope)
 
     runtime.embed_one = downgrading  # type: ignore[method-assign]
     try:
@@ -340,9 +340,9 @@ async def test_forget_refuses_when_the_space_changes_mid_request(runtime: Runtim
                                 None, first)
     real = runtime.embed_one
 
-    async def revoking(text: str) -> str:
+    async def revoking(text: str, scope: Any = None) -> str:
         await admin.revoke_grant(runtime, m.key_id, first)  # operator acts while we embed
-        return await real(text)
+        return await real(text, scope)
 
     runtime.embed_one = revoking  # type: ignore[method-assign]
     try:  # the space it resolved is gone: refused in its words, not redirected to `second`

@@ -17,7 +17,6 @@ import pytest
 
 from memory_mcp.embeddings import Embedder, Vectors, batching
 from memory_mcp.embeddings.batching import EmbeddingBatcher
-from memory_mcp.embeddings.cache import CachedEmbedder
 from memory_mcp.errors import UpstreamError
 from memory_mcp.services.runtime import Runtime
 
@@ -229,7 +228,7 @@ def test_one_batcher_serves_successive_event_loops() -> None:
 
 
 async def test_real_model_batched_vectors_equal_one_at_a_time(embedder: Embedder) -> None:
-    provider = embedder.inner if isinstance(embedder, CachedEmbedder) else embedder
+    provider = embedder
     texts = [f"Team {i} deploys the billing service on {day} with {i + 2} approvals"
              for i, day in enumerate(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday",
                                       "Saturday", "Sunday", "every morning"])]

@@ -20,7 +20,6 @@ from pydantic import SecretStr
 from memory_mcp.config import STORAGE_DIMENSIONS, Settings
 from memory_mcp.db.memories import vector_literal
 from memory_mcp.embeddings import Vectors, build_embedder
-from memory_mcp.embeddings.cache import CachedEmbedder
 from memory_mcp.errors import ConfigurationError, UpstreamError
 
 SECRET = "sk-test-SECRET-do-not-leak"
@@ -497,63 +496,19 @@ def test_openai_configuration_errors() -> None:
         _openai(wrong_width).embed(["hi"])
 
 
-# --------------------------------------------------------------------------- cache + factory
+# --------------------------------------------------------------------------- factory
 
 
-class CountingEmbedder:
-    """Deterministic fake: vector depends only on the text; records every batch it embeds."""
-
-    model_id = "fake:counting"
-    dimensions = 8
-
-    def __init__(self) -> None:
-        self.batches: list[list[str]] = []
-
-    def embed(self, texts: list[str]) -> Vectors:
-        self.batches.append(list(texts))
-        return [np.random.default_rng(sum(map(ord, t))).random(8).tolist() for t in texts]
-
-
-def test_cache_embeds_each_distinct_text_once() -> None:
-    inner = CountingEmbedder()
-    cache = CachedEmbedder(inner, size=10)
-    first = cache.embed(["a", "b", "a"])
-    second = cache.embed(["b", "c", "a"])
-
-    assert cache.model_id == "fake:counting" and cache.dimensions == 8
-    assert inner.batches == [["a", "b"], ["c"]]
-    np.testing.assert_array_equal(first[0], first[2])
-    np.testing.assert_array_equal(second[2], first[0])
-    np.testing.assert_array_equal(second[0], first[1])
-    expected = list(first[0])
-    second[0][:] = [0.0] * 8  # callers own the returned lists: the cache keeps its own copy
-    first[0].append(1.0)
-    assert first[2] == expected  # and repeated texts in one call are separate lists
-    assert cache.embed(["a"])[0] == expected and cache.embed(["b"])[0] == first[1]
-    assert len(inner.batches) == 2
-
-
-def test_cache_evicts_least_recently_used() -> None:
-    inner = CountingEmbedder()
-    cache = CachedEmbedder(inner, size=2)
-    cache.embed(["a", "b"])
-    cache.embed(["a"])  # a is now more recent than b
-    cache.embed(["c"])  # evicts b
-    cache.embed(["a", "b"])
-    assert inner.batches == [["a", "b"], ["c"], ["b"]]
-
-
-def test_build_embedder_picks_provider_and_cache() -> None:
+def test_build_embedder_picks_provider_without_a_shared_cache() -> None:
     from memory_mcp.embeddings.openai import OpenAIEmbedder
 
-    cached = build_embedder(
+    provider = build_embedder(
         Settings(
             embedding_provider="openai", openai_api_key=SecretStr(SECRET), embedding_cache_size=16
         )
     )
-    assert isinstance(cached, CachedEmbedder)
-    assert isinstance(cached.inner, OpenAIEmbedder)
-    assert cached.model_id == "openai:text-embedding-3-large"
+    assert isinstance(provider, OpenAIEmbedder)  # no text cache shared across spaces
+    assert provider.model_id == "openai:text-embedding-3-large"
 
     bare = build_embedder(
         Settings(

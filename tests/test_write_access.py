@@ -181,7 +181,7 @@ async def test_a_save_whose_access_changes_while_it_embeds_writes_nothing(
     principal = await authenticate_header(runtime, f"Bearer {m.key}")
     real = runtime.embed_one
 
-    async def changing(text: str) -> str:
+    async def changing(text: str, scope: Any = None) -> str:
         if change == "grant revoked":
             await admin.revoke_grant(runtime, m.key_id, space)
         elif change == "key revoked":
@@ -192,7 +192,7 @@ async def test_a_save_whose_access_changes_while_it_embeds_writes_nothing(
             await admin.set_grant(runtime, m.key_id, space, "read")
         else:
             await admin.update_user(runtime, m.user["email"], role="reader")
-        return await real(text)
+        return await real(text, scope)
 
     runtime.embed_one = changing  # type: ignore[method-assign]
     try:
@@ -219,12 +219,12 @@ async def test_a_forget_whose_access_changes_while_it_looks_forgets_nothing(
     principal = await authenticate_header(runtime, f"Bearer {m.key}")
     real = runtime.query_vector
 
-    async def changing(text: str) -> str:  # the look for the memory the text means
+    async def changing(text: str, scope: Any = None) -> str:  # the look for the memory the text means
         if change == "key revoked":
             await admin.revoke_key(runtime, m.key_id)
         else:
             await admin.update_user(runtime, m.user["email"], role="reader")
-        return await real(text)
+        return await real(text, scope)
 
     runtime.query_vector = changing  # type: ignore[method-assign]
     try:
@@ -304,3 +304,67 @@ async def test_keys_list_shows_the_space_a_request_would_use(
     await admin.revoke_grant(runtime, m.key_id, first)
     listed = await admin.list_keys(runtime)
     assert shown() is None
+
+
+class _UnreachableGraph:
+    """The runtime's vector form, but no row of any bucket's HNSW graph matches its predicate:
+    what a save meets when the graph cannot reach the space's rows (seen in a full test run)."""
+
+    def __init__(self, form: Any) -> None:
+        self._form = form
+        self.width = form.width
+        self.distance = form.distance
+        self.query_literal = form.query_literal
+
+    @property
+    def predicate(self) -> str:
+        return f"{self._form.predicate} AND m.embedding_width < 0"
+
+
+async def test_a_small_space_finds_its_version_candidates_without_the_graph(
+        runtime: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small space's rows are read exactly (``saves.EXACT_SAVE_SPACE``), so a graph that
+    cannot reach them does not turn an update into a second current memory; above the bound
+    only the graph is asked (and then finds nothing here)."""
+    from memory_mcp.db import saves
+    from memory_mcp.db.search import VectorForm
+
+    space = await world.space("exact")
+    m = await world.member(grants={space: "readwrite"})
+    old = await memories.save(runtime, m.principal, "The cache TTL is 300 seconds.", None, space)
+    form = runtime.vector_form
+    monkeypatch.setattr(VectorForm, "for_dimensions",
+                        staticmethod(lambda _dims: _UnreachableGraph(form)))
+    new = await memories.save(runtime, m.principal, "The cache TTL is 600 seconds.", None, space)
+    assert new["action"] == "versioned" and new["supersedes"]["id"] == old["memory"]["id"]
+
+    monkeypatch.setattr(saves, "EXACT_SAVE_SPACE", 0)
+    third = await memories.save(runtime, m.principal, "The cache TTL is 900 seconds.", None,
+                                space)
+    assert third["action"] == "saved", third
+
+
+async def test_a_text_embedded_for_one_space_is_never_served_from_cache_to_another(
+        runtime: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached text answers in half the time, so a cache shared across spaces told any key
+    whether a text had just been saved or searched in a space it cannot read. The cache is
+    per space and caller: only the same caller in the same space gets a hit."""
+    secret, public = await world.space("secret"), await world.space("public")
+    owner = await world.member(grants={secret: "readwrite"})
+    prober = await world.member(grants={public: "readwrite"})
+    text = "The merger with Initech closes on 14 March for 81 million."
+    await memories.save(runtime, owner.principal, text, None, secret)
+    model_calls: list[list[str]] = []
+    real = runtime.embedder.embed
+
+    def counting(texts: list[str]) -> Any:
+        model_calls.append(list(texts))
+        return real(texts)
+
+    monkeypatch.setattr(runtime.embedder, "embed", counting)
+    await memories.search(runtime, prober.principal, query=text, keyword=None, category=None,
+                          include_profile=False, container_tag=public, limit=None)
+    assert model_calls == [[text]]  # embedded afresh: nothing learned from the timing
+    await memories.search(runtime, owner.principal, query=text, keyword=None, category=None,
+                          include_profile=False, container_tag=secret, limit=None)
+    assert model_calls == [[text]]  # the owner's own text in its own space: a hit

@@ -50,24 +50,53 @@ class Seen(NamedTuple):
     snapshot: str
 
 
+#: A space with at most this many current memories also gets an exact look for a save's
+#: version candidates (``version_candidates``). The bucket's HNSW graph is shared with other
+#: spaces, and a full test run showed it can fail to reach a small space's rows at all: the
+#: iterative scan walked the ~3,000 rows it could reach, none of them the space's, and a save
+#: did not see the memory it should version. Reading a small space's rows through its btree
+#: index costs well under a millisecond, so a small space never depends on the graph; a large
+#: one owns most of its bucket's graph, where the index's recall is measured
+#: (docs/pgvector-halfvec-search.md).
+EXACT_SAVE_SPACE = 500
+
+
 async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vector: str,
                              limit: int) -> tuple[list[Row], Seen]:
     """The closest current memories a save may become the next version of (cosine
     ``similarity``), and what the decision saw (``Seen``), read in the same statement and so
-    in the same snapshot."""
+    in the same snapshot.
+
+    Two looks, merged: the bucket's HNSW graph, and, only while the space holds at most
+    ``EXACT_SAVE_SPACE`` current memories (a one-time filter on ``space_stats``: the plan
+    skips it for a larger space), every current row of the space by its btree index
+    (``distance + 0`` keeps that look off the HNSW index)."""
+    columns = f"""m.id, m.content, m.content_hash, m.category, m.version, m.root_id,
+                  {form.distance} AS distance"""
     cur = await conn.execute(
-        f"""WITH nearest AS MATERIALIZED (
-                SELECT m.id, m.content, m.content_hash, m.category, m.version, m.root_id,
-                       {form.distance} AS distance
-                FROM memories m
-                WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
+        f"""WITH stats AS MATERIALIZED (
+                SELECT coalesce((SELECT s.all_memories FROM space_stats s
+                                 WHERE s.space_id = %(space)s), 0) AS writes,
+                       coalesce((SELECT s.live_memories FROM space_stats s
+                                 WHERE s.space_id = %(space)s), 0) AS live),
+            graph AS MATERIALIZED (
+                SELECT {columns} FROM memories m
+                WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s),
+            exact AS MATERIALIZED (
+                SELECT {columns} FROM memories m
+                WHERE {_LIVE} AND (SELECT live FROM stats) <= %(small)s
+                ORDER BY 7 + 0 LIMIT %(limit)s),
+            nearest AS MATERIALIZED (
+                SELECT DISTINCT ON (u.id) u.* FROM (SELECT * FROM graph UNION ALL
+                                                    SELECT * FROM exact) u
+                ORDER BY u.id)
             SELECT w.writes, pg_current_snapshot()::text AS snapshot, n.id, n.content,
                    n.content_hash, n.category, n.version, n.root_id, 1 - n.distance AS similarity
-            FROM (SELECT coalesce((SELECT s.all_memories FROM space_stats s
-                                   WHERE s.space_id = %(space)s), 0) AS writes) w
-            LEFT JOIN nearest n ON true
+            FROM stats w
+            LEFT JOIN LATERAL (SELECT * FROM nearest ORDER BY distance + 0, id
+                               LIMIT %(limit)s) n ON true
             ORDER BY n.distance + 0, n.id""",
-        {"space": space_id, "vec": vector, "limit": limit},
+        {"space": space_id, "vec": vector, "limit": limit, "small": EXACT_SAVE_SPACE},
     )
     rows = await cur.fetchall()
     seen = Seen(int(rows[0]["writes"]), str(rows[0]["snapshot"]))

@@ -18,16 +18,10 @@ _LOCAL_MODEL_NAMES = frozenset({"all-MiniLM-L6-v2", "all-MiniLM-L6-v2-int8"})
 
 
 def build_embedder(settings: Settings) -> Embedder:
-    """The configured provider, wrapped in an LRU cache unless ``embedding_cache_size`` is 0."""
-    embedder = _build_provider(settings)
-    if settings.embedding_cache_size > 0:
-        from memory_mcp.embeddings.cache import CachedEmbedder
-
-        return CachedEmbedder(embedder, settings.embedding_cache_size)
-    return embedder
-
-
-def _build_provider(settings: Settings) -> Embedder:
+    """The configured provider. No cache in front of it: a text -> vector cache shared by every
+    space of the process answers a repeated text faster, and that timing told any key whether
+    a text had been saved, searched or uploaded in a space it cannot read. Repeated queries
+    are cached per space and caller instead (``Runtime.embed_one``)."""
     provider = settings.embedding_provider
     if provider == "local":
         from memory_mcp.embeddings.local import DIMENSIONS, LocalEmbedder

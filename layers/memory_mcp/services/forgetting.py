@@ -226,7 +226,7 @@ async def _recent_repeat(rt: Runtime, principal: Principal, space: SpaceAccess, 
     words, and acts on nothing. A live memory saved after the forget (the fact saved again) is
     what a new forget means."""
     query = agreement.strip_preamble(text)
-    vector = await rt.query_vector(query)
+    vector = await rt.query_vector(query, (space.space_id, principal.user_id))
     async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
         rows = await forgotten_db.closest_recent(conn, space.space_id, rt.vector_form, vector,
                                                  FORGET_CANDIDATES)
@@ -247,7 +247,7 @@ async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,
     """What search_memory would show for ``query`` (its candidates), closest first by cosine
     (``semantic``): forget compares against exactly what a person would see. ``holder``: the
     request's key, whose grant the transaction checks again (``Runtime.transaction``)."""
-    vector = await rt.query_vector(query)
+    vector = await rt.query_vector(query, (space_id, holder) if holder is not None else None)
     async with rt.transaction(read=[space_id], holder=holder) as conn:
         rows, _ = await recall.ranked(rt, conn, space_id, query=query, vector=vector,
                                       pattern=None, category=None, limit=FORGET_CANDIDATES)

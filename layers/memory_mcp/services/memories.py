@@ -77,7 +77,8 @@ async def save(
         unchanged = await _identical(rt, principal, space, digest, tag)
         if unchanged is not None:
             return unchanged
-    vector = await rt.embed_one(text)  # outside any transaction: may take a while
+    # outside any transaction (may take a while); cached only for this caller in this space
+    vector = await rt.embed_one(text, (space.space_id, principal.user_id))
     ef = min(SAVE_EF_SEARCH, rt.settings.hnsw_ef_search)
     for attempt in range(1, MAX_SAVE_ATTEMPTS + 1):
         exclusive = attempt == MAX_SAVE_ATTEMPTS

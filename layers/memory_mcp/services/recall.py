@@ -114,7 +114,8 @@ async def search(
     # holds that grant (``holder``: time passes between the key check and here). It writes only
     # recall statistics.
     space = checked_at_key_check(principal, container_tag)
-    vector = await rt.query_vector(q) if q is not None else None
+    vector = await rt.query_vector(q, (space.space_id, principal.user_id)) \
+        if q is not None else None
     ann_settings = known_ann(rt, space.space_id, limit) if vector is not None else None
     try:
         async with rt.transaction(read=[space.space_id], holder=principal.key_id, durable=False,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Hashable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -61,7 +61,7 @@ class Runtime:
     pool: AsyncConnectionPool
     embedder: Embedder
     storage: ObjectStorage | None = None  # where uploads live (S3 hosted, data dir locally)
-    _literals: OrderedDict[str, str] = field(default_factory=OrderedDict, repr=False)
+    _literals: OrderedDict[tuple[Hashable, str], str] = field(default_factory=OrderedDict, repr=False)
     #: Merges concurrent embeds into one provider call; None: made on first use (see ``embed``).
     batcher: EmbeddingBatcher | None = field(default=None, repr=False)
     #: Spaces' sizes as recently read, for the search depth (services/space_sizes.py).
@@ -145,22 +145,28 @@ class Runtime:
         """How this model's vectors are indexed and compared (db/search.py)."""
         return VectorForm.for_dimensions(self.embedder.dimensions)
 
-    async def query_vector(self, text: str) -> str:
+    async def query_vector(self, text: str, scope: Hashable = None) -> str:
         """A query's literal at the index width (``embed_one``'s, cut for small models)."""
-        return self.vector_form.query_literal(await self.embed_one(text))
+        return self.vector_form.query_literal(await self.embed_one(text, scope))
 
-    async def embed_one(self, text: str) -> str:
-        """One text (a query): the finished literal is cached, since agents repeat queries and
-        formatting a 3072-wide literal costs about a millisecond."""
+    async def embed_one(self, text: str, scope: Hashable = None) -> str:
+        """One text (a save, a query). Agents repeat queries, and formatting a 3072-wide
+        literal costs about a millisecond, so the finished literal is cached, but only under
+        ``scope`` (the space and the caller: ``(space_id, user_id)``) and not at all without
+        one. A cache shared across spaces is a side channel: a hit answers in half the time,
+        so any key could time a search to learn whether a text was just saved, searched or
+        uploaded in a space it cannot read (a security review measured 13-18 ms against
+        35-53 ms). Within one caller's scope a hit reveals only that caller's own texts."""
         if not text.strip():
             raise InvalidInputError("Cannot embed empty text.")
-        cached = self._literals.get(text)
+        key = (scope, text)
+        cached = self._literals.get(key) if scope is not None else None
         if cached is not None:
-            self._literals.move_to_end(text)
+            self._literals.move_to_end(key)
             return cached
         literal = (await self.embed([text]))[0]
-        if self.settings.embedding_cache_size > 0:
-            self._literals[text] = literal
+        if scope is not None and self.settings.embedding_cache_size > 0:
+            self._literals[key] = literal
             while len(self._literals) > self.settings.embedding_cache_size:
                 self._literals.popitem(last=False)
         return literal
