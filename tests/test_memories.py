@@ -709,3 +709,17 @@ async def test_only_a_query_counts_as_recalling_its_hits(runtime: Runtime, world
                                   container_tag=space, limit=5)
     assert found["results"][0]["id"] == saved["memory"]["id"]
     assert await count() == 1
+
+
+async def test_a_number_past_a_floats_range_is_an_ordinary_word(runtime: Runtime,
+                                                                  world: Any) -> None:
+    """A run of a thousand digits read as infinity, and naming it in the answer ("numbers
+    differ: ...") raised OverflowError: the save or forget failed as an internal error."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The cache TTL is 300 seconds.", None, space)
+    for text in ("1" * 1000, "The cache TTL is " + "9" * 1000 + " seconds."):
+        saved = await memories.save(runtime, m.principal, text, None, space)
+        assert saved["action"] in {"saved", "versioned"}
+        forgot = await memories.forget(runtime, m.principal, text, None, space)
+        assert forgot["action"] == "forgotten", forgot

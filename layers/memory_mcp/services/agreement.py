@@ -169,9 +169,11 @@ def _numbers_in(named: str) -> frozenset[float]:
     out = set()
     for word in named.replace(",", " ").split():
         try:
-            out.add(float(word))
+            value = float(word)
         except ValueError:
             continue
+        if math.isfinite(value):
+            out.add(value)
     return frozenset(out)
 
 

@@ -8,6 +8,7 @@ every candidate: ``facets`` and ``stem`` are cached here, once per process.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -184,10 +185,13 @@ def _number(token: str) -> float | None:
     if m and (m.group(2) or m.group(3)):
         return _clock(token)
     try:
-        return float(token.replace(",", ""))
+        value = float(token.replace(",", ""))
     except ValueError:
         ordinal = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", token)
-        return float(ordinal.group(1)) if ordinal else None
+        value = float(ordinal.group(1)) if ordinal else math.nan
+    # a run of digits past a float's range (an id, a pasted blob) is no value to compare: it
+    # would read as infinity, equal to any other such run
+    return value if math.isfinite(value) else None
 
 
 def _clock(token: str) -> float:
