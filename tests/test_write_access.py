@@ -21,6 +21,19 @@ from conftest import World, counting_embeds
 pytestmark = pytest.mark.anyio
 
 
+def _count_model_calls(runtime: Runtime, monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The batches the embedding model is asked for from now on (cache hits never reach it)."""
+    calls: list[list[str]] = []
+    real = runtime.embedder.embed
+
+    def counting(texts: list[str]) -> Any:
+        calls.append(list(texts))
+        return real(texts)
+
+    monkeypatch.setattr(runtime.embedder, "embed", counting)
+    return calls
+
+
 async def test_an_identical_save_is_found_by_the_writes_own_candidates(
         runtime: Runtime, world: World, statements: list[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
@@ -32,14 +45,7 @@ async def test_an_identical_save_is_found_by_the_writes_own_candidates(
     m = await world.member(grants={space: "readwrite"})
     text = "The release train leaves every Tuesday."
     first = await memories.save(runtime, m.principal, text, None, space)
-    model_calls: list[list[str]] = []
-    real = runtime.embedder.embed
-
-    def counting(texts: list[str]) -> Any:
-        model_calls.append(list(texts))
-        return real(texts)
-
-    monkeypatch.setattr(runtime.embedder, "embed", counting)
+    model_calls = _count_model_calls(runtime, monkeypatch)
     for again_text, embeds in ((text, 0), ("  the release train leaves EVERY tuesday. ", 1)):
         statements.clear()
         model_calls.clear()
@@ -354,14 +360,7 @@ async def test_a_text_embedded_for_one_space_is_never_served_from_cache_to_anoth
     prober = await world.member(grants={public: "readwrite"})
     text = "The merger with Initech closes on 14 March for 81 million."
     await memories.save(runtime, owner.principal, text, None, secret)
-    model_calls: list[list[str]] = []
-    real = runtime.embedder.embed
-
-    def counting(texts: list[str]) -> Any:
-        model_calls.append(list(texts))
-        return real(texts)
-
-    monkeypatch.setattr(runtime.embedder, "embed", counting)
+    model_calls = _count_model_calls(runtime, monkeypatch)
     await memories.search(runtime, prober.principal, query=text, keyword=None, category=None,
                           include_profile=False, container_tag=public, limit=None)
     assert model_calls == [[text]]  # embedded afresh: nothing learned from the timing
