@@ -367,3 +367,31 @@ async def test_a_text_embedded_for_one_space_is_never_served_from_cache_to_anoth
     await memories.search(runtime, owner.principal, query=text, keyword=None, category=None,
                           include_profile=False, container_tag=secret, limit=None)
     assert model_calls == [[text]]  # the owner's own text in its own space: a hit
+
+
+async def test_a_small_space_is_searched_without_the_graph(
+        runtime: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Search has the same exact look for a small space (``search.EXACT_SEARCH_SPACE``): a
+    graph that cannot reach the space's rows no longer hides them (a question sharing no word
+    with the memory, so full text cannot find it either)."""
+    from memory_mcp.db import search as search_db
+    from memory_mcp.db.search import VectorForm
+
+    space = await world.space("exact")
+    m = await world.member(grants={space: "readwrite"})
+    saved = await memories.save(runtime, m.principal, "The cache TTL is 300 seconds.", None,
+                                space)
+    form = runtime.vector_form
+    monkeypatch.setattr(VectorForm, "for_dimensions",
+                        staticmethod(lambda _dims: _UnreachableGraph(form)))
+
+    async def found() -> list[str]:
+        answer = await memories.search(
+            runtime, m.principal, query="How long are entries kept before they expire?",
+            keyword=None, category=None, include_profile=False, container_tag=space,
+            limit=None)
+        return [hit["id"] for hit in answer["results"]]
+
+    assert saved["memory"]["id"] in await found()
+    monkeypatch.setattr(search_db, "EXACT_SEARCH_SPACE", 0)
+    assert saved["memory"]["id"] not in await found()

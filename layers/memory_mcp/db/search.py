@@ -115,6 +115,29 @@ def _filters(space_id: UUID, pattern: str | None, category: str | None,
     return " AND ".join(filters)
 
 
+#: A space with at most this many current memories is also searched exactly (``_nearest``):
+#: the same bound, and the same reason, as a save's candidates (``saves.EXACT_SAVE_SPACE``).
+EXACT_SEARCH_SPACE = 500
+
+
+def _nearest(form: VectorForm, where: str) -> str:
+    """The ``%(k)s`` nearest rows (``id``, ``distance``) for a search's filters ``where``: the
+    bucket's HNSW graph, merged with an exact look through the space's btree index while the
+    space holds at most ``%(small)s`` current memories (a one-time filter on ``space_stats``:
+    a larger space never runs it). A shared graph was seen to leave a small space's rows
+    unreachable (docs/pgvector-halfvec-search.md, "Save"); the exact look costs well under a
+    millisecond at that size. ``distance + 0`` keeps that look off the HNSW index."""
+    return f"""SELECT DISTINCT ON (u.id) u.id, u.distance FROM (
+                (SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
+                 WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(k)s)
+                UNION ALL
+                (SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
+                 WHERE {where} AND (SELECT coalesce((SELECT s.live_memories FROM space_stats s
+                                                     WHERE s.space_id = %(space)s), 0))
+                                   <= %(small)s
+                 ORDER BY 2 + 0 LIMIT %(k)s)) u ORDER BY u.id"""
+
+
 def cosine(distance: str) -> str:
     """Cosine similarity from a cosine distance, 0 where it is undefined: pgvector answers NaN
     for a zero vector, which PostgreSQL sorts above every number and JSON cannot carry. New
@@ -149,11 +172,10 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
     """
     k = max(candidates, limit)
     params: dict[str, Any] = {"vec": vector, "text": text, "limit": 2 * k if every else limit,
-                              "k": k, **_DF, "boost": lexical_boost}
+                              "k": k, **_DF, "boost": lexical_boost,
+                              "small": EXACT_SEARCH_SPACE}
     where = _filters(space_id, pattern, category, params)
-    query = f"""WITH sem AS MATERIALIZED (
-            SELECT m.id FROM memories_in_scope m WHERE {where} AND {form.predicate}
-            ORDER BY {form.distance} LIMIT %(k)s),
+    query = f"""WITH sem AS MATERIALIZED ({_nearest(form, where)}),
         {_TERMS},
         lex AS MATERIALIZED (
             SELECT m.id FROM memories_in_scope m, totals tt
@@ -186,11 +208,10 @@ async def reciprocal_rank(conn: Conn, space_id: UUID, form: VectorForm, *, vecto
     (``MEMORY_MCP_FUSION=rrf``, bench/retrieval_quality.py). Same candidates and signals as
     ``fused``; only the order differs (``score`` is the RRF value)."""
     params: dict[str, Any] = {"vec": vector, "text": text, "limit": limit,
-                              "k": max(candidates, limit), **_DF, "wl": lexical_weight}
+                              "k": max(candidates, limit), **_DF, "wl": lexical_weight,
+                              "small": EXACT_SEARCH_SPACE}
     where = _filters(space_id, pattern, category, params)
-    query = f"""WITH sem AS MATERIALIZED (
-            SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
-            WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(k)s),
+    query = f"""WITH sem AS MATERIALIZED ({_nearest(form, where)}),
         {_TERMS},
         lex AS MATERIALIZED (
             SELECT m.id, (SELECT sum(w.idf * ts_rank(m.content_tsv, w.q, 1)) FROM weights w
@@ -216,11 +237,13 @@ async def reciprocal_rank(conn: Conn, space_id: UUID, form: VectorForm, *, vecto
 async def semantic(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str,
                    pattern: str | None, category: str | None, limit: int) -> list[Row]:
     """Cosine order only; ``score`` = ``semantic`` = the cosine similarity."""
-    params: dict[str, Any] = {"vec": vector, "limit": limit}
+    params: dict[str, Any] = {"vec": vector, "limit": limit, "k": limit,
+                              "small": EXACT_SEARCH_SPACE}
     where = _filters(space_id, pattern, category, params)
-    query = f"""WITH hits AS MATERIALIZED (
-            SELECT {_FIELDS}, {form.distance} AS distance FROM memories_in_scope m
-            WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s)
+    query = f"""WITH near AS MATERIALIZED ({_nearest(form, where)}),
+        hits AS MATERIALIZED (
+            SELECT {_FIELDS}, n.distance FROM near n JOIN memories_in_scope m ON m.id = n.id
+            ORDER BY n.distance + 0, m.id LIMIT %(limit)s)
         SELECT {_COLUMNS}, {cosine("m.distance")} AS semantic, NULL::float8 AS lexical,
                {cosine("m.distance")} AS score
         FROM hits m {_JOINS}
