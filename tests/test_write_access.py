@@ -329,10 +329,10 @@ class _UnreachableGraph:
 
 async def test_a_small_space_finds_its_version_candidates_without_the_graph(
         runtime: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A small space's rows are read exactly (``saves.EXACT_SAVE_SPACE``), so a graph that
+    """A small space's rows are read exactly (``ann.EXACT_SPACE``), so a graph that
     cannot reach them does not turn an update into a second current memory; above the bound
     only the graph is asked (and then finds nothing here)."""
-    from memory_mcp.db import saves
+    from memory_mcp.db import ann
     from memory_mcp.db.search import VectorForm
 
     space = await world.space("exact")
@@ -344,7 +344,7 @@ async def test_a_small_space_finds_its_version_candidates_without_the_graph(
     new = await memories.save(runtime, m.principal, "The cache TTL is 600 seconds.", None, space)
     assert new["action"] == "versioned" and new["supersedes"]["id"] == old["memory"]["id"]
 
-    monkeypatch.setattr(saves, "EXACT_SAVE_SPACE", 0)
+    monkeypatch.setattr(ann, "EXACT_SPACE", 0)
     third = await memories.save(runtime, m.principal, "The cache TTL is 900 seconds.", None,
                                 space)
     assert third["action"] == "saved", third
@@ -371,10 +371,10 @@ async def test_a_text_embedded_for_one_space_is_never_served_from_cache_to_anoth
 
 async def test_a_small_space_is_searched_without_the_graph(
         runtime: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Search has the same exact look for a small space (``search.EXACT_SEARCH_SPACE``): a
+    """Search has the same exact look for a small space (``ann.EXACT_SPACE``): a
     graph that cannot reach the space's rows no longer hides them (a question sharing no word
     with the memory, so full text cannot find it either)."""
-    from memory_mcp.db import search as search_db
+    from memory_mcp.db import ann
     from memory_mcp.db.search import VectorForm
 
     space = await world.space("exact")
@@ -393,5 +393,6 @@ async def test_a_small_space_is_searched_without_the_graph(
         return [hit["id"] for hit in answer["results"]]
 
     assert saved["memory"]["id"] in await found()
-    monkeypatch.setattr(search_db, "EXACT_SEARCH_SPACE", 0)
+    monkeypatch.setattr(ann, "EXACT_SPACE", 0)
     assert saved["memory"]["id"] not in await found()
+

@@ -36,6 +36,19 @@ async def enable_filtered_ann(conn: Conn, ef_search: int) -> None:
     await conn.execute(f"SELECT {_ANN}", {"ef": _ef(ef_search)})
 
 
+#: A space with at most this many current memories is also read exactly, through its btree
+#: index, wherever its nearest rows are looked up through the graph: a save's version
+#: candidates (``saves.version_candidates``) and search (``search._nearest``). The bucket's
+#: graph is shared with other spaces, and a full test run showed it can fail to reach a small
+#: space's rows at all: the iterative scan walked the ~3,000 rows it could reach, none of them
+#: the space's, and a save did not see the memory it should version. The exact look costs well
+#: under a millisecond at this size, so a small space never depends on the graph; a large one
+#: owns most of its bucket's graph, where the index's recall is measured
+#: (docs/pgvector-halfvec-search.md). Read at call time (``ann.EXACT_SPACE``), so one name
+#: moves both looks.
+EXACT_SPACE = 500
+
+
 #: A space's search depth grows with it: ef_search = live memories / EF_PER_MEMORIES, between
 #: the floor and the configured cap. A small space needs no deep search (recall@10 0.99+ at
 #: ef 40 for 2.5k memories), and a deep one there would only make the planner's cost model,

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 from uuid import UUID
 
+from memory_mcp.db import ann
 from memory_mcp.db.memories import _COLUMNS, _JOINS, _LIVE, Conn, Row
 
 if TYPE_CHECKING:
@@ -50,17 +51,6 @@ class Seen(NamedTuple):
     snapshot: str
 
 
-#: A space with at most this many current memories also gets an exact look for a save's
-#: version candidates (``version_candidates``). The bucket's HNSW graph is shared with other
-#: spaces, and a full test run showed it can fail to reach a small space's rows at all: the
-#: iterative scan walked the ~3,000 rows it could reach, none of them the space's, and a save
-#: did not see the memory it should version. Reading a small space's rows through its btree
-#: index costs well under a millisecond, so a small space never depends on the graph; a large
-#: one owns most of its bucket's graph, where the index's recall is measured
-#: (docs/pgvector-halfvec-search.md).
-EXACT_SAVE_SPACE = 500
-
-
 async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vector: str,
                              limit: int) -> tuple[list[Row], Seen]:
     """The closest current memories a save may become the next version of (cosine
@@ -68,17 +58,15 @@ async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vecto
     in the same snapshot.
 
     Two looks, merged: the bucket's HNSW graph, and, only while the space holds at most
-    ``EXACT_SAVE_SPACE`` current memories (a one-time filter on ``space_stats``: the plan
+    ``ann.EXACT_SPACE`` current memories (a one-time filter on ``space_stats``: the plan
     skips it for a larger space), every current row of the space by its btree index
     (``distance + 0`` keeps that look off the HNSW index)."""
     columns = f"""m.id, m.content, m.content_hash, m.category, m.version, m.root_id,
                   {form.distance} AS distance"""
     cur = await conn.execute(
         f"""WITH stats AS MATERIALIZED (
-                SELECT coalesce((SELECT s.all_memories FROM space_stats s
-                                 WHERE s.space_id = %(space)s), 0) AS writes,
-                       coalesce((SELECT s.live_memories FROM space_stats s
-                                 WHERE s.space_id = %(space)s), 0) AS live),
+                SELECT coalesce(s.all_memories, 0) AS writes, coalesce(s.live_memories, 0) AS live
+                FROM (SELECT) one LEFT JOIN space_stats s ON s.space_id = %(space)s),
             graph AS MATERIALIZED (
                 SELECT {columns} FROM memories m
                 WHERE {_LIVE} AND {form.predicate} ORDER BY {form.distance} LIMIT %(limit)s),
@@ -96,7 +84,7 @@ async def version_candidates(conn: Conn, space_id: UUID, form: VectorForm, vecto
             LEFT JOIN LATERAL (SELECT * FROM nearest ORDER BY distance + 0, id
                                LIMIT %(limit)s) n ON true
             ORDER BY n.distance + 0, n.id""",
-        {"space": space_id, "vec": vector, "limit": limit, "small": EXACT_SAVE_SPACE},
+        {"space": space_id, "vec": vector, "limit": limit, "small": ann.EXACT_SPACE},
     )
     rows = await cur.fetchall()
     seen = Seen(int(rows[0]["writes"]), str(rows[0]["snapshot"]))

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
+from memory_mcp.db import ann
 from memory_mcp.db.memories import _COLUMNS, _FIELDS, _JOINS, _LIVE, Conn, Row
 
 SMALL_WIDTH = 384
@@ -115,18 +116,13 @@ def _filters(space_id: UUID, pattern: str | None, category: str | None,
     return " AND ".join(filters)
 
 
-#: A space with at most this many current memories is also searched exactly (``_nearest``):
-#: the same bound, and the same reason, as a save's candidates (``saves.EXACT_SAVE_SPACE``).
-EXACT_SEARCH_SPACE = 500
-
-
 def _nearest(form: VectorForm, where: str) -> str:
     """The ``%(k)s`` nearest rows (``id``, ``distance``) for a search's filters ``where``: the
     bucket's HNSW graph, merged with an exact look through the space's btree index while the
-    space holds at most ``%(small)s`` current memories (a one-time filter on ``space_stats``:
-    a larger space never runs it). A shared graph was seen to leave a small space's rows
-    unreachable (docs/pgvector-halfvec-search.md, "Save"); the exact look costs well under a
-    millisecond at that size. ``distance + 0`` keeps that look off the HNSW index."""
+    space holds at most ``%(small)s`` (``ann.EXACT_SPACE``) current memories (a one-time
+    filter on ``space_stats``: a larger space never runs it). A shared graph was seen to leave
+    a small space's rows unreachable (docs/pgvector-halfvec-search.md, "Save"); the exact look
+    costs well under a millisecond at that size. ``distance + 0`` keeps that look off the HNSW index."""
     return f"""SELECT DISTINCT ON (u.id) u.id, u.distance FROM (
                 (SELECT m.id, {form.distance} AS distance FROM memories_in_scope m
                  WHERE {where} AND {form.predicate} ORDER BY {form.distance} LIMIT %(k)s)
@@ -173,7 +169,7 @@ async def fused(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str, te
     k = max(candidates, limit)
     params: dict[str, Any] = {"vec": vector, "text": text, "limit": 2 * k if every else limit,
                               "k": k, **_DF, "boost": lexical_boost,
-                              "small": EXACT_SEARCH_SPACE}
+                              "small": ann.EXACT_SPACE}
     where = _filters(space_id, pattern, category, params)
     query = f"""WITH sem AS MATERIALIZED ({_nearest(form, where)}),
         {_TERMS},
@@ -209,7 +205,7 @@ async def reciprocal_rank(conn: Conn, space_id: UUID, form: VectorForm, *, vecto
     ``fused``; only the order differs (``score`` is the RRF value)."""
     params: dict[str, Any] = {"vec": vector, "text": text, "limit": limit,
                               "k": max(candidates, limit), **_DF, "wl": lexical_weight,
-                              "small": EXACT_SEARCH_SPACE}
+                              "small": ann.EXACT_SPACE}
     where = _filters(space_id, pattern, category, params)
     query = f"""WITH sem AS MATERIALIZED ({_nearest(form, where)}),
         {_TERMS},
@@ -238,7 +234,7 @@ async def semantic(conn: Conn, space_id: UUID, form: VectorForm, *, vector: str,
                    pattern: str | None, category: str | None, limit: int) -> list[Row]:
     """Cosine order only; ``score`` = ``semantic`` = the cosine similarity."""
     params: dict[str, Any] = {"vec": vector, "limit": limit, "k": limit,
-                              "small": EXACT_SEARCH_SPACE}
+                              "small": ann.EXACT_SPACE}
     where = _filters(space_id, pattern, category, params)
     query = f"""WITH near AS MATERIALIZED ({_nearest(form, where)}),
         hits AS MATERIALIZED (
