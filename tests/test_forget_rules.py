@@ -7,6 +7,7 @@ real ``memories.forget`` / ``memories.save`` on PostgreSQL with the real local m
 from __future__ import annotations
 
 import json
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -222,3 +223,41 @@ async def test_near_miss_save_is_kept_separate(runtime: Runtime, world: Any) -> 
                                  "in production", None, space)  # a changed value: an update
     assert update["action"] == "versioned"
     assert update["supersedes"]["id"] == original["memory"]["id"]
+
+
+@pytest.mark.anyio
+async def test_long_texts_rules_run_off_the_event_loop(runtime: Runtime, world: Any,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules over a long text take long enough to stall every other request of the
+    process (seconds at 100,000 characters): a long forget or save runs them in a worker
+    thread, a short one in the loop (a thread hop would cost more than its rules). The answers
+    are the same either way."""
+    space, runbooks = await world.space(), await world.space()
+    m = await world.member(grants={space: "readwrite", runbooks: "readwrite"})
+    loop = threading.get_ident()
+    where: list[tuple[str, bool]] = []
+
+    def watched(name: str, fn: Any) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            where.append((name, threading.get_ident() == loop))
+            return fn(*args, **kwargs)
+        return run
+
+    monkeypatch.setattr(matching, "choose_forget", watched("forget", matching.choose_forget))
+    monkeypatch.setattr(memories, "_choose_version",
+                        watched("version", memories._choose_version))
+    short = "The VPN certificate expires after one year."
+    saved = await memories.save(runtime, m.principal, short, None, space)
+    long_ = "Runbook: " + " ".join(f"step {i} checks service{i} before rollout." for i in range(60))
+    await memories.save(runtime, m.principal, long_, None, runbooks)
+    assert where == [("version", True), ("version", False)], where
+    where.clear()
+    gone = await memories.forget(runtime, m.principal, "Forget that the VPN certificate "
+                                 "expires after one year.", None, space)
+    assert gone["action"] == "forgotten" and gone["memory"]["id"] == saved["memory"]["id"]
+    assert where and all(in_loop for _, in_loop in where), where
+    where.clear()
+    kept = await memories.forget(runtime, m.principal, long_.replace("step 7 ", "step 70 "),
+                                 None, runbooks)
+    assert kept["action"] == "nothing_matched", kept
+    assert where and not any(in_loop for _, in_loop in where), where

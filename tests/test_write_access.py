@@ -396,3 +396,32 @@ async def test_a_small_space_is_searched_without_the_graph(
     monkeypatch.setattr(ann, "EXACT_SPACE", 0)
     assert saved["memory"]["id"] not in await found()
 
+
+async def test_a_long_forget_embeds_once_and_weighs_no_more_words_than_a_search(
+        runtime: Runtime, world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A forget of 100,000 characters embedded its text twice (two cache scopes) and made
+    PostgreSQL weigh every one of its stems against every candidate (1-2 s): its full-text
+    side now reads what a search may ask (``max_query_chars``), and the second look hits the
+    cache. The cache keeps a digest of each text, not the text."""
+    from memory_mcp.services import forgetting, recall
+
+    space = await world.space("long-forget")
+    m = await world.member(grants={space: "readwrite"})
+    await memories.save(runtime, m.principal, "The VPN certificate expires after a year.", None,
+                        space)
+    asked: list[int] = []
+    ranked = recall.ranked
+
+    async def watched(*args: Any, **kwargs: Any) -> Any:
+        asked.append(len(kwargs["query"]))
+        return await ranked(*args, **kwargs)
+
+    monkeypatch.setattr(recall, "ranked", watched)
+    model_calls = _count_model_calls(runtime, monkeypatch)
+    text = " ".join(f"Note {i}: service{i} rotates its certificate yearly." for i in range(400))
+    answer = await forgetting.forget(runtime, m.principal, text, None, space)
+    assert answer["action"] == "nothing_matched", answer
+    assert len(text) > runtime.settings.max_query_chars
+    assert asked == [runtime.settings.max_query_chars]
+    assert model_calls == [[text]]
+    assert all(len(key) == 16 for _, key in runtime._literals)

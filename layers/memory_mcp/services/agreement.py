@@ -23,8 +23,10 @@ from functools import lru_cache
 
 from memory_mcp.services import wording
 from memory_mcp.services.facets import (
+    LONG_TEXT,
     MONTHS,
     STOP_WORDS,
+    TOKEN,
     WEEKDAYS,
     Facets,
     content_word,
@@ -99,10 +101,19 @@ class _Pool:
         return any(x[:k] in self.words for k in self.lengths if low <= k < len(x))
 
 
-@lru_cache(maxsize=1024)
 def _pool(words: frozenset[str]) -> _Pool:
+    """Cached, a long text's pool apart (as ``facets``: a few entries of up to megabytes)."""
+    return (_short_pool if len(words) <= _LONG_POOL else _long_pool)(words)
+
+
+def _new_pool(words: frozenset[str]) -> _Pool:
     return _Pool(words, frozenset(stem(w) for w in words), tuple(sorted(words)),
                  frozenset(len(w) for w in words))
+
+
+_LONG_POOL = 600  # distinct words: about what a LONG_TEXT text holds
+_short_pool = lru_cache(maxsize=1024)(_new_pool)
+_long_pool = lru_cache(maxsize=16)(_new_pool)
 
 
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
@@ -238,8 +249,18 @@ def _durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
 
 
 def conflicts(request: str, stored: str) -> list[Conflict]:
-    """Every reason ``request`` and ``stored`` are not the same fact (empty: they agree)."""
+    """Every reason ``request`` and ``stored`` are not the same fact (empty: they agree).
+
+    When either text is long (``LONG_TEXT``), the two are first compared as sets of words,
+    exactly: more than ``wording.LONG_ALLOWANCE`` words apart, they are different texts and
+    the rules are not read. Long texts agree only when nearly word for word the same anyway
+    (the ``long`` rule), and reading the rules over two 100,000-character texts took ~3 s a
+    pair, in the event loop, for every candidate of a forget or save."""
     request = strip_preamble(request)
+    if max(len(request), len(stored)) > LONG_TEXT:
+        apart = _words_apart(request, stored)
+        if apart is not None:
+            return [apart]
     a, b = facets(request), facets(stored)
     out: list[Conflict] = []
     only_a, only_b = _unmatched_names(a, b), _unmatched_names(b, a)
@@ -305,6 +326,23 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         if swap is not None:  # another person, thing or value in the same place: another fact
             out.append(Conflict("word", True, f'one word differs: "{swap[0]}" vs "{swap[1]}"'))
     return out
+
+
+@lru_cache(maxsize=16)
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(t.lower() for t in TOKEN.findall(text))
+
+
+def _words_apart(ra: str, rb: str) -> Conflict | None:
+    """The ``long`` conflict of two texts whose words (lower-cased, compared exactly) differ
+    in more than ``wording.LONG_ALLOWANCE``; None when they may still agree. Exact comparison
+    counts a reworded form ("expire" / "expires") as a difference, where the rules would not:
+    so a long text is versioned or forgotten by meaning less often, never more."""
+    wa, wb = _word_set(ra), _word_set(rb)
+    only_a, only_b = len(wa - wb), len(wb - wa)
+    if only_a + only_b <= wording.LONG_ALLOWANCE:
+        return None
+    return Conflict("long", True, f"long texts that differ in {only_a} and {only_b} words")
 
 
 def _parts_pool(f: Facets) -> _Pool:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-_TOKEN = re.compile(r"[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
+TOKEN = re.compile(r"[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
 
 STOP_WORDS = frozenset("""
 a about above after again all also am an and any are as at be because been before being below
@@ -98,19 +99,64 @@ def stem(word: str) -> str:
     return str(_stemmer().stemWord(word.lower().replace("\u2019", "'").removesuffix("'s")))
 
 
-@lru_cache(maxsize=1)
+_STEMMERS = threading.local()
+
+
 def _stemmer() -> Any:
-    """Loaded on first use: ``snowballstemmer`` imports every language's stemmer, which a Lambda
-    cold start would otherwise pay before its first request (most of which never stem)."""
-    import snowballstemmer
+    """One per thread, loaded on first use. A snowball stemmer keeps the word it works on in
+    the object, so two threads sharing one corrupt each other's words (long texts' rules run
+    in worker threads: ``services/offload.py``). Loaded late: ``snowballstemmer`` imports every
+    language's stemmer, which a Lambda cold start would otherwise pay before its first request
+    (most of which never stem)."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        import snowballstemmer
 
-    return snowballstemmer.stemmer("english")
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer
 
 
-@lru_cache(maxsize=4096)
+#: A text longer than this is a *long* text here: its facets go to a cache of their own, of a
+#: few entries. A 100,000-character text's facets hold ~2 MB (every token), so the facts' cache
+#: of 4,096 entries, filled with such texts by one writer, would hold gigabytes.
+LONG_TEXT = 4_000
+
+
 def facets(text: str) -> Facets:
-    raw = _TOKEN.findall(unicodedata.normalize("NFC", text).replace("\u2019", "'"))
-    lower = [t.lower() for t in raw]
+    """What the rules read from ``text``, cached once per process (short and long texts
+    apart, ``LONG_TEXT``): forget and versioning compare the same texts many times."""
+    return (_short_facets if len(text) <= LONG_TEXT else _long_facets)(text)
+
+
+def _tokens(text: str) -> tuple[list[str], list[str]]:
+    """The text's tokens as written and lower-cased."""
+    raw = TOKEN.findall(unicodedata.normalize("NFC", text).replace("\u2019", "'"))
+    return raw, [t.lower() for t in raw]
+
+
+def _weekdays(lower: list[str]) -> frozenset[str]:
+    return frozenset(WEEKDAYS[singular_weekday(w)] for w in lower
+                     if singular_weekday(w) in WEEKDAYS)
+
+
+def _months(lower: list[str], raw: list[str]) -> frozenset[str]:
+    return frozenset(MONTHS[w] for i, (w, t) in enumerate(zip(lower, raw, strict=True))
+                     if w in MONTHS and (w != "may" or (t == "May" and not _asks(lower, i))))
+
+
+def dates(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The weekdays and months ``text`` names, as ``facets`` reads them: all search needs of
+    every hit (``matching.other_date``). A long text is only tokenised for it (a few
+    milliseconds), not read in full (~0.4 s at 100,000 characters)."""
+    if len(text) <= LONG_TEXT:
+        f = facets(text)
+        return f.weekdays, f.months
+    raw, lower = _tokens(text)
+    return _weekdays(lower), _months(lower, raw)
+
+
+def _read(text: str) -> Facets:
+    raw, lower = _tokens(text)
     names: set[str] = set()
     numbers: set[float] = set()
     durations: list[float] = []
@@ -136,9 +182,7 @@ def facets(text: str) -> Facets:
     return Facets(
         tokens=tuple(_bare(t) for t in lower), stems=frozenset(stems), names=frozenset(names),
         numbers=frozenset(numbers), durations=tuple(durations),
-        weekdays=frozenset(WEEKDAYS[singular_weekday(w)] for w in lower if singular_weekday(w) in WEEKDAYS),
-        months=frozenset(MONTHS[w] for i, (w, t) in enumerate(zip(lower, raw, strict=True))
-                         if w in MONTHS and (w != "may" or (t == "May" and not _asks(lower, i)))),
+        weekdays=_weekdays(lower), months=_months(lower, raw),
         environments=frozenset(ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS),
         times=frozenset(TIMES[w] for w in lower if w in TIMES),
         # counted, not just seen: "may not be restarted without approval" (two) says the
@@ -146,6 +190,9 @@ def facets(text: str) -> Facets:
         negations=sum(w in NEGATIONS or w.endswith("n't") for w in lower),
     )
 
+
+_short_facets = lru_cache(maxsize=4096)(_read)
+_long_facets = lru_cache(maxsize=16)(_read)
 
 #: Words after which a capital "May" opening a sentence asks, not dates ("May I deploy …").
 _MAY_ASKS = frozenset(["i", "we", "you", "he", "she", "they", "it", "one", "someone", "anyone"])

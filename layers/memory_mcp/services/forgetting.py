@@ -17,7 +17,7 @@ from memory_mcp.db import identity
 from memory_mcp.db import memories as db
 from memory_mcp.errors import ConflictError, GrantLostError, NotFoundError
 from memory_mcp.models import Principal, SpaceAccess
-from memory_mcp.services import agreement, audit, matching, recall, views
+from memory_mcp.services import agreement, audit, matching, offload, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import checked_at_key_check, space_not_found, write_refusal
 from memory_mcp.services.runtime import Conn, Runtime
@@ -166,8 +166,9 @@ async def _decide(rt: Runtime, principal: Principal, space: SpaceAccess, text: s
         return _Plan({"action": "nothing_matched", "threshold": t.forget,
                       "reason": decision.reason, "candidates": candidates})
     rest = [r for i, r in enumerate(rows) if i != decision.index]
-    again = matching.choose_forget(agreement.strip_preamble(text),
-                                   [(r["content"], float(r["semantic"])) for r in rest], t)
+    pairs = [(r["content"], float(r["semantic"])) for r in rest]
+    again = await offload.rules([text, *(c for c, _ in pairs)], matching.choose_forget,
+                                agreement.strip_preamble(text), pairs, t)
     return _Plan(match=live, how="similar",
                  still=rest[again.index] if again.index is not None else None)
 
@@ -214,7 +215,8 @@ async def _named(conn: Conn, space_id: uuid.UUID, match: db.Row, how: str) -> _P
     latest = await db.latest_of_chain(conn, space_id, match["root_id"])
     if latest is None or latest["is_forgotten"]:
         return _already(latest or match)
-    differs = agreement.conflicts(match["content"], latest["content"])
+    differs = await offload.rules([match["content"], latest["content"]], agreement.conflicts,
+                                  match["content"], latest["content"])
     return _superseded(match, latest, differs) if differs else _Plan(match=match, how=how)
 
 
@@ -225,13 +227,14 @@ async def _recent_repeat(rt: Runtime, principal: Principal, space: SpaceAccess, 
     was forgotten after that one was saved: then this is a repeat of that forget, in other
     words, and acts on nothing. A live memory saved after the forget (the fact saved again) is
     what a new forget means."""
-    query = agreement.strip_preamble(text)
-    vector = await rt.query_vector(query, (space.space_id, principal.user_id))
+    query = agreement.strip_preamble(text)  # the scope forget_candidates embeds it under
+    vector = await rt.query_vector(query, (space.space_id, principal.key_id))
     async with rt.transaction(read=[space.space_id], holder=principal.key_id) as conn:
         rows = await forgotten_db.closest_recent(conn, space.space_id, rt.vector_form, vector,
                                                  FORGET_CANDIDATES)
-    decision = matching.choose_forget(
-        query, [(r["content"], float(r["semantic"])) for r in rows], recall.thresholds(rt))
+    pairs = [(r["content"], float(r["semantic"])) for r in rows]
+    decision = await offload.rules([query, *(c for c, _ in pairs)], matching.choose_forget,
+                                   query, pairs, recall.thresholds(rt))
     if decision.index is None:
         return None
     row = rows[decision.index]
@@ -248,8 +251,13 @@ async def forget_candidates(rt: Runtime, space_id: uuid.UUID, query: str,
     (``semantic``): forget compares against exactly what a person would see. ``holder``: the
     request's key, whose grant the transaction checks again (``Runtime.transaction``)."""
     vector = await rt.query_vector(query, (space_id, holder) if holder is not None else None)
+    # Full text reads no more of it than a search may ask (``max_query_chars``): a forget of
+    # 100,000 characters made PostgreSQL weigh thousands of stems against every candidate
+    # (1-2 s). A longer text is forgotten by meaning only when a memory says it nearly word for
+    # word (the ``long`` rule), and such a memory is among the nearest by meaning anyway.
+    words = query[: rt.settings.max_query_chars]
     async with rt.transaction(read=[space_id], holder=holder) as conn:
-        rows, _ = await recall.ranked(rt, conn, space_id, query=query, vector=vector,
+        rows, _ = await recall.ranked(rt, conn, space_id, query=words, vector=vector,
                                       pattern=None, category=None, limit=FORGET_CANDIDATES)
     return sorted(rows, key=lambda r: (-float(r["semantic"]), str(r["id"])))
 
@@ -259,6 +267,7 @@ async def _live_decision(rt: Runtime, space_id: uuid.UUID, text: str, holder: uu
     """The candidates search would show for a forget's text and which one it clearly means."""
     query = agreement.strip_preamble(text)
     rows = await forget_candidates(rt, space_id, query, holder)
-    decision = matching.choose_forget(
-        query, [(r["content"], float(r["semantic"])) for r in rows], recall.thresholds(rt))
+    pairs = [(r["content"], float(r["semantic"])) for r in rows]
+    decision = await offload.rules([query, *(c for c, _ in pairs)], matching.choose_forget,
+                                   query, pairs, recall.thresholds(rt))
     return rows, decision

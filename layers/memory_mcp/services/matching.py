@@ -14,6 +14,7 @@ from memory_mcp.services.facets import (
     MONTHS,
     WEEKDAYS,
     Facets,
+    dates,
     facets,
 )
 
@@ -201,9 +202,7 @@ def other_date(query: str, text: str) -> str | None:
     query names exactly one, the text others only): search labels such a hit moderate at best.
     A query naming two ("between Monday and Friday", "January to March") may mean a range, which
     a date between them answers."""
-    asked, stated = facets(query), facets(text)
-    for field in _SLOTS.values():
-        a, b = getattr(asked, field), getattr(stated, field)
+    for a, b in zip(dates(query), dates(text), strict=True):  # weekdays, then months
         if len(a) == 1 and b and not a & b:
             return f"asks about {_names(a)}, states {_names(b)}"
     return None

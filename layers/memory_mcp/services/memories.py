@@ -13,7 +13,7 @@ from memory_mcp.db import memories as db
 from memory_mcp.db.ann import search_settings
 from memory_mcp.errors import ConflictError, GrantLostError
 from memory_mcp.models import Principal, SpaceAccess
-from memory_mcp.services import agreement, forgetting, matching, recall, views
+from memory_mcp.services import agreement, forgetting, matching, offload, recall, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import (
     checked_at_key_check,
@@ -218,7 +218,8 @@ async def _save_once(
         if claimed is None:
             raise _LostRace()
         return claimed
-    nearest, kept, reason = _choose_version(text, near, t)
+    texts = [text, *(r["content"] for r in near)]
+    nearest, kept, reason = await offload.rules(texts, _choose_version, text, near, t)
     new_id = uuid.uuid4()
     row = await saves.save_row(
         conn, memory_id=new_id, space_id=space_id, content=text, content_hash=digest,
@@ -244,7 +245,7 @@ async def _save_once(
             result["keptSeparateFrom"] = {"id": str(kept["id"]), "memory": kept["content"],
                                           "similarity": round(float(kept["similarity"]), 4),
                                           "reason": reason}
-        if (replaced := _may_replace(text, near, t)) is not None:
+        if (replaced := await offload.rules(texts, _may_replace, text, near, t)) is not None:
             result["mayReplace"] = replaced
     return result
 
