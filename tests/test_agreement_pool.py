@@ -76,7 +76,8 @@ def test_long_texts_do_not_fill_the_facts_cache() -> None:
     facets._short_facets.cache_clear()
     facets._long_facets.cache_clear()
     for i in range(40):
-        facets.facets(_long(f"Entry {i}."))
+        facets.facets(_long(f"Entry {i}.", 40 if i % 2 else 300))  # ~1,500 and ~11,000 chars
+    assert len(_long("", 40)) > facets.CACHED_CHARS
     assert facets._short_facets.cache_info().currsize == 0
     assert facets._long_facets.cache_info().currsize <= 16
     facets.facets("The cache TTL is 300 seconds.")

@@ -111,7 +111,7 @@ def _new_pool(words: frozenset[str]) -> _Pool:
                  frozenset(len(w) for w in words))
 
 
-_LONG_POOL = 600  # distinct words: about what a LONG_TEXT text holds
+_LONG_POOL = 150  # distinct words: about what a text of facets.CACHED_CHARS holds
 _short_pool = lru_cache(maxsize=1024)(_new_pool)
 _long_pool = lru_cache(maxsize=16)(_new_pool)
 

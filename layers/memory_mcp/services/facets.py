@@ -116,16 +116,19 @@ def _stemmer() -> Any:
     return stemmer
 
 
-#: A text longer than this is a *long* text here: its facets go to a cache of their own, of a
-#: few entries. A 100,000-character text's facets hold ~2 MB (every token), so the facts' cache
-#: of 4,096 entries, filled with such texts by one writer, would hold gigabytes.
+#: Past this many characters two texts are first compared as word sets, before any rule is
+#: read (``agreement.conflicts``).
 LONG_TEXT = 4_000
+#: A text longer than this has its facets cached apart, in a cache of a few entries: facets
+#: grow with the text (~25 KB at 1,000 characters, ~2 MB at 100,000: every token), so the facts'
+#: cache of 4,096 entries, filled with long texts by one writer, would hold gigabytes.
+CACHED_CHARS = 1_000
 
 
 def facets(text: str) -> Facets:
     """What the rules read from ``text``, cached once per process (short and long texts
-    apart, ``LONG_TEXT``): forget and versioning compare the same texts many times."""
-    return (_short_facets if len(text) <= LONG_TEXT else _long_facets)(text)
+    apart, ``CACHED_CHARS``): forget and versioning compare the same texts many times."""
+    return (_short_facets if len(text) <= CACHED_CHARS else _long_facets)(text)
 
 
 def _tokens(text: str) -> tuple[list[str], list[str]]:
@@ -148,7 +151,7 @@ def dates(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The weekdays and months ``text`` names, as ``facets`` reads them: all search needs of
     every hit (``matching.other_date``). A long text is only tokenised for it (a few
     milliseconds), not read in full (~0.4 s at 100,000 characters)."""
-    if len(text) <= LONG_TEXT:
+    if len(text) <= CACHED_CHARS:
         f = facets(text)
         return f.weekdays, f.months
     raw, lower = _tokens(text)
