@@ -108,3 +108,19 @@ async def test_lookups_of_rows_no_longer_live_read_only_those(runtime: Runtime,
             assert scan.get("Rows Removed by Filter", 0) <= 5, (scan.get("Index Name"), query)
             indexes.add(scan.get("Index Name", scan["Node Type"]))
     assert {"memories_space_past_hash_idx", "memories_space_forgotten_idx"} <= indexes, indexes
+
+
+async def test_the_parent_key_check_of_a_deleted_memory_reads_an_index(
+        runtime: Runtime, world: Any) -> None:
+    """Deleting a memory (a space's deletion cascades to all of them) makes PostgreSQL look for
+    versions naming it as their parent. Without an index on ``parent_id`` (migration 0023) each
+    look read the whole table: minutes for a large space. The check's own query shape, with
+    sequential scans priced out, must be able to use the index."""
+    await _seed(runtime, world)
+    async with runtime.transaction(system=True) as conn:
+        await conn.execute("SET LOCAL enable_seqscan = off")
+        cur = await conn.execute(
+            "EXPLAIN SELECT 1 FROM ONLY memories x WHERE %s::uuid OPERATOR(pg_catalog.=) "
+            "parent_id FOR KEY SHARE OF x", (uuid.uuid4(),))
+        plan = "\n".join(r["QUERY PLAN"] for r in await cur.fetchall())
+    assert "memories_parent_idx" in plan, plan
