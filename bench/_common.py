@@ -289,6 +289,16 @@ def run_on_embedded(pg_dir: str | Path | None, prefix: str, run: Callable[..., A
             anyio.run(run, url, *args)
 
 
+def run_with_data_dir(args: Any, prefix: str, run: Callable[..., Awaitable[Any]]) -> None:
+    """``run_on_embedded(args.pg_dir, prefix, run, args)`` for a bench whose app also needs a
+    data directory of its own (``args.data_dir``: temporary, removed afterwards), timed."""
+    t0 = time.perf_counter()
+    with work_dir(None, f"memory-mcp-{prefix}-data-") as data_dir:
+        args.data_dir = data_dir
+        run_on_embedded(args.pg_dir, prefix, run, args)
+    log(f"done in {time.perf_counter() - t0:.0f}s")
+
+
 @asynccontextmanager
 async def product_runtime(settings: Settings, url: str) -> AsyncIterator[Runtime]:
     """The product's ``Runtime`` on a fresh pool, with the embedding model pinned as the server

@@ -152,12 +152,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                    help="how the dead rows leave the graph before the last phase")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--pg-dir", default=None, help="where the embedded PostgreSQL lives")
-    args = p.parse_args(argv)
-    t0 = time.perf_counter()
-    with common.work_dir(None, "memory-mcp-skew-data-") as data_dir:
-        args.data_dir = data_dir
-        common.run_on_embedded(args.pg_dir, "skew", run, args)
-    log(f"done in {time.perf_counter() - t0:.0f}s")
+    common.run_with_data_dir(p.parse_args(argv), "skew", run)
 
 
 if __name__ == "__main__":

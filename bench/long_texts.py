@@ -160,12 +160,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--pg-dir", default=None, help="where the embedded PostgreSQL lives")
-    args = p.parse_args(argv)
-    t0 = time.perf_counter()
-    with common.work_dir(None, "memory-mcp-long-data-") as data_dir:
-        args.data_dir = data_dir
-        common.run_on_embedded(args.pg_dir, "long", run, args)
-    log(f"done in {time.perf_counter() - t0:.0f}s")
+    common.run_with_data_dir(p.parse_args(argv), "long", run)
 
 
 if __name__ == "__main__":
