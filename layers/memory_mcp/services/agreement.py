@@ -26,13 +26,15 @@ from memory_mcp.services.facets import (
     LONG_TEXT,
     MONTHS,
     STOP_WORDS,
-    TOKEN,
     WEEKDAYS,
     Facets,
     content_word,
     facets,
     singular_weekday,
     stem,
+)
+from memory_mcp.services.facets import (
+    tokens as text_tokens,
 )
 
 _DURATION_SLACK = 0.03
@@ -330,7 +332,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
 
 @lru_cache(maxsize=16)
 def _word_set(text: str) -> frozenset[str]:
-    return frozenset(t.lower() for t in TOKEN.findall(text))
+    return frozenset(text_tokens(text)[1])
 
 
 def _words_apart(ra: str, rb: str) -> Conflict | None:

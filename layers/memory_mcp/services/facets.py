@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-TOKEN = re.compile(r"[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
+_TOKEN = re.compile(r"[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
 
 STOP_WORDS = frozenset("""
 a about above after again all also am an and any are as at be because been before being below
@@ -131,9 +131,9 @@ def facets(text: str) -> Facets:
     return (_short_facets if len(text) <= CACHED_CHARS else _long_facets)(text)
 
 
-def _tokens(text: str) -> tuple[list[str], list[str]]:
-    """The text's tokens as written and lower-cased."""
-    raw = TOKEN.findall(unicodedata.normalize("NFC", text).replace("\u2019", "'"))
+def tokens(text: str) -> tuple[list[str], list[str]]:
+    """The text's tokens as written and lower-cased (NFC, as the rest of the rules read it)."""
+    raw = _TOKEN.findall(unicodedata.normalize("NFC", text).replace("\u2019", "'"))
     return raw, [t.lower() for t in raw]
 
 
@@ -154,12 +154,12 @@ def dates(text: str) -> tuple[frozenset[str], frozenset[str]]:
     if len(text) <= CACHED_CHARS:
         f = facets(text)
         return f.weekdays, f.months
-    raw, lower = _tokens(text)
+    raw, lower = tokens(text)
     return _weekdays(lower), _months(lower, raw)
 
 
 def _read(text: str) -> Facets:
-    raw, lower = _tokens(text)
+    raw, lower = tokens(text)
     names: set[str] = set()
     numbers: set[float] = set()
     durations: list[float] = []
