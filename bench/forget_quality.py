@@ -1,4 +1,5 @@
-"""Forget and save-time versioning on the labelled set bench/data/forget_set.json.
+"""Forget and save-time versioning on the labelled set bench/data/forget_set.json (or, with
+``--set holdout``, bench/data/forget_holdout.json).
 
 Each case runs in a fresh space holding all of the set's facts (embedded once, inserted directly),
 through the product's own ``memories.forget`` and ``memories.save`` on the embedded PostgreSQL
@@ -8,7 +9,7 @@ of the forget threshold and margin over the same candidates (the decision rule a
 rule this replaces (closest memory at cosine >= 0.85, no agreement checks), measured in the same
 run. Prints numbers; asserts nothing.
 
-    .venv/bin/python bench/forget_quality.py
+    .venv/bin/python bench/forget_quality.py [--set holdout]
 """
 
 from __future__ import annotations
@@ -35,13 +36,17 @@ from memory_mcp.services.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 SET = ROOT / "bench" / "data" / "forget_set.json"
+#: Written on 2026-12-03 apart from the rules (its author did not read them). Its first run
+#: measured how the rules carried to facts they were not built on (10 wrong forgets, 8 of them
+#: opposite words); the rules were changed for what it found, so it is a second dev set now.
+HOLDOUT = ROOT / "bench" / "data" / "forget_holdout.json"
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from
 #: any other class (another person, product, team, environment, object, role, numbered thing,
 #: a long note with another ending) hides a different, still-true fact: wrong. Judged by the
 #: label, not by the rules under test.
-VALUE_CLASSES = frozenset({"number", "date", "negation"})
+VALUE_CLASSES = frozenset({"number", "date", "negation", "opposite", "unit"})
 
 
 async def seed(rt: Runtime, user_id: uuid.UUID, key_id: str, n: int, facts: dict[str, str],
@@ -61,7 +66,7 @@ async def seed(rt: Runtime, user_id: uuid.UUID, key_id: str, n: int, facts: dict
 
 
 async def run(url: str, args: argparse.Namespace) -> None:
-    data = json.loads(SET.read_text())
+    data = json.loads((HOLDOUT if args.set == "holdout" else SET).read_text())
     facts: dict[str, str] = data["facts"]
     cases: list[dict[str, Any]] = data["cases"]
     settings = Settings(database_url=SecretStr(url), migrations_dir=ROOT / "migrations",
@@ -146,7 +151,8 @@ async def run(url: str, args: argparse.Namespace) -> None:
     for line in versions:
         print(f"  {line}")
     print("\nFor near misses a version is an update of the fact they resemble: right for another"
-          f" number, day or a negation ({', '.join(sorted(VALUE_CLASSES))}: the value changed),"
+          " number, day, unit, a negation or the opposite state "
+          f"({', '.join(sorted(VALUE_CLASSES))}: the value changed),"
           " wrong for every other class (a different fact).")
 
     print("\n## Forget rule sweep on the same candidates (decision rule alone)\n")
@@ -193,6 +199,8 @@ def main() -> None:
                    default=[0.55, 0.60, 0.65, 0.70, 0.75, 0.80, 0.85])
     p.add_argument("--margins", type=float, nargs="+", default=[0.0, 0.05, 0.10])
     p.add_argument("--pg-dir", type=Path, default=None)
+    p.add_argument("--set", choices=["dev", "holdout"], default="dev",
+                   help="the labelled set: dev (forget_set.json, tuned on) or holdout")
     args = p.parse_args()
     common.run_on_embedded(args.pg_dir, "forget", run, args)
 

@@ -17,8 +17,16 @@ import pytest
 from memory_mcp.services import agreement, matching, memories
 from memory_mcp.services.runtime import Runtime
 
-SET = json.loads((Path(__file__).resolve().parents[1] / "bench" / "data" /
-                  "forget_set.json").read_text())
+DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
+SET = json.loads((DATA / "forget_set.json").read_text())
+#: Written apart from the rules; its first run found opposites and a spoken time, fixed since.
+HOLDOUT = json.loads((DATA / "forget_holdout.json").read_text())
+NEAR_MISS_CLASSES = {
+    "dev": {"person", "number", "date", "negation", "product", "environment", "team", "object",
+            "roles", "lowercase", "identifier", "long"},
+    "holdout": {"person", "number", "date", "negation", "opposite", "environment", "team",
+                "product", "object", "location", "unit", "role"},
+}
 
 
 def kinds(request: str, stored: str) -> set[str]:
@@ -178,16 +186,18 @@ def test_nothing_close_is_the_reason_whatever_the_words_differ_in() -> None:
 
 
 @pytest.mark.anyio
-async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any) -> None:
+@pytest.mark.parametrize("name", ["dev", "holdout"])
+async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any, name: str) -> None:
+    data = SET if name == "dev" else HOLDOUT
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
     ids: dict[str, str] = {}
-    for fid, text in SET["facts"].items():  # 45 distinct facts: saving them versions none
+    for fid, text in data["facts"].items():  # distinct facts: saving them versions none
         saved = await memories.save(runtime, m.principal, text, None, space)
         assert saved["action"] == "saved", (fid, saved.get("supersedes"))
         ids[saved["memory"]["id"]] = fid
-    near = [c for c in SET["cases"] if c["expect"] is None]
-    para = [c for c in SET["cases"] if c["expect"] is not None]
+    near = [c for c in data["cases"] if c["expect"] is None]
+    para = [c for c in data["cases"] if c["expect"] is not None]
     refused: Counter[str] = Counter()
     for case in near:  # first, while every fact is there: each must change nothing
         res = await memories.forget(runtime, m.principal, case["request"], None, space)
@@ -195,8 +205,7 @@ async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any) -> None:
         assert res["candidates"] and all("id" in c and "similarity" in c
                                           for c in res["candidates"])
         refused[case["class"]] += 1
-    assert set(refused) == {"person", "number", "date", "negation", "product", "environment",
-                            "team", "object", "roles", "lowercase", "identifier", "long"}
+    assert set(refused) == NEAR_MISS_CLASSES[name]
     right = 0
     for case in para:
         res = await memories.forget(runtime, m.principal, case["request"], None, space)

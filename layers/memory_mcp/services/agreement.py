@@ -5,7 +5,7 @@ with the local model such near misses score 0.65-0.97, higher than many true rew
 (bench/forget_quality.py). So forgetting by content, and turning a save into a new version, also
 require the two texts to *agree* on what embeddings blur: who (names, identifiers), which
 environment, which thing of a kind ("payments team" vs "platform team"), how much (numbers,
-durations), when (weekdays, months) and whether (negation).
+durations), when (weekdays, months) and whether (negation, opposite words).
 
 A conflict is a *subject* conflict when the texts are about different things, and a *value*
 conflict when they say different things about the same thing. Forget refuses on either; save
@@ -21,11 +21,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_mcp.services import wording
+from memory_mcp.services import opposites, wording
 from memory_mcp.services.facets import (
     LONG_TEXT,
     MONTHS,
     STOP_WORDS,
+    TIMES,
     WEEKDAYS,
     Facets,
     content_word,
@@ -48,7 +49,7 @@ class Conflict:
     """One reason the two texts are not the same fact."""
 
     kind: str        # name | environment | thing | identifier | roles | long | word | number |
-                     # duration | weekday | month | time | negation
+                     # duration | weekday | month | time | negation | opposite
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
@@ -213,17 +214,26 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
                 continue
             compound = bool(re.search(r"[\-/]", x))
             last = re.split(r"[\-/]", x)[-1]
-            if not content_word(last) or singular_weekday(last) in WEEKDAYS or last in MONTHS:
-                continue  # a changed day or month is a value, compared on its own
+            if not (content_word(last) or _ORDINAL.fullmatch(last)) or last in TIMES \
+                    or singular_weekday(last) in WEEKDAYS or last in MONTHS:
+                continue  # a changed day, month or frequency is a value, compared on its own
+                # ("yearly" / "annual" targets agree there)
             if not (whole if compound else parts).has(x, 0.0):
                 out[stem(head)] = x
         return out
 
     mine, theirs = heads(a, b), heads(b, a)
     for head, word in mine.items():
-        if head in theirs:
+        if head in theirs and not (_ORDINAL.fullmatch(word) and _ORDINAL.fullmatch(theirs[head])):
+            # "the **ground** floor" / "the **third** floor": another place; two ordinals
+            # ("third" / "fourth" floor) are two numbers, a value the numbers rule compares
             return word, theirs[head]
     return None
+
+
+#: Ordinals, which name one thing of a row ("the third floor") as a word would.
+_ORDINAL = re.compile(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                      r"last|\d+(?:st|nd|rd|th)")
 
 
 #: Words before a number that make it a year ("for 2025", "fiscal year 2024", "since 2019"): a
@@ -294,8 +304,14 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                            f"{_q(sorted(b.times))}"))
     if a.negations != b.negations:
         out.append(Conflict("negation", False, "one says the opposite of the other"))
+    opposite = opposites.opposed(a, b)
+    if opposite is not None:  # another state is a value; another direction, another fact
+        out.append(Conflict("opposite", not opposite[2],
+                            f'opposite words: "{opposite[0]}" vs "{opposite[1]}"'))
+    # the swapped-word rule is not read past an opposite: "approval is manual" / "… automatic"
+    # is that opposite (a value), not also another subject in the predicate's place
     out.extend(_order_conflicts(request, stored, a, b,
-                                any(c.subject for c in out)))
+                                any(c.subject for c in out) or opposite is not None))
     return out
 
 

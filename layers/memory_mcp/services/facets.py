@@ -164,10 +164,11 @@ def _read(text: str) -> Facets:
     numbers: set[float] = set()
     durations: list[float] = []
     stems: set[str] = set()
+    read = _spoken(lower, numbers, durations)  # "half past seven", "twice a year", ...
     for i, (tok, low) in enumerate(zip(raw, lower, strict=True)):
         nxt = lower[i + 1].replace(".", "") if i + 1 < len(lower) else ""
-        value = _number(low)
-        if value is None and low in ("a", "an") and nxt in UNIT_DAYS:
+        value = None if i in read else _number(low)
+        if value is None and low in ("a", "an") and nxt in UNIT_DAYS and i not in read:
             value = 1.0
         if value is not None:
             if nxt in UNIT_DAYS:
@@ -176,8 +177,10 @@ def _read(text: str) -> Facets:
                 numbers.add(_clock(low + nxt))
             else:
                 numbers.add(value)
-        elif _is_name(tok) and low not in WEEKDAYS and singular_weekday(low) not in WEEKDAYS \
+        elif i not in read and _is_name(tok) and low not in WEEKDAYS \
+                and singular_weekday(low) not in WEEKDAYS and low not in ENVIRONMENTS \
                 and (low not in MONTHS or (low == "may" and tok != "May")):
+            # an environment is compared by its own rule ("Prod" / "Production" agree)
             names.add(_bare(low))
         for part in re.split(r"[\-/]", _bare(low)):
             if content_word(part):
@@ -192,6 +195,45 @@ def _read(text: str) -> Facets:
         # opposite of "may be restarted without approval" (one), though both contain one
         negations=sum(w in NEGATIONS or w.endswith("n't") for w in lower),
     )
+
+
+#: How often, as a period: "twice a year" is every 182 days, as "every six months" says.
+_TIMES_A = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+#: Clock times said in words: "half past seven" is 7:30.
+_PAST = {"half": 30, "quarter": 15}
+
+
+def _spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set[int]:
+    """Read the spoken forms of a time, a duration or a frequency into ``numbers`` and
+    ``durations``; returns the token positions they used, which are not read again.
+
+    "half past seven" / "quarter to eight" (clock times), "half an hour" (30 minutes), "twice
+    a year" / "three times per month" (a period: the unit over the count). Without them a
+    rewording's "twice a year" was a year and a 2 against "every six months"."""
+    used: set[int] = set()
+    n = len(lower)
+    for i, w in enumerate(lower):
+        if i in used:
+            continue
+        if w in _PAST and i + 2 < n and lower[i + 1] in ("past", "to"):
+            hour = _number(lower[i + 2])
+            if hour is not None and hour == int(hour) and 1 <= hour <= 12:
+                minutes = hour * 60 + (_PAST[w] if lower[i + 1] == "past" else -_PAST[w])
+                numbers.add(-minutes - 1)  # the code ``_clock`` gives "7:30"
+                used.update((i, i + 1, i + 2))
+        elif w == "half" and i + 2 < n and lower[i + 1] in ("a", "an") \
+                and lower[i + 2] in UNIT_DAYS:
+            durations.append(0.5 * UNIT_DAYS[lower[i + 2]])
+            used.update((i, i + 1, i + 2))
+        else:
+            count, at = (_TIMES_A[w], i + 1) if w in _TIMES_A else (None, i)
+            if count is None and i + 1 < n and lower[i + 1] == "times":
+                count, at = _number(w), i + 2
+            if count and at + 1 < n and lower[at] in ("a", "an", "per", "each", "every") \
+                    and lower[at + 1] in UNIT_DAYS:
+                durations.append(UNIT_DAYS[lower[at + 1]] / count)
+                used.update(range(i, at + 2))
+    return used
 
 
 _short_facets = lru_cache(maxsize=4096)(_read)

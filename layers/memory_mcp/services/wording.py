@@ -63,6 +63,9 @@ PRONOUNS = frozenset("i we you they he she it everyone everybody nobody someone"
 #: **for**", "allergic **to**"), not the value the copula names ("my manager is carol").
 PREPOSITIONS = frozenset("""in on at for to with from by of within about after before during
 into over under until through via per across""".split())  # noqa: SIM905
+#: Before a word after a copula they make it a noun the copula names ("Nina is **the**
+#: approver for budgets" / "… **the** reviewer for budgets": another role), not a predicate.
+DETERMINERS = frozenset("the a an my our your their his her its this that".split())  # noqa: SIM905
 _OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(TIMES)
 
 
@@ -97,13 +100,17 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
     """The predicate of the clause ``toks[start:end]``: the first content word after its
     auxiliaries ("must be **written**", "does not have **access**"); after a plain copula only
     a participle or a word taking a preposition ("is **based** in", "are **valid** for"), since
-    "my manager is carol" names a value; with no auxiliary, after a pronoun the first content
+    "my manager is carol" names a value, and no word after a determiner ("is the approver
+    for" names a role); with no auxiliary, after a pronoun the first content
     word ("We **drink** tea"), in a text's first clause the first content word after the
     subject's first that reads as a verb (ends in -s, or is followed by a function word: "Logs
     **go** to", "The design review **happens** on"), in a later clause its first content word
     if it ends in -s ("... and **approves** my requests")."""
     content = [i for i in range(start, end) if content_word(toks[i])]
-    aux = next((i for i in range(start, end) if toks[i] in AUX), None)
+    # an infinitive's "be" is no auxiliary of the clause ("Mei **likes** meetings **to be**
+    # after lunch")
+    aux = next((i for i in range(start, end)
+                if toks[i] in AUX and not (i > start and toks[i - 1] == "to")), None)
     if aux is None:
         if start < end and toks[start] in PRONOUNS:
             return content[0] if content else None
@@ -122,8 +129,9 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
         return None
     if toks[j - 1] in COPULAS:
         after = toks[nxt + 1] if nxt + 1 < end else ""
-        if not (toks[nxt].endswith(("ed", "en")) or after in PREPOSITIONS):
-            return None
+        if not (toks[nxt].endswith(("ed", "en")) or after in PREPOSITIONS) \
+                or any(t in DETERMINERS for t in toks[j:nxt]):
+            return None  # "is **the** approver for": a role the copula names, not a predicate
     return nxt
 
 

@@ -1,0 +1,187 @@
+"""Opposite words: "two-factor login is **enabled** for admins" / "… **disabled** for admins".
+
+Embeddings place a statement and its opposite side by side (the same topic, the same words but
+one), and the swapped-word rule (``wording.swap``) exempts a clause's verb or predicate so that
+rewordings stay forgettable ("Logs **go** to Datadog" / "Logs **are shipped** to Datadog"). So
+before this lexicon a forget of "sign-ups are **blocked** on staging" removed the stored "sign-ups
+are **allowed** on staging", a fact that is still true. Antonymy is a property of words, not of
+word order, so it is a list: pairs of sides, each side the forms a team's facts use.
+
+Two kinds, because a save treats them differently (``agreement``'s subject and value):
+- *states* one thing has one of at a time (enabled or disabled, allowed or blocked, required or
+  optional, before or after): another state is a new value of the same fact, so a save of it is
+  that fact's next version, as for a negation;
+- *directions and events* a thing can have both of (it uploads and downloads, the job starts at
+  02:00 and stops at 04:00, access is granted and revoked): another one is another fact, kept
+  apart by a save.
+
+A word with a negating prefix ("**un**encrypted", "**in**valid", "**non**-production") is read
+the same way against its bare form. Two texts conflict only when each has a side the other
+lacks: "prices **rose**, an **increase** of 5 %" and "prices **increased** 5 %" agree.
+
+Converse pairs are left out: "finance **sends** the invoices" and "customers **receive** the
+invoices from finance" (buy / sell, lend / borrow) state one fact, and a rule for them would
+refuse such rewordings. "Before" / "after" and "above" / "below" are converses too, but far more
+often a fact's value ("the cache is cleared **before** each deploy"), so they stay, and a
+rewording that turns the sentence around is refused with its candidates (the safe side).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import pairwise
+
+from memory_mcp.services.facets import STOP_WORDS, Facets
+
+# One line per pair: the forms of one side, "|", the forms of the other. Forms are written
+# out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.
+_STATES = """
+enable enables enabled enabling | disable disables disabled disabling
+allow allows allowed allowing permit permits permitted permitting approve approves approved
+  approving accept accepts accepted accepting | deny denies denied denying block blocks blocked
+  blocking forbid forbids forbidden forbidding reject rejects rejected rejecting refuse refuses
+  refused refusing prohibit prohibits prohibited prohibiting ban bans banned banning decline
+  declines declined declining
+increase increases increased increasing raise raises raised raising rise rises risen
+  rising grow grows grew grown growing higher more | decrease decreases decreased decreasing
+  reduce reduces reduced reducing lower lowers lowered lowering fall falls fell fallen falling
+  drop drops dropped dropping shrink shrinks shrank shrunk shrinking less fewer
+before prior earlier early | after later late
+above over exceeds exceed exceeding | below under
+minimum least | maximum max most
+all every | some several few
+always | sometimes occasionally rarely seldom
+required requires require mandatory compulsory | optional
+manual manually | automatic automatically automated auto
+public | private
+internal internally | external externally
+online | offline
+visible shown | hidden invisible
+success successful successfully succeed succeeds succeeded pass passes passed passing |
+  fail fails failed failing failure failures
+synchronous synchronously sync | asynchronous asynchronously async
+include includes included including | exclude excludes excluded excluding
+high | low
+long | short
+fast faster quick quickly | slow slower slowly
+cheap cheaper | expensive
+true | false
+first | last
+earliest oldest | latest newest
+encrypted | decrypted plaintext
+"""
+
+_EVENTS = """
+upload uploads uploaded uploading | download downloads downloaded downloading
+import imports imported importing | export exports exported exporting
+push pushes pushed pushing | pull pulls pulled pulling
+inbound incoming ingress | outbound outgoing egress
+input inputs | output outputs
+read reads reading read-only readonly | write writes wrote written writing
+start starts started starting begin begins began begun beginning | stop stops stopped
+  stopping end ends ended ending finish finishes finished finishing
+open opens opened opening | close closes closed closing shut shuts shutting
+grant grants granted granting | revoke revokes revoked revoking
+add adds added adding | remove removes removed removing delete deletes deleted deleting
+lock locks locked locking | unlock unlocks unlocked unlocking
+connect connects connected connecting | disconnect disconnects disconnected disconnecting
+subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
+"""
+
+#: Prefixes that negate only the listed bases (elsewhere "in", "im", "dis" start ordinary words:
+#: "install", "display", "discover").
+_LISTED_PREFIXES = ("in", "im", "il", "ir", "dis")
+_PREFIXED_BASES = frozenset("""
+active valid correct complete accessible secure consistent compatible sufficient mutable
+possible legal reversible agree agrees agreed like likes liked trust trusted continued
+""".split())  # noqa: SIM905
+#: Endings of a prefixed word that is a state ("unpaid", "unavailable"); others are verbs
+#: ("uninstall", "unpublish"): another event, another fact.
+_STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous", "ic", "id",
+                  "ure", "ete", "ect", "ar", "le")
+
+
+#: Verbs whose particle carries the opposite ("sign **in**" / "sign **out**"), read as one form
+#: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
+_PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
+_PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start
+""".split())  # noqa: SIM905
+_PHRASAL_STATES = frozenset("turn switch opt power".split())  # noqa: SIM905
+
+
+def _forms(tokens: tuple[str, ...]) -> list[str]:
+    """The tokens, and each phrasal verb with its particle as one form ("sign_in")."""
+    out = list(tokens)
+    for verb, particle in pairwise(tokens):
+        base = verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
+        for v in (verb, base, base + "e"):
+            if v in _PHRASAL and particle in _PARTICLES:
+                out.append(f"{v}_{particle}")
+                break
+    return out
+
+
+@lru_cache(maxsize=1)
+def _sides() -> dict[str, tuple[int, int, bool]]:
+    """Form → (pair, side, is a state)."""
+    out: dict[str, tuple[int, int, bool]] = {}
+    for state, block in ((True, _STATES), (False, _EVENTS)):
+        pairs = [p for p in block.replace("\n  ", " ").strip().splitlines() if p.strip()]
+        for pair in pairs:
+            index = len({v[0] for v in out.values()})
+            for side, forms in enumerate(pair.split("|")):
+                for form in forms.split():
+                    out[form] = (index, side, state)
+    for verb in sorted(_PHRASAL):
+        for a, b in (("in", "out"), ("on", "off"), ("up", "down")):
+            index = len({v[0] for v in out.values()})
+            out[f"{verb}_{a}"] = (index, 0, verb in _PHRASAL_STATES)
+            out[f"{verb}_{b}"] = (index, 1, verb in _PHRASAL_STATES)
+    return out
+
+
+def _bare_of(word: str) -> tuple[str, bool] | None:
+    """'unencrypted' → ('encrypted', a state), 'invalid' → ('valid', a state),
+    'uninstall' → ('install', an event), 'non-production' → ('production', another thing)."""
+    if word.startswith("non-") and len(word) > 7:
+        return word[4:], False
+    if word.startswith("un") and len(word) >= 6 and word not in STOP_WORDS:
+        return word[2:], word.endswith(_STATE_ENDINGS)
+    for prefix in _LISTED_PREFIXES:
+        if word.startswith(prefix) and word[len(prefix):] in _PREFIXED_BASES:
+            return word[len(prefix):], True
+    return None
+
+
+def opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+    """The first pair of opposite words of ``a`` and ``b`` (a's word, b's word, whether it is
+    a state), or None. Each text must hold a side the other does not: a text that names both
+    sides ("opens at 8 and closes at 6") opposes neither."""
+    found = _from_lexicon(a.tokens, b.tokens)
+    if found is not None:
+        return found
+    words_a, words_b = set(a.tokens), set(b.tokens)
+    for mine, other, flip in ((words_a, words_b, False), (words_b, words_a, True)):
+        for word in sorted(mine - other):
+            bare = _bare_of(word)
+            if bare is not None and bare[0] in other and bare[0] not in mine:
+                return (bare[0], word, bare[1]) if flip else (word, bare[0], bare[1])
+    return None
+
+
+def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, bool] | None:
+    sides = _sides()
+    held_a: dict[tuple[int, int], str] = {}
+    held_b: dict[tuple[int, int], str] = {}
+    states: dict[int, bool] = {}
+    for tokens, held in ((a, held_a), (b, held_b)):
+        for t in _forms(tokens):
+            if t in sides:
+                pair, side, state = sides[t]
+                held.setdefault((pair, side), t)
+                states[pair] = state
+    for (pair, side), word in sorted(held_a.items()):
+        other = (pair, 1 - side)
+        if other in held_b and other not in held_a and (pair, side) not in held_b:
+            return word.replace("_", " "), held_b[other].replace("_", " "), states[pair]
+    return None
