@@ -15,7 +15,6 @@ to Thursday") is exactly what a new version records.
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 from dataclasses import dataclass
@@ -37,6 +36,7 @@ from memory_mcp.services.facets import (
 from memory_mcp.services.facets import (
     tokens as text_tokens,
 )
+from memory_mcp.services.word_pool import parts_pool, pool
 
 _DURATION_SLACK = 0.03
 _PREAMBLE = re.compile(
@@ -60,69 +60,10 @@ def strip_preamble(text: str) -> str:
     return stripped or text.strip()
 
 
-def _same_word(a: str, b: str, ratio: float) -> bool:
-    """Equal, the same stem, or one a prefix making up most of the other (Postgres/PostgreSQL).
-
-    The rules ask it through ``_Pool.has`` (indexed); this plain form is its definition, which
-    ``tests/test_agreement_pool.py`` checks the pool against."""
-    if a == b or stem(a) == stem(b):
-        return True
-    short, long_ = sorted((a, b), key=len)
-    return len(short) >= 3 and long_.startswith(short) and len(short) >= ratio * len(long_)
-
-
-_SCAN = 64
-
-
-@dataclass(frozen=True)
-class _Pool:
-    """The words of the other text, indexed so that "does ``x`` match any of them"
-    (``_same_word``) costs a few set lookups and one sorted-range scan instead of a comparison
-    with every word: comparing two long texts word by word was quadratic (46 s for two 10,000-
-    character texts), and any writer could make a save pay that."""
-
-    words: frozenset[str]
-    stems: frozenset[str]
-    ordered: tuple[str, ...]
-    lengths: frozenset[int]  # of the words: only prefixes of these lengths can be one
-
-    def has(self, x: str, ratio: float) -> bool:
-        if x in self.words or stem(x) in self.stems:
-            return True
-        # x the shorter one: words starting with x, x making up at least `ratio` of them
-        if len(x) >= 3:  # at most _SCAN of them: past that, "no match" (the side that refuses)
-            i = bisect.bisect_right(self.ordered, x)
-            for w in self.ordered[i : i + _SCAN]:
-                if not w.startswith(x):
-                    break
-                if len(x) >= ratio * len(w):
-                    return True
-        # x the longer one: a prefix of x (3+ characters, at least `ratio` of x) is a word; only
-        # the lengths the pool has are tried (a 100,000-character "word" hashed all its
-        # prefixes: a second per comparison)
-        low = max(3, math.ceil(ratio * len(x)))
-        return any(x[:k] in self.words for k in self.lengths if low <= k < len(x))
-
-
-def _pool(words: frozenset[str]) -> _Pool:
-    """Cached, a long text's pool apart (as ``facets``: a few entries of up to megabytes)."""
-    return (_short_pool if len(words) <= _LONG_POOL else _long_pool)(words)
-
-
-def _new_pool(words: frozenset[str]) -> _Pool:
-    return _Pool(words, frozenset(stem(w) for w in words), tuple(sorted(words)),
-                 frozenset(len(w) for w in words))
-
-
-_LONG_POOL = 150  # distinct words: about what a text of facets.CACHED_CHARS holds
-_short_pool = lru_cache(maxsize=1024)(_new_pool)
-_long_pool = lru_cache(maxsize=16)(_new_pool)
-
-
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
     """Names of one text found nowhere in the other (as a name or as an ordinary word)."""
-    pool = _pool(frozenset(other.names | set(other.tokens)))
-    return sorted(n for n in mine.names if not pool.has(n, 0.75))
+    theirs = pool(frozenset(other.names | set(other.tokens)))
+    return sorted(n for n in mine.names if not theirs.has(n, 0.75))
 
 
 _DETERMINERS = frozenset(["the", "a", "an", "our", "their", "its", "this", "that", "next",
@@ -203,8 +144,8 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     warehouse" / "analytics warehouse") is not a swap."""
     def heads(f: Facets, other: Facets) -> dict[str, str]:
         out: dict[str, str] = {}
-        whole = _pool(frozenset(other.tokens))
-        parts = _parts_pool(other)
+        whole = pool(frozenset(other.tokens))
+        parts = parts_pool(other)
         verbs = wording.predicates(f)
         for i, (x, h) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
             if i in verbs:
@@ -333,7 +274,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
                                            f'"{roles[1]}"'))
     wa, wb = wording.words(a), wording.words(b)
-    pool_b, pool_a = _parts_pool(b), _parts_pool(a)
+    pool_b, pool_a = parts_pool(b), parts_pool(a)
     only_a = [(i, w) for i, w in wa if not pool_b.has(w, 0.75)]
     only_b = [(i, w) for i, w in wb if not pool_a.has(w, 0.75)]
     if wording.is_long(ra, rb) and len(only_a) + len(only_b) > wording.LONG_ALLOWANCE:
@@ -361,11 +302,6 @@ def _words_apart(ra: str, rb: str) -> Conflict | None:
     if only_a + only_b <= wording.LONG_ALLOWANCE:
         return None
     return Conflict("long", True, f"long texts that differ in {only_a} and {only_b} words")
-
-
-def _parts_pool(f: Facets) -> _Pool:
-    """A text's words and the parts of its hyphenated ones ("on-call": on-call, on, call)."""
-    return _pool(frozenset(p for t in f.tokens for p in (t, *re.split(r"[\-/]", t))))
 
 
 def _q(items: list[str]) -> str:

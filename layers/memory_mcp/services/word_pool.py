@@ -1,0 +1,80 @@
+"""Does a word match any word of another text? The index the agreement rules ask it through.
+
+Apart from ``agreement.py`` because it is a data structure with its own cost story: comparing
+two long texts word by word was quadratic, and the index (with its caches, sized so one writer's
+long texts cannot fill memory) is what keeps a save of a long text cheap.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memory_mcp.services.facets import Facets, stem
+
+
+def same_word(a: str, b: str, ratio: float) -> bool:
+    """Equal, the same stem, or one a prefix making up most of the other (Postgres/PostgreSQL).
+
+    The rules ask it through ``Pool.has`` (indexed); this plain form is its definition, which
+    ``tests/test_agreement_pool.py`` checks the pool against."""
+    if a == b or stem(a) == stem(b):
+        return True
+    short, long_ = sorted((a, b), key=len)
+    return len(short) >= 3 and long_.startswith(short) and len(short) >= ratio * len(long_)
+
+
+_SCAN = 64
+
+
+@dataclass(frozen=True)
+class Pool:
+    """The words of the other text, indexed so that "does ``x`` match any of them"
+    (``same_word``) costs a few set lookups and one sorted-range scan instead of a comparison
+    with every word: comparing two long texts word by word was quadratic (46 s for two 10,000-
+    character texts), and any writer could make a save pay that."""
+
+    words: frozenset[str]
+    stems: frozenset[str]
+    ordered: tuple[str, ...]
+    lengths: frozenset[int]  # of the words: only prefixes of these lengths can be one
+
+    def has(self, x: str, ratio: float) -> bool:
+        if x in self.words or stem(x) in self.stems:
+            return True
+        # x the shorter one: words starting with x, x making up at least `ratio` of them
+        if len(x) >= 3:  # at most _SCAN of them: past that, "no match" (the side that refuses)
+            i = bisect.bisect_right(self.ordered, x)
+            for w in self.ordered[i : i + _SCAN]:
+                if not w.startswith(x):
+                    break
+                if len(x) >= ratio * len(w):
+                    return True
+        # x the longer one: a prefix of x (3+ characters, at least `ratio` of x) is a word; only
+        # the lengths the pool has are tried (a 100,000-character "word" hashed all its
+        # prefixes: a second per comparison)
+        low = max(3, math.ceil(ratio * len(x)))
+        return any(x[:k] in self.words for k in self.lengths if low <= k < len(x))
+
+
+def pool(words: frozenset[str]) -> Pool:
+    """Cached, a long text's pool apart (as ``facets``: a few entries of up to megabytes)."""
+    return (_short_pool if len(words) <= _LONG_POOL else _long_pool)(words)
+
+
+def _new_pool(words: frozenset[str]) -> Pool:
+    return Pool(words, frozenset(stem(w) for w in words), tuple(sorted(words)),
+                 frozenset(len(w) for w in words))
+
+
+_LONG_POOL = 150  # distinct words: about what a text of facets.CACHED_CHARS holds
+_short_pool = lru_cache(maxsize=1024)(_new_pool)
+_long_pool = lru_cache(maxsize=16)(_new_pool)
+
+
+def parts_pool(f: Facets) -> Pool:
+    """A text's words and the parts of its hyphenated ones ("on-call": on-call, on, call)."""
+    return pool(frozenset(p for t in f.tokens for p in (t, *re.split(r"[\-/]", t))))
