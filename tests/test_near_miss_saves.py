@@ -30,6 +30,13 @@ _LONG = ("Retro notes for the platform group, second sprint of the autumn cycle.
      'one word differs: "frontend" vs "backend"'),
     (_LONG + "review requests will be assigned round-robin by a bot.",
      _LONG + "the build cache will be cleaned weekly by the platform team.", "long texts"),
+    # another direction or event: both can be true (found by bench/data/forget_holdout.json)
+    ("Docker images are pushed to the staging registry after every merge to main.",
+     "Docker images are pulled from the staging registry after every merge to main.",
+     'opposite words: "pulled" vs "pushed"'),
+    ("Visitors must sign in at the front desk on the ground floor.",
+     "Visitors must sign out at the front desk on the ground floor.",
+     'opposite words: "sign out" vs "sign in"'),
 ])
 async def test_a_near_miss_is_saved_beside_the_fact_and_never_forgets_it(
         runtime: Runtime, world: Any, stored: str, other: str, reason: str) -> None:

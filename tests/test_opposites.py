@@ -6,10 +6,13 @@ desk" forgot "… sign **in** at the front desk"), and rewordings were refused f
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from memory_mcp.services import agreement
+from memory_mcp.services import agreement, memories
 from memory_mcp.services.facets import facets
+from memory_mcp.services.runtime import Runtime
 
 
 def opposite(request: str, stored: str) -> agreement.Conflict | None:
@@ -99,3 +102,23 @@ def test_spoken_numbers_are_read_once() -> None:
     assert f.durations == (3.5, 0.5 / 24)
     assert f.numbers == frozenset({-(7 * 60 + 30) - 1.0})
     assert facets("The team sits on the third floor").numbers == {3.0}
+
+
+@pytest.mark.anyio
+async def test_the_opposite_state_is_an_update_and_never_forgets_the_fact(
+        runtime: Runtime, world: Any) -> None:
+    """Through the real save and forget: "… enabled by default" saved over "… disabled by
+    default" is that fact's next version (as a negation is); forgetting the opposite of what is
+    stored changes nothing and names the stored fact as a candidate."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    stored = await memories.save(runtime, m.principal, "Push notifications are disabled by "
+                                 "default in the Android app.", None, space)
+    refused = await memories.forget(runtime, m.principal, "Push notifications are enabled by "
+                                    "default in the Android app", None, space)
+    assert refused["action"] == "nothing_matched", refused.get("memory")
+    assert refused["candidates"][0]["id"] == stored["memory"]["id"]
+    update = await memories.save(runtime, m.principal, "Push notifications are enabled by "
+                                 "default in the Android app.", None, space)
+    assert update["action"] == "versioned"
+    assert update["supersedes"]["id"] == stored["memory"]["id"]
