@@ -264,7 +264,7 @@ def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
     to become the next version of "Production deploys happen on Tuesdays" (cosine below
     ``version``), so both stay current and search may rank the old one first. A memory at
     least ``forget`` close (a rewording, for the pinned model) that differs in a value (a
-    number, day, month, time or negation) and in no other name, environment or thing is
+    number, day, month, time, negation or opposite state) and in no other name, environment or thing is
     named, so the caller can forget it by id; nothing is changed on a guess."""
     # the closest memory below the versioning bound (those above it were about something else,
     # or this save would be their version); only that one, never a guess further down

@@ -51,7 +51,7 @@ above over exceeds exceed exceeding | below under
 minimum least | maximum max most
 all every | some several few
 always | sometimes occasionally rarely seldom
-required requires require mandatory compulsory | optional
+required requires require mandatory compulsory | optional optionally
 manual manually | automatic automatically automated auto
 public | private
 internal internally | external externally
