@@ -1,5 +1,5 @@
 """Forget and save-time versioning on the labelled set bench/data/forget_set.json (or, with
-``--set holdout``, bench/data/forget_holdout.json).
+``--set holdout`` / ``--set probe``, the sets written apart from the rules).
 
 Each case runs in a fresh space holding all of the set's facts (embedded once, inserted directly),
 through the product's own ``memories.forget`` and ``memories.save`` on the embedded PostgreSQL
@@ -40,13 +40,18 @@ SET = ROOT / "bench" / "data" / "forget_set.json"
 #: measured how the rules carried to facts they were not built on (10 wrong forgets, 8 of them
 #: opposite words); the rules were changed for what it found, so it is a second dev set now.
 HOLDOUT = ROOT / "bench" / "data" / "forget_holdout.json"
+#: A third set, written the same way later the same day, after the rules had changed for the
+#: second: ``--set probe``.
+PROBE = ROOT / "bench" / "data" / "forget_probe.json"
+SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from
 #: any other class (another person, product, team, environment, object, role, numbered thing,
 #: a long note with another ending) hides a different, still-true fact: wrong. Judged by the
 #: label, not by the rules under test.
-VALUE_CLASSES = frozenset({"number", "date", "negation", "opposite", "unit"})
+VALUE_CLASSES = frozenset({"number", "date", "time", "negation", "opposite", "unit",
+                           "quantifier"})
 
 
 async def seed(rt: Runtime, user_id: uuid.UUID, key_id: str, n: int, facts: dict[str, str],
@@ -66,7 +71,7 @@ async def seed(rt: Runtime, user_id: uuid.UUID, key_id: str, n: int, facts: dict
 
 
 async def run(url: str, args: argparse.Namespace) -> None:
-    data = json.loads((HOLDOUT if args.set == "holdout" else SET).read_text())
+    data = json.loads(SETS[args.set].read_text())
     facts: dict[str, str] = data["facts"]
     cases: list[dict[str, Any]] = data["cases"]
     settings = Settings(database_url=SecretStr(url), migrations_dir=ROOT / "migrations",
@@ -199,8 +204,8 @@ def main() -> None:
                    default=[0.55, 0.60, 0.65, 0.70, 0.75, 0.80, 0.85])
     p.add_argument("--margins", type=float, nargs="+", default=[0.0, 0.05, 0.10])
     p.add_argument("--pg-dir", type=Path, default=None)
-    p.add_argument("--set", choices=["dev", "holdout"], default="dev",
-                   help="the labelled set: dev (forget_set.json, tuned on) or holdout")
+    p.add_argument("--set", choices=sorted(SETS), default="dev",
+                   help="the labelled set: dev (forget_set.json), holdout or probe")
     args = p.parse_args()
     common.run_on_embedded(args.pg_dir, "forget", run, args)
 

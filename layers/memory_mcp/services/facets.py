@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-_TOKEN = re.compile(r"[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
+_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
+#: Short forms teams write for the same word: read as it, so "the WMS **DB**" is "the WMS
+#: **database**" and "**k8s** clusters" are "**Kubernetes** clusters" to every rule.
+ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "repo": "repository",
+                 "repos": "repositories", "env": "environment", "envs": "environments",
+                 "config": "configuration", "configs": "configurations", "docs": "documentation",
+                 "msg": "message", "msgs": "messages", "info": "information",
+                 "mgr": "manager", "dept": "department"}
 
 STOP_WORDS = frozenset("""
 a about above after again all also am an and any are as at be because been before being below
@@ -69,10 +76,19 @@ NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seven
                      "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
                      "half": 0.5, "once": 1, "twice": 2})
 #: A number followed by one of these is a duration; durations compare in days, with slack.
-UNIT_DAYS = {"minute": 1 / 1440, "minutes": 1 / 1440, "hour": 1 / 24, "hours": 1 / 24,
+UNIT_DAYS = {"millisecond": 1 / 86_400_000, "milliseconds": 1 / 86_400_000, "ms": 1 / 86_400_000,
+             "second": 1 / 86_400, "seconds": 1 / 86_400, "sec": 1 / 86_400, "secs": 1 / 86_400,
+             "min": 1 / 1440, "mins": 1 / 1440, "hr": 1 / 24, "hrs": 1 / 24,
+             "minute": 1 / 1440, "minutes": 1 / 1440, "hour": 1 / 24, "hours": 1 / 24,
              "day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30.44, "months": 30.44,
              "year": 365.25, "years": 365.25}
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
+#: Currencies, by symbol, code or name: "$25" and "25 euros" are two amounts.
+_CURRENCY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|jpy|chf|dollars?|euros?|cents?|yen)\b",
+                       re.IGNORECASE)
+_CURRENCIES = {"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "cent": "usd",
+               "cents": "usd", "€": "eur", "eur": "eur", "euro": "eur", "euros": "eur",
+               "£": "gbp", "gbp": "gbp", "¥": "jpy", "jpy": "jpy", "yen": "jpy", "chf": "chf"}
 _DIGIT = re.compile(r"\d")
 
 
@@ -90,6 +106,8 @@ class Facets:
     environments: frozenset[str]
     times: frozenset[str]          # parts of the day and frequencies (``TIMES``)
     negations: int                 # negation words: "not encrypted and not tested" has two
+    currencies: frozenset[str] = frozenset()  # "$25" / "25 euros": another amount
+    contrasts: int = 0             # "rather … than", "instead of": a negation, or a correction
 
 
 @lru_cache(maxsize=65536)
@@ -133,8 +151,20 @@ def facets(text: str) -> Facets:
 
 def tokens(text: str) -> tuple[list[str], list[str]]:
     """The text's tokens as written and lower-cased (NFC, as the rest of the rules read it)."""
-    raw = _TOKEN.findall(unicodedata.normalize("NFC", text).replace("\u2019", "'"))
+    raw = [_expand(t) for t in
+           _TOKEN.findall(unicodedata.normalize("NFC", text).replace("\u2019", "'"))]
     return raw, [t.lower() for t in raw]
+
+
+def _expand(token: str) -> str:
+    """A short form as its word ("DB" → "database"); an acronym's plural as the acronym
+    ("PRs" → "PR": one name, not another)."""
+    low = token.lower()
+    if low in ABBREVIATIONS:
+        return ABBREVIATIONS[low]
+    if len(token) >= 3 and token.endswith("s") and token[:-1].isupper():
+        return token[:-1]
+    return token
 
 
 def _weekdays(lower: list[str]) -> frozenset[str]:
@@ -167,8 +197,15 @@ def _read(text: str) -> Facets:
     read = _spoken(lower, numbers, durations)  # "half past seven", "twice a year", ...
     for i, (tok, low) in enumerate(zip(raw, lower, strict=True)):
         nxt = lower[i + 1].replace(".", "") if i + 1 < len(lower) else ""
-        value = None if i in read else _number(low)
-        if value is None and low in ("a", "an") and nxt in UNIT_DAYS and i not in read:
+        once = low == "once" and nxt in _CLAUSE_OPENERS  # "once there are …": no count
+        value = None if i in read or once else _number(low)
+        if value is not None and i and lower[i - 1] == "at" and value == int(value) \
+                and 0 < value <= 12 and not content_word(nxt) and nxt not in UNIT_DAYS \
+                and not low.endswith("%") and nxt not in ("am", "pm", "percent"):
+            numbers.add(-value * 60 - 1)  # "at ten" is a clock time, as "at 10:00" is
+            continue
+        if value is None and low in ("a", "an") and nxt in UNIT_DAYS and nxt != "second" \
+                and i not in read:
             value = 1.0
         if value is not None:
             if nxt in UNIT_DAYS:
@@ -194,9 +231,23 @@ def _read(text: str) -> Facets:
         # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
         negations=sum(w in NEGATIONS or w.endswith("n't") for w in lower),
+        contrasts=_contrasts(lower),
+        currencies=frozenset(_CURRENCIES[c.lower()] for c in _CURRENCY.findall(text)),
     )
 
 
+def _contrasts(lower: list[str]) -> int:
+    """"rather … than" and "instead of": they deny the alternative after them as "not" does
+    ("to TestPyPI **rather than** PyPI" / "to TestPyPI, **not** to PyPI"), or name the value a
+    correction replaces ("now on Thursdays **instead of** Tuesdays"), so the negation rule
+    lets each count as a negation or as none."""
+    return sum((w == "rather" and "than" in lower[i + 1:])
+               or (w == "instead" and lower[i + 1:i + 2] == ["of"]) for i, w in enumerate(lower))
+
+
+#: Words after which "once" starts a clause ("once there are more than 2,000 messages"), not
+#: a count.
+_CLAUSE_OPENERS = frozenset("the a an there we it they you he she i this that all any".split())  # noqa: SIM905
 #: How often, as a period: "twice a year" is every 182 days, as "every six months" says.
 _TIMES_A = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 #: Clock times said in words: "half past seven" is 7:30.
@@ -225,6 +276,10 @@ def _spoken(lower: list[str], numbers: set[float], durations: list[float]) -> se
                 and lower[i + 2] in UNIT_DAYS:
             durations.append(0.5 * UNIT_DAYS[lower[i + 2]])
             used.update((i, i + 1, i + 2))
+        elif w == "quarter" and i + 3 < n and lower[i + 1] == "of" \
+                and lower[i + 2] in ("a", "an") and lower[i + 3] in UNIT_DAYS:
+            durations.append(0.25 * UNIT_DAYS[lower[i + 3]])  # "a quarter of an hour"
+            used.update((i, i + 1, i + 2, i + 3))
         else:
             count, at = (_TIMES_A[w], i + 1) if w in _TIMES_A else (None, i)
             if count is None and i + 1 < n and lower[i + 1] == "times":

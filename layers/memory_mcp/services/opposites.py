@@ -31,7 +31,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import pairwise
 
-from memory_mcp.services.facets import STOP_WORDS, Facets
+from memory_mcp.services.facets import NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS, Facets
 
 # One line per pair: the forms of one side, "|", the forms of the other. Forms are written
 # out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.
@@ -62,8 +62,12 @@ success successful successfully succeed succeeds succeeded pass passes passed pa
 synchronous synchronously sync | asynchronous asynchronously async
 include includes included including | exclude excludes excluded excluding
 high | low
-long | short
+long longer | short shorter
 fast faster quick quickly | slow slower slowly
+heavy heavier | light lighter
+large larger big bigger greater | small smaller
+warm warmer hot hotter | cold colder
+old older | new newer
 cheap cheaper | expensive
 true | false
 first | last
@@ -86,6 +90,7 @@ add adds added adding | remove removes removed removing delete deletes deleted d
 lock locks locked locking | unlock unlocks unlocked unlocking
 connect connects connected connecting | disconnect disconnects disconnected disconnecting
 subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
+working_hours business_hours office_hours | after_hours off_hours
 """
 
 #: Prefixes that negate only the listed bases (elsewhere "in", "im", "dis" start ordinary words:
@@ -111,7 +116,13 @@ _PHRASAL_STATES = frozenset("turn switch opt power".split())  # noqa: SIM905
 
 def _forms(tokens: tuple[str, ...]) -> list[str]:
     """The tokens, and each phrasal verb with its particle as one form ("sign_in")."""
-    out = list(tokens)
+    # "every" before a number, a unit or a day counts time ("every twelve months"), not things
+    out = [t for t, nxt in zip(tokens, (*tokens[1:], ""), strict=True)
+           if not (t == "every" and (nxt in _EVERY_COUNTS or nxt[:1].isdigit()))]
+    for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
+        if y == "hours":
+            outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
+            out.append("after_hours" if outside else f"{x}_{y}")
     for verb, particle in pairwise(tokens):
         base = verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
         for v in (verb, base, base + "e"):
@@ -119,6 +130,12 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
                 out.append(f"{v}_{particle}")
                 break
     return out
+
+
+_EVERY_COUNTS = frozenset(UNIT_DAYS) | frozenset(WEEKDAYS) | frozenset(
+    w + "s" for w in WEEKDAYS) | frozenset(NUMBER_WORDS) | frozenset(TIMES) | frozenset(
+    ["other", "night", "morning", "evening", "afternoon", "weekday", "weekend", "shift",
+     "sprint", "quarter", "release", "deploy"])
 
 
 @lru_cache(maxsize=1)

@@ -177,22 +177,33 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
 
 def roles(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The same names in other places of the same sentence ("Henry manages Iris" / "Iris
-    manages Henry"): the same skeleton of words, the names in another order.
+    manages Henry", "blue-green deploys in staging and rolling deploys in production" and the
+    other way round): the same skeleton of words, the names in another order.
 
     Exempt when exactly one text is passive ("Iris is managed by Henry"): the voice flips the
     order of the same roles."""
-    shared = a.names & b.names
-    if len(shared) < 2 or len(words(a)) != len(words(b)):  # another skeleton: not a swap
+    def named(f: Facets) -> set[str]:
+        return set(f.names) | {ENVIRONMENTS[t] for t in f.tokens if t in ENVIRONMENTS}
+
+    shared = named(a) & named(b)
+    if len(shared) < 2:
         return None
 
     def skeleton(f: Facets) -> tuple[list[str], list[str]]:
+        """Content words as stems, each run of adjacent names (or environments) as one mark:
+        "Dr. Okafor" is one person in the place "Lena" holds in the other text."""
+        content = dict(words(f))
         names: dict[str, None] = {}
         keys: list[str] = []
-        for _, w in words(f):
-            if w in f.names:
-                keys.append("\0")
-                names.setdefault(w)
-            else:
+        last = -2
+        for i, w in enumerate(f.tokens):
+            name = ENVIRONMENTS.get(w) if w in ENVIRONMENTS else (w if w in f.names else None)
+            if name is not None:
+                if last != i - 1:
+                    keys.append("\0")
+                names.setdefault(name)
+                last = i
+            elif i in content:
                 keys.append(stem(w))
         return [n for n in names if n in shared], keys
 

@@ -1,0 +1,107 @@
+"""What fills one place of the same sentence: how many ("**all** core maintainers" / "**two**
+core maintainers", "**Most** issues …" / "Issues …"), how often ("purged **every night**" /
+"purged **every Sunday**") and which role ("Marta is **the art director** for" / "… **the lead
+level designer** for").
+
+Found by a third forget set written apart from the rules (bench/data/forget_probe.json): each
+was forgotten in place of the stored fact. The other rules compare what a text contains (a
+number, a weekday, a name); these compare two texts' words in the same place, where the
+difference is a word the other rules have no facet for (a quantifier, a frequency against a
+weekday, a role of several words).
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import NUMBER_WORDS, WEEKDAYS, Facets, content_word, stem
+from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
+
+#: Words that say how many of a thing. "All" and "every" say what a bare plural says
+#: ("Issues with no reply are closed"), so only the others conflict with none.
+QUANTIFIERS = frozenset("all every each some most many few several both any only".split())  # noqa: SIM905
+_AS_BARE = frozenset(["all", "every", "each", "any"])
+#: Words after "every" / "each" that make a daily or hourly schedule.
+_DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
+_DAILY = frozenset(["daily", "nightly", "hourly"])
+
+
+def _amount(word: str) -> bool:
+    return word in QUANTIFIERS or word in NUMBER_WORDS or word[:1].isdigit()
+
+
+def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Another quantity before the same words, after the same words: "approval from **all**
+    core maintainers" / "… from **two** core maintainers"; or a quantifier where the other
+    text has none ("**Most** issues … are closed" / "Issues … are closed"). Two numbers are
+    the numbers rule's."""
+    ta, tb = a.tokens, b.tokens
+    for x, y, flip in ((ta, tb, False), (tb, ta, True)):
+        for i, word in enumerate(x[:-1]):
+            after = x[i + 1]
+            if not _amount(word) or not content_word(after):
+                continue
+            before = x[i - 1] if i else ""
+            for j, other in enumerate(y):
+                if stem(other) != stem(after):
+                    continue
+                prev, prev2 = (y[j - 1] if j else ""), (y[j - 2] if j > 1 else "")
+                if prev == word or (prev in _AS_BARE and word in _AS_BARE):
+                    continue  # "every month" / "each month" / "all months": one quantity
+                if _amount(prev) and prev2 == before \
+                        and not (_is_number(word) and _is_number(prev)):
+                    return (prev, word) if flip else (word, prev)
+                if prev == before and word in QUANTIFIERS and word not in _AS_BARE:
+                    return ("(none)", word) if flip else (word, "(none)")
+    return None
+
+
+def _is_number(word: str) -> bool:
+    return word in NUMBER_WORDS or word[:1].isdigit()
+
+
+def _daily(f: Facets) -> str | None:
+    for i, t in enumerate(f.tokens):
+        if t in _DAILY:
+            return t
+        if t in ("every", "each") and i + 1 < len(f.tokens) and f.tokens[i + 1] in _DAILY_AFTER:
+            return f"{t} {f.tokens[i + 1]}"
+    return None
+
+
+def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """A daily or hourly schedule against named weekdays ("purged **every night**" / "purged
+    **every Sunday**"): the times rule compares parts of the day with each other and the
+    weekday rule weekdays, so neither saw the two as different."""
+    da, db = _daily(a), _daily(b)
+    if da and not db and b.weekdays and not a.weekdays:
+        return da, ", ".join(sorted(b.weekdays))
+    if db and not da and a.weekdays and not b.weekdays:
+        return ", ".join(sorted(a.weekdays)), db
+    return None
+
+
+def _role(f: Facets) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(the subject's stems, the role's stems) of "<subject> is the <role> for|of|on …"."""
+    toks = f.tokens
+    for i, t in enumerate(toks[:-2]):
+        if t in COPULAS and toks[i + 1] in DETERMINERS:
+            role: list[str] = []
+            for w in toks[i + 2:]:
+                if w in PREPOSITIONS or w in ("and", "but", "who", "which", ","):
+                    break
+                if content_word(w):
+                    role.append(stem(w))
+            subject = frozenset(stem(w) for w in toks[:i] if content_word(w))
+            return (subject, frozenset(role)) if role and subject else None
+    return None
+
+
+def role(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """The same subject named as another role, no word in common ("Marta is the **art
+    director** for the desert map" / "… the **lead level designer** for …"). One word
+    swapped is the swapped-word rule's; this one reads roles of several words."""
+    ra, rb = _role(a), _role(b)
+    if ra is None or rb is None or ra[0] != rb[0] or ra[1] & rb[1]:
+        return None
+    if any(w in WEEKDAYS for w in ra[1] | rb[1]):
+        return None
+    return " ".join(sorted(ra[1])), " ".join(sorted(rb[1]))

@@ -1,0 +1,96 @@
+"""Near misses and rewordings found by a third forget set written apart from the rules
+(bench/data/forget_probe.json): its first run forgot a different, still-true fact 13 times
+(another quantity, a frequency against a weekday, another role, environments or names in
+other places, another unit or currency, another condition) and refused rewordings that wrote
+"DB", "2,000", "at ten" or "each month" where the fact had "database", "2000", "10:00" or
+"every month"."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_mcp.services import agreement
+from memory_mcp.services.facets import facets
+
+
+def kinds(request: str, stored: str) -> set[str]:
+    return {c.kind for c in agreement.conflicts(request, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind", "subject"), [
+    ("Ethics approval is renewed every twelve months for some human-subject studies",
+     "Ethics approval is renewed every twelve months for all human-subject studies",
+     "quantity", False),
+    ("PRs touching the parser need approval from all core maintainers",
+     "PRs touching the parser need approval from two core maintainers", "quantity", False),
+    ("Most issues with no reply for 60 days are closed by the stale bot",
+     "Issues with no reply for 60 days are closed by the stale bot", "quantity", False),
+    ("The asset cache is purged every night in production",
+     "The asset cache is purged every Sunday in production", "schedule", False),
+    ("Marta is the art director for the desert map",
+     "Marta is the lead level designer for the desert map", "role", True),
+    ("Lena is the PI on the grant and Dr. Okafor is the lab manager",
+     "Dr. Okafor is the PI on the grant and Lena is the lab manager", "roles", True),
+    ("The service uses blue-green deploys in staging and rolling deploys in production",
+     "The service uses blue-green deploys in production and rolling deploys in staging",
+     "roles", True),
+    ("The staging core banking DB fails over to Frankfurt",
+     "The core banking DB fails over to Frankfurt", "environment", True),
+    ("The dashboard refreshes every 15 seconds during the day shift",
+     "The dashboard refreshes every 15 minutes during the day shift", "duration", False),
+    ("The card authorisation SLA is 250 ms", "The card authorisation SLA is 200 ms",
+     "duration", False),
+    ("For delivery orders, refunds under 25 euros are automatic",
+     "For delivery orders, refunds under $25 are automatic", "currency", False),
+    ("The dashboard refreshes every 15 minutes during the night shift",
+     "The dashboard refreshes every 15 minutes during the day shift", "thing", True),
+    ("During working hours, freezer alarms are sent by SMS to the lab manager",
+     "After hours, freezer alarms are sent by SMS to the lab manager", "opposite", True),
+    ("Orders lighter than 30 kg go with the freight carrier",
+     "Orders heavier than 30 kg go with the freight carrier", "opposite", False),
+])
+def test_each_probe_near_miss_is_a_conflict(request_text: str, stored: str, kind: str,
+                                            subject: bool) -> None:
+    found = [c for c in agreement.conflicts(request_text, stored) if c.kind == kind]
+    assert found and found[0].subject is subject, agreement.conflicts(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Once there are more than 2,000 messages in the queue, the IT director is paged too",
+     "If the queue goes above 2000 messages, the IT director gets paged as well."),
+    ("Every 4 hours the WMS DB is backed up to Azure",
+     "The WMS database is backed up to Azure every four hours."),
+    ("lab meeting: thursdays 10:00, room B214", "Lab meeting is on Thursdays at ten in room B214."),
+    ("We upgrade the production Kubernetes clusters one minor version each quarter",
+     "Production k8s clusters are upgraded by one minor version per quarter."),
+    ("Releases are tagged by Ana on the first Monday of every month",
+     "Ana tags the releases on the first Monday of each month."),
+    ("Two core maintainers must approve any PR that touches the parser",
+     "PRs touching the parser need approval from two core maintainers."),
+    ("The pharmacy dashboard refreshes every quarter of an hour during the day shift",
+     "The pharmacy dashboard refreshes every 15 minutes during the day shift."),
+    ("Outside working hours the lab manager gets freezer alarms by SMS",
+     "After hours, freezer alarms are sent by SMS to the lab manager."),
+    ("Security reports should go to the private list and not to public GitHub issues",
+     "Security reports go to the private list rather than public GitHub issues."),
+    ("Any agent can issue refunds", "Refunds can be issued by any support agent"),
+    ("Lena would rather get an email than a Slack message",
+     "Lena prefers to be contacted by email rather than Slack."),
+    ("Security reports go to the public list rather than the private one",
+     "Security reports go to the public list"),  # says more, not otherwise
+])
+def test_probe_rewordings_agree(request_text: str, stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []
+
+
+def test_numbers_are_read_as_written() -> None:
+    """Thousands separators are one number; "once" opening a clause is no count; "at ten" is
+    a clock time; a short form is its word; an acronym's plural is the acronym."""
+    assert facets("above 2,000 messages").numbers == {2000.0}
+    assert facets("Once there are 5 messages").numbers == {5.0}
+    assert facets("The job runs once").numbers == {1.0}
+    assert facets("Lab meeting is at ten in room B214").numbers == facets("at 10:00").numbers
+    assert facets("The limit is capped at 10 requests").numbers == {10.0}
+    assert "database" in facets("the WMS DB").tokens
+    assert "pr" in facets("Merge the PRs").names and "aws" in facets("We use AWS").names
+    assert facets("a second opinion").durations == ()
