@@ -94,3 +94,25 @@ def test_numbers_are_read_as_written() -> None:
     assert "database" in facets("the WMS DB").tokens
     assert "pr" in facets("Merge the PRs").names and "aws" in facets("We use AWS").names
     assert facets("a second opinion").durations == ()
+
+
+def test_quantity_reads_each_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Comparing every amount with every word of the other text took 35 s for two close
+    60,000-character texts ("all servers all servers …"; the rules read close long texts in
+    full). Each text is now read once into its contexts: stems looked up grow with the texts,
+    not with their product."""
+    from memory_mcp.services import slots
+
+    calls = 0
+    real = slots.stem
+
+    def counting(word: str) -> str:
+        nonlocal calls
+        calls += 1
+        return real(word)
+
+    monkeypatch.setattr(slots, "stem", counting)
+    a = facets(" ".join(["all servers"] * 2000))
+    b = facets(" ".join(["all servers"] * 2000) + " now")
+    assert slots.quantity(a, b) is None
+    assert calls <= 4 * (len(a.tokens) + len(b.tokens)), calls

@@ -32,26 +32,37 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
     """Another quantity before the same words, after the same words: "approval from **all**
     core maintainers" / "… from **two** core maintainers"; or a quantifier where the other
     text has none ("**Most** issues … are closed" / "Issues … are closed"). Two numbers are
-    the numbers rule's."""
-    ta, tb = a.tokens, b.tokens
-    for x, y, flip in ((ta, tb, False), (tb, ta, True)):
+    the numbers rule's. Linear in the texts (a long text is read once into its contexts)."""
+    for x, y, flip in ((a.tokens, b.tokens, False), (b.tokens, a.tokens, True)):
+        amounts, plain = _contexts(y)
         for i, word in enumerate(x[:-1]):
             after = x[i + 1]
             if not _amount(word) or not content_word(after):
                 continue
-            before = x[i - 1] if i else ""
-            for j, other in enumerate(y):
-                if stem(other) != stem(after):
-                    continue
-                prev, prev2 = (y[j - 1] if j else ""), (y[j - 2] if j > 1 else "")
-                if prev == word or (prev in _AS_BARE and word in _AS_BARE):
-                    continue  # "every month" / "each month" / "all months": one quantity
-                if _amount(prev) and prev2 == before \
-                        and not (_is_number(word) and _is_number(prev)):
-                    return (prev, word) if flip else (word, prev)
-                if prev == before and word in QUANTIFIERS and word not in _AS_BARE:
-                    return ("(none)", word) if flip else (word, "(none)")
+            key = (x[i - 1] if i else "", stem(after))
+            for other in sorted(amounts.get(key, ())):
+                if other == word or (other in _AS_BARE and word in _AS_BARE) \
+                        or (_is_number(word) and _is_number(other)):
+                    continue  # "every month" / "each month": one quantity
+                return (other, word) if flip else (word, other)
+            if word in QUANTIFIERS and word not in _AS_BARE and key in plain:
+                return ("(none)", word) if flip else (word, "(none)")
     return None
+
+
+def _contexts(tokens: tuple[str, ...]
+              ) -> tuple[dict[tuple[str, str], set[str]], set[tuple[str, str]]]:
+    """(word before, stem of the word after) → the amounts a text puts between them; and the
+    (word before, stem) pairs it writes with no amount between."""
+    amounts: dict[tuple[str, str], set[str]] = {}
+    plain: set[tuple[str, str]] = set()
+    for j, word in enumerate(tokens):
+        prev = tokens[j - 1] if j else ""
+        if _amount(prev):
+            amounts.setdefault((tokens[j - 2] if j > 1 else "", stem(word)), set()).add(prev)
+        else:
+            plain.add((prev, stem(word)))
+    return amounts, plain
 
 
 def _is_number(word: str) -> bool:
