@@ -25,7 +25,7 @@ HOLDOUT = json.loads((DATA / "forget_holdout.json").read_text())
 PROBE = json.loads((DATA / "forget_probe.json").read_text())
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE}
 #: Rewordings each set must see forgotten in one call: the issue's 80 %, except on the probe,
-#: which measures 47/63 here (one space, forgotten in turn; 49/63 in the bench's fresh spaces)
+#: which measures 47-48/63 here (one space, forgotten in turn; 50/63 in the bench's fresh spaces)
 #: and is held to that, so a rule change that costs rewordings fails.
 PARAPHRASE_FLOOR = {"dev": 0.8, "holdout": 0.8, "probe": 0.74}
 NEAR_MISS_CLASSES = {

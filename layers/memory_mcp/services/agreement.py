@@ -198,6 +198,24 @@ def years(f: Facets) -> frozenset[str]:
         and (i + 1 == len(tokens) or tokens[i + 1] in STOP_WORDS))
 
 
+def _hours(numbers: frozenset[float]) -> frozenset[float]:
+    """The numbers, and for each whole-hour clock time the bare hours it is written as: "at
+    10:00" / "at ten", "closes at 18:00" / "closes at 6"."""
+    out = set(numbers)
+    for n in numbers:
+        minutes = -n - 1
+        if n < 0 and minutes % 60 == 0:
+            out.update({minutes // 60, minutes // 60 - 12} - {0.0, -12.0})
+    return frozenset(out)
+
+
+def _set_aside(f: Facets, other: Facets) -> int:
+    """How many of ``f``'s "rather than" / "instead of" deny what a negation of ``other``
+    denies ("to TestPyPI **rather than** PyPI" / "**not** to PyPI"): those count as negations.
+    Others do not ("encrypted **instead of** compressed" is no "not encrypted")."""
+    return min(other.negations, sum(any(c & n for n in other.negated) for c in f.contrasts))
+
+
 def _durations(values: tuple[float, ...]) -> str:
     """Durations in days as a person reads them: 0.00347 → "5 minutes", 30 → "30 days"."""
     out = []
@@ -257,7 +275,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                 a, b, days=_first_words(named_a | named_b), words=_RELATIVE):
             out.append(Conflict("thing", True, f"different things: {_q(sorted(named_a))} vs "
                                                f"{_q(sorted(named_b))}"))
-    if a.numbers and b.numbers and not (a.numbers <= b.numbers or b.numbers <= a.numbers):
+    if a.numbers and b.numbers and not (a.numbers <= _hours(b.numbers)
+                                        or b.numbers <= _hours(a.numbers)):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
     if _durations_differ(a.durations, b.durations):
@@ -273,8 +292,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # at midnight" says more than "every night", not something else
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
                                            f"{_q(sorted(b.times))}"))
-    if not any(a.negations + i == b.negations + j  # a contrast may count as a negation
-               for i in range(a.contrasts + 1) for j in range(b.contrasts + 1)):
+    if a.negations + _set_aside(a, b) != b.negations + _set_aside(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b)),
                         ("schedule", slots.schedule(a, b))):
@@ -287,15 +305,16 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if opposite is not None:  # another state is a value; another direction, another fact
         out.append(Conflict("opposite", not opposite[2],
                             f'opposite words: "{opposite[0]}" vs "{opposite[1]}"'))
-    # the swapped-word rule is not read past an opposite: "approval is manual" / "… automatic"
-    # is that opposite (a value), not also another subject in the predicate's place
-    out.extend(_order_conflicts(request, stored, a, b,
-                                any(c.subject for c in out) or opposite is not None))
+    # the swapped-word rule leaves the opposite's words out: "approval is manual" / "…
+    # automatic" is that opposite (a value), not also another subject in the predicate's place,
+    # while "allowed in the **kitchen**" / "blocked in the **lobby**" still swaps a place
+    out.extend(_order_conflicts(request, stored, a, b, any(c.subject for c in out),
+                                frozenset(opposite[:2]) if opposite else frozenset()))
     return out
 
 
-def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
-                     ) -> list[Conflict]:
+def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool,
+                     opposite: frozenset[str] = frozenset()) -> list[Conflict]:
     """The rules of ``wording.py``: numbered things, names in other roles, long texts that
     differ, one word in place of another (reported only when no subject conflict already
     explains the pair: "Bob" vs "Alice" is a name conflict, not also a swapped word)."""
@@ -319,7 +338,8 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         out.append(Conflict("long", True, f"long texts that differ in {len(only_a)} and "
                                           f"{len(only_b)} words"))
     elif not (subject_found or out):
-        swap = wording.swap(a, b, only_a, only_b)
+        swap = wording.swap(a, b, [(i, w) for i, w in only_a if w not in opposite],
+                            [(i, w) for i, w in only_b if w not in opposite])
         if swap is not None:  # another person, thing or value in the same place: another fact
             out.append(Conflict("word", True, f'one word differs: "{swap[0]}" vs "{swap[1]}"'))
     return out

@@ -84,12 +84,17 @@ UNIT_DAYS = {"millisecond": 1 / 86_400_000, "milliseconds": 1 / 86_400_000, "ms"
              "year": 365.25, "years": 365.25}
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
 #: Currencies, by symbol, code or name: "$25" and "25 euros" are two amounts.
-_CURRENCY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|jpy|chf|dollars?|euros?|cents?|yen)\b",
+_CURRENCY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|jpy|chf|dollars?|euros?|yen)\b",
                        re.IGNORECASE)
-_CURRENCIES = {"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "cent": "usd",
-               "cents": "usd", "€": "eur", "eur": "eur", "euro": "eur", "euros": "eur",
-               "£": "gbp", "gbp": "gbp", "¥": "jpy", "jpy": "jpy", "yen": "jpy", "chf": "chf"}
+_CURRENCIES = {"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "€": "eur",
+               "eur": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "gbp": "gbp",
+               "¥": "jpy", "jpy": "jpy", "yen": "jpy", "chf": "chf"}
 _DIGIT = re.compile(r"\d")
+#: A number and a unit written as one token: "30s", "200ms", "2h", "7d".
+_COMPACT = re.compile(r"(\d+(?:\.\d+)?)(ms|s|sec|secs|min|mins|h|hr|hrs|d)")
+_COMPACT_UNITS = {"ms": 1 / 86_400_000, "s": 1 / 86_400, "sec": 1 / 86_400, "secs": 1 / 86_400,
+                  "min": 1 / 1440, "mins": 1 / 1440, "h": 1 / 24, "hr": 1 / 24, "hrs": 1 / 24,
+                  "d": 1.0}
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,8 @@ class Facets:
     times: frozenset[str]          # parts of the day and frequencies (``TIMES``)
     negations: int                 # negation words: "not encrypted and not tested" has two
     currencies: frozenset[str] = frozenset()  # "$25" / "25 euros": another amount
-    contrasts: int = 0             # "rather … than", "instead of": a negation, or a correction
+    negated: tuple[frozenset[str], ...] = ()    # stems after each negation word
+    contrasts: tuple[frozenset[str], ...] = ()  # stems after each "rather … than", "instead of"
 
 
 @lru_cache(maxsize=65536)
@@ -199,10 +205,9 @@ def _read(text: str) -> Facets:
         nxt = lower[i + 1].replace(".", "") if i + 1 < len(lower) else ""
         once = low == "once" and nxt in _CLAUSE_OPENERS  # "once there are …": no count
         value = None if i in read or once else _number(low)
-        if value is not None and i and lower[i - 1] == "at" and value == int(value) \
-                and 0 < value <= 12 and not content_word(nxt) and nxt not in UNIT_DAYS \
-                and not low.endswith("%") and nxt not in ("am", "pm", "percent"):
-            numbers.add(-value * 60 - 1)  # "at ten" is a clock time, as "at 10:00" is
+        compact = _COMPACT.fullmatch(low)
+        if compact and i not in read:  # "30s", "200ms", "2h": a duration, not a name
+            durations.append(float(compact.group(1)) * _COMPACT_UNITS[compact.group(2)])
             continue
         if value is None and low in ("a", "an") and nxt in UNIT_DAYS and nxt != "second" \
                 and i not in read:
@@ -231,18 +236,41 @@ def _read(text: str) -> Facets:
         # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
         negations=sum(w in NEGATIONS or w.endswith("n't") for w in lower),
+        negated=tuple(_after(lower, i) for i, w in enumerate(lower)
+                      if w in NEGATIONS or w.endswith("n't")),
         contrasts=_contrasts(lower),
         currencies=frozenset(_CURRENCIES[c.lower()] for c in _CURRENCY.findall(text)),
     )
 
 
-def _contrasts(lower: list[str]) -> int:
-    """"rather … than" and "instead of": they deny the alternative after them as "not" does
-    ("to TestPyPI **rather than** PyPI" / "to TestPyPI, **not** to PyPI"), or name the value a
-    correction replaces ("now on Thursdays **instead of** Tuesdays"), so the negation rule
-    lets each count as a negation or as none."""
-    return sum((w == "rather" and "than" in lower[i + 1:])
-               or (w == "instead" and lower[i + 1:i + 2] == ["of"]) for i, w in enumerate(lower))
+def _contrasts(lower: list[str]) -> tuple[frozenset[str], ...]:
+    """What each "rather … than" and "instead of" sets aside (the stems after it). Such a
+    phrase denies that alternative as "not" does ("to TestPyPI **rather than** PyPI" / "to
+    TestPyPI, **not** to PyPI"), or names the value a correction replaces ("now on Thursdays
+    **instead of** Tuesdays"): the negation rule counts it only against a negation of the
+    other text that sets aside the same thing. One pass: "rather" waits for its "than"."""
+    out: list[frozenset[str]] = []
+    waiting = 0
+    for i, w in enumerate(lower):
+        if w == "rather":
+            waiting += 1
+        elif w == "than" and waiting:
+            waiting -= 1
+            out.append(_after(lower, i))
+        elif w == "instead" and lower[i + 1:i + 2] == ["of"]:
+            out.append(_after(lower, i + 1))
+    return tuple(out)
+
+
+def _after(lower: list[str], i: int) -> frozenset[str]:
+    """Stems of the (up to three) content words after position ``i``."""
+    out: list[str] = []
+    for w in lower[i + 1:i + 8]:
+        if content_word(w):
+            out.append(stem(w))
+            if len(out) == 3:
+                break
+    return frozenset(out)
 
 
 #: Words after which "once" starts a clause ("once there are more than 2,000 messages"), not
@@ -250,6 +278,7 @@ def _contrasts(lower: list[str]) -> int:
 _CLAUSE_OPENERS = frozenset("the a an there we it they you he she i this that all any".split())  # noqa: SIM905
 #: How often, as a period: "twice a year" is every 182 days, as "every six months" says.
 _TIMES_A = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+_TIMES_X = re.compile(r"(\d+)x")
 #: Clock times said in words: "half past seven" is 7:30.
 _PAST = {"half": 30, "quarter": 15}
 
@@ -259,7 +288,8 @@ def _spoken(lower: list[str], numbers: set[float], durations: list[float]) -> se
     ``durations``; returns the token positions they used, which are not read again.
 
     "half past seven" / "quarter to eight" (clock times), "half an hour" (30 minutes), "twice
-    a year" / "three times per month" (a period: the unit over the count). Without them a
+    a year" / "three times per month" (a period: the unit over the count), "every week" /
+    "every other week" (a period of one or two). Without them a
     rewording's "twice a year" was a year and a 2 against "every six months"."""
     used: set[int] = set()
     n = len(lower)
@@ -280,10 +310,19 @@ def _spoken(lower: list[str], numbers: set[float], durations: list[float]) -> se
                 and lower[i + 2] in ("a", "an") and lower[i + 3] in UNIT_DAYS:
             durations.append(0.25 * UNIT_DAYS[lower[i + 3]])  # "a quarter of an hour"
             used.update((i, i + 1, i + 2, i + 3))
+        elif w == "every" and i + 1 < n and (lower[i + 1] in UNIT_DAYS or (
+                lower[i + 1] == "other" and i + 2 < n and lower[i + 2] in UNIT_DAYS)):
+            other = lower[i + 1] == "other"  # "every other week": a period of two
+            unit = lower[i + 2] if other else lower[i + 1]
+            if unit != "second":  # "every second Tuesday" is an ordinal
+                durations.append(UNIT_DAYS[unit] * (2 if other else 1))
+                used.update(range(i, i + (3 if other else 2)))
         else:
             count, at = (_TIMES_A[w], i + 1) if w in _TIMES_A else (None, i)
             if count is None and i + 1 < n and lower[i + 1] == "times":
                 count, at = _number(w), i + 2
+            elif count is None and (times := _TIMES_X.fullmatch(w)):  # "2x a week"
+                count, at = float(times.group(1)), i + 1
             if count and at + 1 < n and lower[at] in ("a", "an", "per", "each", "every") \
                     and lower[at + 1] in UNIT_DAYS:
                 durations.append(UNIT_DAYS[lower[at + 1]] / count)

@@ -117,7 +117,8 @@ _PHRASAL_STATES = frozenset("turn switch opt power".split())  # noqa: SIM905
 def _forms(tokens: tuple[str, ...]) -> list[str]:
     """The tokens, and each phrasal verb with its particle as one form ("sign_in")."""
     # "every" before a number, a unit or a day counts time ("every twelve months"), not things
-    out = [t for t, nxt in zip(tokens, (*tokens[1:], ""), strict=True)
+    nexts = (*tokens[1:], "") if tokens else ()  # a text of no words ("👍") has none
+    out = [t for t, nxt in zip(tokens, nexts, strict=True)
            if not (t == "every" and (nxt in _EVERY_COUNTS or nxt[:1].isdigit()))]
     for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
         if y == "hours":
@@ -197,8 +198,10 @@ def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, boo
                 pair, side, state = sides[t]
                 held.setdefault((pair, side), t)
                 states[pair] = state
-    for (pair, side), word in sorted(held_a.items()):
-        other = (pair, 1 - side)
-        if other in held_b and other not in held_a and (pair, side) not in held_b:
-            return word.replace("_", " "), held_b[other].replace("_", " "), states[pair]
-    return None
+    found = [(word.replace("_", " "), held_b[(pair, 1 - side)].replace("_", " "), states[pair])
+             for (pair, side), word in sorted(held_a.items())
+             if (pair, 1 - side) in held_b and (pair, 1 - side) not in held_a
+             and (pair, side) not in held_b]
+    # an event pair anywhere makes it another fact ("scale **up** when CPU **rises**" /
+    # "scale **down** when CPU **falls**"), whichever pair comes first
+    return min(found, key=lambda f: f[2]) if found else None

@@ -17,7 +17,7 @@ from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
 #: ("Issues with no reply are closed"), so only the others conflict with none.
-QUANTIFIERS = frozenset("all every each some most many few several both any only".split())  # noqa: SIM905
+QUANTIFIERS = frozenset("all every each some most many few several both any".split())  # noqa: SIM905
 _AS_BARE = frozenset(["all", "every", "each", "any"])
 #: Words after "every" / "each" that make a daily or hourly schedule.
 _DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
@@ -40,6 +40,8 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
             if not _amount(word) or not content_word(after):
                 continue
             key = (x[i - 1] if i else "", stem(after))
+            if word in amounts.get(key, ()):
+                continue  # the other text says it there too (a text never conflicts with itself)
             for other in sorted(amounts.get(key, ())):
                 if other == word or (other in _AS_BARE and word in _AS_BARE) \
                         or (_is_number(word) and _is_number(other)):
