@@ -170,3 +170,12 @@ def test_only_may_move_within_the_sentence() -> None:
 ])
 def test_every_unit_is_a_period(request_text: str, stored: str, agree: bool) -> None:
     assert (agreement.conflicts(request_text, stored) == []) is agree
+
+
+def test_an_ordinal_before_a_unit_is_a_position() -> None:
+    """"on the first day of each month" names a day, not a duration of one day: read as one, it
+    disagreed with "on the 1st of every month" once "every month" became a period."""
+    assert facets("on the first day of each month").durations == (30.44,)
+    assert agreement.conflicts("Invoices go out on the 1st of every month",
+                               "Invoices go out on the first day of each month") == []
+    assert facets("Tokens expire after one day").durations == (1.0,)

@@ -35,7 +35,7 @@ from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, fit
 from memory_mcp.documents.dedupe import dedupe
 from memory_mcp.documents.dedupe import key as _key
 from memory_mcp.documents.running_lines import without_running_lines
-from memory_mcp.services.facets import STOP_WORDS
+from memory_mcp.services.lexicon import STOP_WORDS
 
 MAX_MEMORY_CHARS = 500
 MAX_RECORD_CHARS = 2_000

@@ -20,25 +20,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_mcp.services import opposites, slots, wording
-from memory_mcp.services.facets import (
-    LONG_TEXT,
-    MONTHS,
-    STOP_WORDS,
-    TIMES,
-    WEEKDAYS,
-    Facets,
-    content_word,
-    facets,
-    singular_weekday,
-    stem,
-)
-from memory_mcp.services.facets import (
-    tokens as text_tokens,
-)
+from memory_mcp.services import opposites, slots, values, wording
+from memory_mcp.services.facets import LONG_TEXT, Facets, content_word, facets, singular_weekday, stem
+from memory_mcp.services.facets import tokens as text_tokens
+from memory_mcp.services.lexicon import MONTHS, TIMES, WEEKDAYS
 from memory_mcp.services.word_pool import parts_pool, pool
 
-_DURATION_SLACK = 0.03
 _PREAMBLE = re.compile(
     r"^\s*(?:please\s+)?(?:forget|(?:remove|delete|drop)\s+(?:the\s+)?(?:fact|memory|note)s?)"
     r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+", re.IGNORECASE)
@@ -114,7 +101,7 @@ def _else_differs(a: Facets, b: Facets, *, numbers: frozenset[float] = frozenset
     na, nb = a.numbers - numbers, b.numbers - numbers
     if na and nb and not (na <= nb or nb <= na):
         return True
-    if _durations_differ(a.durations, b.durations) or (a.times != b.times):
+    if values.durations_differ(a.durations, b.durations) or (a.times != b.times):
         return True
     short = frozenset(WEEKDAYS.get(singular_weekday(d), MONTHS.get(d, d)) for d in days)
     return (a.weekdays - short) != (b.weekdays - short) or (a.months - short) != (b.months - short)
@@ -181,65 +168,6 @@ _ORDINAL = re.compile(r"first|second|third|fourth|fifth|sixth|seventh|eighth|nin
                       r"last|\d+(?:st|nd|rd|th)")
 
 
-#: Words before a number that make it a year ("for 2025", "fiscal year 2024", "since 2019"): a
-#: save's hint (``memories._may_replace``) never pairs two years' facts.
-_YEAR_BEFORE = frozenset(["in", "for", "of", "since", "until", "during", "year", "fy", "from",
-                          "to", "by", "before", "after"])
-
-
-def years(f: Facets) -> frozenset[str]:
-    """Four-digit years a text dates itself by: after "for", "in", "year", … and not counting
-    something ("a limit of 2000 requests" is a number, "the budget for 2025 is" a year)."""
-    tokens = f.tokens
-    return frozenset(
-        t for i, t in enumerate(tokens)
-        if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2100 and i > 0
-        and tokens[i - 1] in _YEAR_BEFORE
-        and (i + 1 == len(tokens) or tokens[i + 1] in STOP_WORDS))
-
-
-def _hours(numbers: frozenset[float]) -> frozenset[float]:
-    """The numbers, and for each whole-hour clock time the bare hours it is written as: "at
-    10:00" / "at ten", "closes at 18:00" / "closes at 6"."""
-    out = set(numbers)
-    for n in numbers:
-        minutes = -n - 1
-        if n < 0 and minutes % 60 == 0:
-            out.update({minutes // 60, minutes // 60 - 12} - {0.0, -12.0})
-    return frozenset(out)
-
-
-def _set_aside(f: Facets, other: Facets) -> int:
-    """How many of ``f``'s "rather than" / "instead of" deny what a negation of ``other``
-    denies ("to TestPyPI **rather than** PyPI" / "**not** to PyPI"): those count as negations.
-    Others do not ("encrypted **instead of** compressed" is no "not encrypted")."""
-    return min(other.negations, sum(any(c & n for n in other.negated) for c in f.contrasts))
-
-
-def _durations(values: tuple[float, ...]) -> str:
-    """Durations in days as a person reads them: 0.00347 → "5 minutes", 30 → "30 days"."""
-    out = []
-    for days in sorted(set(values)):
-        whole = [(u, round(days / n)) for u, n in _UNITS
-                 if days >= n * 0.995 and abs(days / n - round(days / n)) <= 0.005 * days / n]
-        unit, count = whole[0] if whole else next(
-            ((u, days / n) for u, n in _UNITS if days >= n), ("ms", days * 86_400_000))
-        out.append(f"{count:.3g} {unit[:-1] if count == 1 and unit != 'ms' else unit}")
-    return ", ".join(out)
-
-
-_UNITS = (("years", 365.25), ("months", 30.44), ("weeks", 7.0), ("days", 1.0),
-          ("hours", 1 / 24), ("minutes", 1 / 1440), ("seconds", 1 / 86_400),
-          ("ms", 1 / 86_400_000))
-
-
-def _durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    def close(x: float, y: float) -> bool:
-        return abs(x - y) <= _DURATION_SLACK * max(abs(x), abs(y))
-    return bool(a and b) and not (all(any(close(x, y) for y in b) for x in a)
-                                  or all(any(close(x, y) for x in a) for y in b))
-
-
 def conflicts(request: str, stored: str) -> list[Conflict]:
     """Every reason ``request`` and ``stored`` are not the same fact (empty: they agree).
 
@@ -275,13 +203,14 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                 a, b, days=_first_words(named_a | named_b), words=_RELATIVE):
             out.append(Conflict("thing", True, f"different things: {_q(sorted(named_a))} vs "
                                                f"{_q(sorted(named_b))}"))
-    if a.numbers and b.numbers and not (a.numbers <= _hours(b.numbers)
-                                        or b.numbers <= _hours(a.numbers)):
+    if a.numbers and b.numbers and not (a.numbers <= values.hours(b.numbers)
+                                        or b.numbers <= values.hours(a.numbers)):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
-    if _durations_differ(a.durations, b.durations):
-        out.append(Conflict("duration", False, f"durations differ: {_durations(a.durations)} "
-                                               f"vs {_durations(b.durations)}"))
+    if values.durations_differ(a.durations, b.durations):
+        out.append(Conflict("duration", False, "durations differ: "
+                            f"{values.durations_text(a.durations)} vs "
+                            f"{values.durations_text(b.durations)}"))
     if a.currencies and b.currencies and not a.currencies & b.currencies:
         out.append(Conflict("currency", False, f"currencies differ: {_q(sorted(a.currencies))} "
                                                f"vs {_q(sorted(b.currencies))}"))
@@ -292,7 +221,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # at midnight" says more than "every night", not something else
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
                                            f"{_q(sorted(b.times))}"))
-    if a.negations + _set_aside(a, b) != b.negations + _set_aside(b, a):
+    if a.negations + values.set_aside(a, b) != b.negations + values.set_aside(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b)),
                         ("schedule", slots.schedule(a, b))):

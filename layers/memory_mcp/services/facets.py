@@ -16,85 +16,26 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from memory_mcp.services.lexicon import (
+    ABBREVIATIONS,
+    COMPACT,
+    COMPACT_UNITS,
+    CURRENCIES,
+    CURRENCY,
+    ENVIRONMENTS,
+    MONTHS,
+    NEGATIONS,
+    NUMBER_WORDS,
+    STOP_WORDS,
+    TIMES,
+    UNIT_DAYS,
+    WEEKDAYS,
+)
+
 _TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
-#: Short forms teams write for the same word: read as it, so "the WMS **DB**" is "the WMS
-#: **database**" and "**k8s** clusters" are "**Kubernetes** clusters" to every rule.
-ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "repo": "repository",
-                 "repos": "repositories", "env": "environment", "envs": "environments",
-                 "config": "configuration", "configs": "configurations", "docs": "documentation",
-                 "msg": "message", "msgs": "messages", "info": "information",
-                 "mgr": "manager", "dept": "department"}
-
-STOP_WORDS = frozenset("""
-a about above after again all also am an and any are as at be because been before being below
-between both but by can could did do does doing down during each every few for from further
-had has have having he her here hers herself him himself his how i if in into is it its itself
-just me more most my myself of off on once only or other our ours ourselves out over own same
-she should so some such than that the their theirs them themselves then there these they this
-those through to too under until up very was we were what when where which while who whom why
-will with would you your yours yourself yourselves get gets got must may might shall via per
-within across along among around behind beyond despite inside onto outside since toward
-towards upon versus whereas whether though although unless rather always usually often
-sometimes still already yet ever even also
-""".split())  # noqa: SIM905
-
-NEGATIONS = frozenset("""
-not no never none nobody nothing neither nor without cannot n't isn't aren't wasn't weren't
-don't doesn't didn't can't couldn't won't wouldn't shouldn't hasn't haven't hadn't mustn't
-""".split())  # noqa: SIM905
-
-#: Words naming a deployment environment: two texts about different ones are different facts.
-ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging",
-                "stage": "staging", "dev": "development", "development": "development",
-                "qa": "qa", "test": "test", "testing": "test", "sandbox": "sandbox",
-                "preview": "preview", "uat": "uat"}
-
-#: When in a day or how often: a value of a fact ("every Friday **morning**", "reports go out
-#: **monthly**"), compared like weekdays; the word rules leave them to this one.
-TIMES = {"morning": "morning", "mornings": "morning", "afternoon": "afternoon",
-         "afternoons": "afternoon", "evening": "evening", "evenings": "evening",
-         "night": "night", "nights": "night", "nightly": "night", "overnight": "night",
-         "noon": "noon", "midday": "noon", "midnight": "midnight", "hourly": "hourly",
-         "daily": "daily", "weekly": "weekly", "biweekly": "biweekly",
-         "fortnightly": "biweekly", "monthly": "monthly", "quarterly": "quarterly",
-         "yearly": "yearly", "annually": "yearly", "annual": "yearly"}
-WEEKDAYS = {name: name[:3] for name in
-            ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
-WEEKDAYS.update({"mon": "mon", "tue": "tue", "tues": "tue", "wed": "wed", "thu": "thu",
-                 "thur": "thu", "thurs": "thu", "fri": "fri"})
-MONTHS = {name: name[:3] for name in
-          ("january", "february", "march", "april", "may", "june", "july", "august",
-           "september", "october", "november", "december")}
-MONTHS.update({m[:3]: m[:3] for m in list(MONTHS) if m != "may"})
-MONTHS.update({"sept": "sep"})
-
-_SMALL_NUMBERS = """zero one two three four five six seven eight nine ten eleven twelve thirteen
-fourteen fifteen sixteen seventeen eighteen nineteen twenty"""
-NUMBER_WORDS: dict[str, float] = {w: float(i) for i, w in enumerate(_SMALL_NUMBERS.split())}
-NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-                     "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
-                     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
-                     "half": 0.5, "once": 1, "twice": 2})
-#: A number followed by one of these is a duration; durations compare in days, with slack.
-UNIT_DAYS = {"millisecond": 1 / 86_400_000, "milliseconds": 1 / 86_400_000, "ms": 1 / 86_400_000,
-             "second": 1 / 86_400, "seconds": 1 / 86_400, "sec": 1 / 86_400, "secs": 1 / 86_400,
-             "min": 1 / 1440, "mins": 1 / 1440, "hr": 1 / 24, "hrs": 1 / 24,
-             "minute": 1 / 1440, "minutes": 1 / 1440, "hour": 1 / 24, "hours": 1 / 24,
-             "day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30.44, "months": 30.44,
-             "year": 365.25, "years": 365.25}
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
-#: Currencies, by symbol, code or name: "$25" and "25 euros" are two amounts.
-_CURRENCY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|jpy|chf|dollars?|euros?|yen)\b",
-                       re.IGNORECASE)
-_CURRENCIES = {"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "€": "eur",
-               "eur": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "gbp": "gbp",
-               "¥": "jpy", "jpy": "jpy", "yen": "jpy", "chf": "chf"}
+_ORDINAL_WORD = re.compile(r"first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)")
 _DIGIT = re.compile(r"\d")
-#: A number and a unit written as one token: "30s", "200ms", "2h", "7d".
-_COMPACT = re.compile(r"(\d+(?:\.\d+)?)(ms|s|sec|secs|min|mins|h|hr|hrs|d)")
-_COMPACT_UNITS = {"ms": 1 / 86_400_000, "s": 1 / 86_400, "sec": 1 / 86_400, "secs": 1 / 86_400,
-                  "min": 1 / 1440, "mins": 1 / 1440, "h": 1 / 24, "hr": 1 / 24, "hrs": 1 / 24,
-                  "d": 1.0}
 
 
 @dataclass(frozen=True)
@@ -205,15 +146,16 @@ def _read(text: str) -> Facets:
         nxt = lower[i + 1].replace(".", "") if i + 1 < len(lower) else ""
         once = low == "once" and nxt in _CLAUSE_OPENERS  # "once there are …": no count
         value = None if i in read or once else _number(low)
-        compact = _COMPACT.fullmatch(low)
+        compact = COMPACT.fullmatch(low)
         if compact and i not in read:  # "30s", "200ms", "2h": a duration, not a name
-            durations.append(float(compact.group(1)) * _COMPACT_UNITS[compact.group(2)])
+            durations.append(float(compact.group(1)) * COMPACT_UNITS[compact.group(2)])
             continue
         if value is None and low in ("a", "an") and nxt in UNIT_DAYS and nxt != "second" \
                 and i not in read:
             value = 1.0
         if value is not None:
-            if nxt in UNIT_DAYS:
+            if nxt in UNIT_DAYS and not _ORDINAL_WORD.fullmatch(low):  # "the first day" is
+                # a position, "one day" a duration
                 durations.append(value * UNIT_DAYS[nxt])
             elif nxt in ("am", "pm") and _TIME.match(low + nxt):
                 numbers.add(_clock(low + nxt))
@@ -239,7 +181,7 @@ def _read(text: str) -> Facets:
         negated=tuple(_after(lower, i) for i, w in enumerate(lower)
                       if w in NEGATIONS or w.endswith("n't")),
         contrasts=_contrasts(lower),
-        currencies=frozenset(_CURRENCIES[c.lower()] for c in _CURRENCY.findall(text)),
+        currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
     )
 
 
@@ -310,7 +252,7 @@ def _spoken(lower: list[str], numbers: set[float], durations: list[float]) -> se
                 and lower[i + 2] in ("a", "an") and lower[i + 3] in UNIT_DAYS:
             durations.append(0.25 * UNIT_DAYS[lower[i + 3]])  # "a quarter of an hour"
             used.update((i, i + 1, i + 2, i + 3))
-        elif w == "every" and i + 1 < n and (lower[i + 1] in UNIT_DAYS or (
+        elif w in ("every", "each") and i + 1 < n and (lower[i + 1] in UNIT_DAYS or (
                 lower[i + 1] == "other" and i + 2 < n and lower[i + 2] in UNIT_DAYS)):
             other = lower[i + 1] == "other"  # "every other week": a period of two
             unit = lower[i + 2] if other else lower[i + 1]

@@ -10,13 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memory_mcp.services.agreement import Conflict, conflicts, core_stems, strip_preamble
-from memory_mcp.services.facets import (
-    MONTHS,
-    WEEKDAYS,
-    Facets,
-    dates,
-    facets,
-)
+from memory_mcp.services.facets import Facets, dates, facets
+from memory_mcp.services.lexicon import MONTHS, WEEKDAYS
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from memory_mcp.db import memories as db
 from memory_mcp.db.ann import search_settings
 from memory_mcp.errors import ConflictError, GrantLostError
 from memory_mcp.models import Principal, SpaceAccess
-from memory_mcp.services import agreement, forgetting, matching, offload, recall, views
+from memory_mcp.services import agreement, forgetting, matching, offload, recall, values, views
 from memory_mcp.services import validation as v
 from memory_mcp.services.access import (
     checked_at_key_check,
@@ -272,19 +272,19 @@ def _may_replace(text: str, near: list[db.Row], t: matching.Thresholds
     if closest is None or float(closest["similarity"]) < t.forget:
         return None
     found = agreement.conflicts(text, closest["content"])
-    values = [c for c in found if not c.subject]
+    changed = [c for c in found if not c.subject]
     subjects = [c for c in found if c.subject]
-    if not values or any(c.kind != "word" for c in subjects):
+    if not changed or any(c.kind != "word" for c in subjects):
         return None
     # "one word differs" is the rules' weakest evidence of another subject; a correction
     # reworded ("… now happen on Thursdays instead of Tuesdays") says it is one, else "The pro
     # plan allows 20 projects" is no correction of "The free plan allows 3 projects"
     if subjects and not _CORRECTION.search(text):
         return None
-    years_a, years_b = (agreement.years(facets(x)) for x in (text, closest["content"]))
+    years_a, years_b = (values.years(facets(x)) for x in (text, closest["content"]))
     if years_a and years_b and not years_a & years_b:
         return None  # "the budget for 2025" beside "… for 2024": each year's own fact
-    kinds = {c.kind for c in values}
+    kinds = {c.kind for c in changed}
     if kinds & {"weekday", "month", "time"} and len(kinds) > 1:
         return None  # another day, month or part of the day *and* another value: another entry
         # of a list ("The April sales target is 55 deals" beside "The March … is 40 deals")

@@ -31,7 +31,8 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import pairwise
 
-from memory_mcp.services.facets import NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS, Facets
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
 
 # One line per pair: the forms of one side, "|", the forms of the other. Forms are written
 # out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.

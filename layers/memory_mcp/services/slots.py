@@ -12,7 +12,8 @@ weekday, a role of several words).
 
 from __future__ import annotations
 
-from memory_mcp.services.facets import NUMBER_WORDS, WEEKDAYS, Facets, content_word, stem
+from memory_mcp.services.facets import Facets, content_word, stem
+from memory_mcp.services.lexicon import NUMBER_WORDS, WEEKDAYS
 from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says

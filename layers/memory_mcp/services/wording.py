@@ -15,18 +15,8 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from memory_mcp.services.facets import (
-    ENVIRONMENTS,
-    MONTHS,
-    NEGATIONS,
-    TIMES,
-    UNIT_DAYS,
-    WEEKDAYS,
-    Facets,
-    content_word,
-    singular_weekday,
-    stem,
-)
+from memory_mcp.services.facets import Facets, content_word, singular_weekday, stem
+from memory_mcp.services.lexicon import ENVIRONMENTS, MONTHS, NEGATIONS, TIMES, UNIT_DAYS, WEEKDAYS
 
 #: A text longer than this is compared word by word before it may be forgotten or versioned by
 #: similarity: one vector summarises several statements (and the local model sees only its

@@ -1,0 +1,72 @@
+"""How two texts' values compare: durations (with their slack, and as a person reads them),
+clock times against bare hours, years a fact is dated by, and contrasts counted as negations.
+
+Apart from ``agreement.py``, which decides *whether* two texts conflict, because these are the
+small arithmetic of values its rules share, and ``memories._may_replace`` reads ``years`` too.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import STOP_WORDS
+
+_DURATION_SLACK = 0.03
+
+
+#: Words before a number that make it a year ("for 2025", "fiscal year 2024", "since 2019"): a
+#: save's hint (``memories._may_replace``) never pairs two years' facts.
+_YEAR_BEFORE = frozenset(["in", "for", "of", "since", "until", "during", "year", "fy", "from",
+                          "to", "by", "before", "after"])
+
+
+def years(f: Facets) -> frozenset[str]:
+    """Four-digit years a text dates itself by: after "for", "in", "year", … and not counting
+    something ("a limit of 2000 requests" is a number, "the budget for 2025 is" a year)."""
+    tokens = f.tokens
+    return frozenset(
+        t for i, t in enumerate(tokens)
+        if len(t) == 4 and t.isdigit() and 1900 <= int(t) <= 2100 and i > 0
+        and tokens[i - 1] in _YEAR_BEFORE
+        and (i + 1 == len(tokens) or tokens[i + 1] in STOP_WORDS))
+
+
+def hours(numbers: frozenset[float]) -> frozenset[float]:
+    """The numbers, and for each whole-hour clock time the bare hours it is written as: "at
+    10:00" / "at ten", "closes at 18:00" / "closes at 6"."""
+    out = set(numbers)
+    for n in numbers:
+        minutes = -n - 1
+        if n < 0 and minutes % 60 == 0:
+            out.update({minutes // 60, minutes // 60 - 12} - {0.0, -12.0})
+    return frozenset(out)
+
+
+def set_aside(f: Facets, other: Facets) -> int:
+    """How many of ``f``'s "rather than" / "instead of" deny what a negation of ``other``
+    denies ("to TestPyPI **rather than** PyPI" / "**not** to PyPI"): those count as negations.
+    Others do not ("encrypted **instead of** compressed" is no "not encrypted")."""
+    return min(other.negations, sum(any(c & n for n in other.negated) for c in f.contrasts))
+
+
+def durations_text(values: tuple[float, ...]) -> str:
+    """Durations in days as a person reads them: 0.00347 → "5 minutes", 30 → "30 days"."""
+    out = []
+    for days in sorted(set(values)):
+        whole = [(u, round(days / n)) for u, n in _UNITS
+                 if days >= n * 0.995 and abs(days / n - round(days / n)) <= 0.005 * days / n]
+        unit, count = whole[0] if whole else next(
+            ((u, days / n) for u, n in _UNITS if days >= n), ("ms", days * 86_400_000))
+        out.append(f"{count:.3g} {unit[:-1] if count == 1 and unit != 'ms' else unit}")
+    return ", ".join(out)
+
+
+_UNITS = (("years", 365.25), ("months", 30.44), ("weeks", 7.0), ("days", 1.0),
+          ("hours", 1 / 24), ("minutes", 1 / 1440), ("seconds", 1 / 86_400),
+          ("ms", 1 / 86_400_000))
+
+
+def durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    def close(x: float, y: float) -> bool:
+        return abs(x - y) <= _DURATION_SLACK * max(abs(x), abs(y))
+    return bool(a and b) and not (all(any(close(x, y) for y in b) for x in a)
+                                  or all(any(close(x, y) for x in a) for y in b))
