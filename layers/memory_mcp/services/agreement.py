@@ -23,7 +23,7 @@ from functools import lru_cache
 from memory_mcp.services import opposites, slots, values, wording
 from memory_mcp.services.facets import LONG_TEXT, Facets, content_word, facets, singular_weekday, stem
 from memory_mcp.services.facets import tokens as text_tokens
-from memory_mcp.services.lexicon import MONTHS, TIMES, WEEKDAYS
+from memory_mcp.services.lexicon import MONTHS, ORDINAL, TIMES, WEEKDAYS
 from memory_mcp.services.word_pool import parts_pool, pool
 
 _PREAMBLE = re.compile(
@@ -143,7 +143,7 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
                 continue
             compound = bool(re.search(r"[\-/]", x))
             last = re.split(r"[\-/]", x)[-1]
-            if not (content_word(last) or _ORDINAL.fullmatch(last)) \
+            if not (content_word(last) or ORDINAL.fullmatch(last)) \
                     or singular_weekday(last) in WEEKDAYS or last in MONTHS:
                 continue  # a changed day or month is a value, compared on its own
             if not (whole if compound else parts).has(x, 0.0):
@@ -155,17 +155,12 @@ def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
         other = theirs.get(head)
         if other is None or (word in TIMES and other in TIMES):
             continue  # two frequencies: the times rule's ("yearly" / "annual" targets agree)
-        if not (_ORDINAL.fullmatch(word) and _ORDINAL.fullmatch(other)):
+        if not (ORDINAL.fullmatch(word) and ORDINAL.fullmatch(other)):
             # "the **ground** floor" / "the **third** floor": another place; two ordinals
             # ("third" / "fourth" floor) are two numbers, a value the numbers rule compares;
             # a frequency and a word ("**night** shift" / "**day** shift") two things
             return word, other
     return None
-
-
-#: Ordinals, which name one thing of a row ("the third floor") as a word would.
-_ORDINAL = re.compile(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
-                      r"last|\d+(?:st|nd|rd|th)")
 
 
 def conflicts(request: str, stored: str) -> list[Conflict]:

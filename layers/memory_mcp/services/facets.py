@@ -26,6 +26,7 @@ from memory_mcp.services.lexicon import (
     MONTHS,
     NEGATIONS,
     NUMBER_WORDS,
+    ORDINAL,
     STOP_WORDS,
     TIMES,
     UNIT_DAYS,
@@ -34,7 +35,6 @@ from memory_mcp.services.lexicon import (
 
 _TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
-_ORDINAL_WORD = re.compile(r"first|second|third|fourth|fifth|\d+(?:st|nd|rd|th)")
 _DIGIT = re.compile(r"\d")
 
 
@@ -154,7 +154,7 @@ def _read(text: str) -> Facets:
                 and i not in read:
             value = 1.0
         if value is not None:
-            if nxt in UNIT_DAYS and not _ORDINAL_WORD.fullmatch(low):  # "the first day" is
+            if nxt in UNIT_DAYS and not ORDINAL.fullmatch(low):  # "the first day" is
                 # a position, "one day" a duration
                 durations.append(value * UNIT_DAYS[nxt])
             elif nxt in ("am", "pm") and _TIME.match(low + nxt):

@@ -85,3 +85,7 @@ COMPACT = re.compile(r"(\d+(?:\.\d+)?)(ms|s|sec|secs|min|mins|h|hr|hrs|d)")
 COMPACT_UNITS = {"ms": 1 / 86_400_000, "s": 1 / 86_400, "sec": 1 / 86_400, "secs": 1 / 86_400,
                   "min": 1 / 1440, "mins": 1 / 1440, "h": 1 / 24, "hr": 1 / 24, "hrs": 1 / 24,
                   "d": 1.0}
+
+#: Ordinals, which name one thing of a row ("the third floor") as a word would.
+ORDINAL = re.compile(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+                     r"last|\d+(?:st|nd|rd|th)")
