@@ -8,7 +8,6 @@ every candidate: ``facets`` and ``stem`` are cached here, once per process.
 
 from __future__ import annotations
 
-import math
 import re
 import threading
 import unicodedata
@@ -25,17 +24,15 @@ from memory_mcp.services.lexicon import (
     ENVIRONMENTS,
     MONTHS,
     NEGATIONS,
-    NUMBER_WORDS,
     ORDINAL,
     STOP_WORDS,
     TIMES,
     UNIT_DAYS,
     WEEKDAYS,
 )
+from memory_mcp.services.numerals import clock, is_clock, number, spoken
 
 _TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
-_TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
-_DIGIT = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
@@ -141,11 +138,11 @@ def _read(text: str) -> Facets:
     numbers: set[float] = set()
     durations: list[float] = []
     stems: set[str] = set()
-    read = _spoken(lower, numbers, durations)  # "half past seven", "twice a year", ...
+    read = spoken(lower, numbers, durations)  # "half past seven", "twice a year", ...
     for i, (tok, low) in enumerate(zip(raw, lower, strict=True)):
         nxt = lower[i + 1].replace(".", "") if i + 1 < len(lower) else ""
         once = low == "once" and nxt in _CLAUSE_OPENERS  # "once there are …": no count
-        value = None if i in read or once else _number(low)
+        value = None if i in read or once else number(low)
         compact = COMPACT.fullmatch(low)
         if compact and i not in read:  # "30s", "200ms", "2h": a duration, not a name
             durations.append(float(compact.group(1)) * COMPACT_UNITS[compact.group(2)])
@@ -157,8 +154,8 @@ def _read(text: str) -> Facets:
             if nxt in UNIT_DAYS and not ORDINAL.fullmatch(low):  # "the first day" is
                 # a position, "one day" a duration
                 durations.append(value * UNIT_DAYS[nxt])
-            elif nxt in ("am", "pm") and _TIME.match(low + nxt):
-                numbers.add(_clock(low + nxt))
+            elif nxt in ("am", "pm") and is_clock(low + nxt):
+                numbers.add(clock(low + nxt))
             else:
                 numbers.add(value)
         elif i not in read and _is_name(tok) and low not in WEEKDAYS \
@@ -218,59 +215,6 @@ def _after(lower: list[str], i: int) -> frozenset[str]:
 #: Words after which "once" starts a clause ("once there are more than 2,000 messages"), not
 #: a count.
 _CLAUSE_OPENERS = frozenset("the a an there we it they you he she i this that all any".split())  # noqa: SIM905
-#: How often, as a period: "twice a year" is every 182 days, as "every six months" says.
-_TIMES_A = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
-_TIMES_X = re.compile(r"(\d+)x")
-#: Clock times said in words: "half past seven" is 7:30.
-_PAST = {"half": 30, "quarter": 15}
-
-
-def _spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set[int]:
-    """Read the spoken forms of a time, a duration or a frequency into ``numbers`` and
-    ``durations``; returns the token positions they used, which are not read again.
-
-    "half past seven" / "quarter to eight" (clock times), "half an hour" (30 minutes), "twice
-    a year" / "three times per month" (a period: the unit over the count), "every week" /
-    "every other week" (a period of one or two). Without them a
-    rewording's "twice a year" was a year and a 2 against "every six months"."""
-    used: set[int] = set()
-    n = len(lower)
-    for i, w in enumerate(lower):
-        if i in used:
-            continue
-        if w in _PAST and i + 2 < n and lower[i + 1] in ("past", "to"):
-            hour = _number(lower[i + 2])
-            if hour is not None and hour == int(hour) and 1 <= hour <= 12:
-                minutes = hour * 60 + (_PAST[w] if lower[i + 1] == "past" else -_PAST[w])
-                numbers.add(-minutes - 1)  # the code ``_clock`` gives "7:30"
-                used.update((i, i + 1, i + 2))
-        elif w == "half" and i + 2 < n and lower[i + 1] in ("a", "an") \
-                and lower[i + 2] in UNIT_DAYS:
-            durations.append(0.5 * UNIT_DAYS[lower[i + 2]])
-            used.update((i, i + 1, i + 2))
-        elif w == "quarter" and i + 3 < n and lower[i + 1] == "of" \
-                and lower[i + 2] in ("a", "an") and lower[i + 3] in UNIT_DAYS:
-            durations.append(0.25 * UNIT_DAYS[lower[i + 3]])  # "a quarter of an hour"
-            used.update((i, i + 1, i + 2, i + 3))
-        elif w in ("every", "each") and i + 1 < n and (lower[i + 1] in UNIT_DAYS or (
-                lower[i + 1] == "other" and i + 2 < n and lower[i + 2] in UNIT_DAYS)):
-            other = lower[i + 1] == "other"  # "every other week": a period of two
-            unit = lower[i + 2] if other else lower[i + 1]
-            if unit != "second":  # "every second Tuesday" is an ordinal
-                durations.append(UNIT_DAYS[unit] * (2 if other else 1))
-                used.update(range(i, i + (3 if other else 2)))
-        else:
-            count, at = (_TIMES_A[w], i + 1) if w in _TIMES_A else (None, i)
-            if count is None and i + 1 < n and lower[i + 1] == "times":
-                count, at = _number(w), i + 2
-            elif count is None and (times := _TIMES_X.fullmatch(w)):  # "2x a week"
-                count, at = float(times.group(1)), i + 1
-            if count and at + 1 < n and lower[at] in ("a", "an", "per", "each", "every") \
-                    and lower[at + 1] in UNIT_DAYS:
-                durations.append(UNIT_DAYS[lower[at + 1]] / count)
-                used.update(range(i, at + 2))
-    return used
-
 
 _short_facets = lru_cache(maxsize=4096)(_read)
 _long_facets = lru_cache(maxsize=16)(_read)
@@ -293,47 +237,12 @@ def _bare(token: str) -> str:
 def content_word(word: str) -> bool:
     """A word the rules weigh: not a stop word, a negation or a number."""
     return bool(word) and word not in STOP_WORDS and word not in NEGATIONS \
-        and _number(word) is None
+        and number(word) is None
 
 
 def singular_weekday(word: str) -> str:
     """'mondays' → 'monday' (weekdays only: other plurals are the stemmer's job)."""
     return word[:-1] if word.endswith("s") and word[:-1] in WEEKDAYS else word
-
-
-def _number(token: str) -> float | None:
-    token = token.rstrip("%")
-    if token in NUMBER_WORDS:
-        return float(NUMBER_WORDS[token])
-    if not _DIGIT.search(token):
-        # a word: not a number, even one float() reads ("nan", "inf", "infinity"); checked
-        # first because most tokens are words, and a failed float() costs an exception
-        return None
-    m = _TIME.match(token)
-    if m and (m.group(2) or m.group(3)):
-        return _clock(token)
-    try:
-        value = float(token.replace(",", ""))
-    except ValueError:
-        ordinal = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", token)
-        value = float(ordinal.group(1)) if ordinal else math.nan
-    # a run of digits past a float's range (an id, a pasted blob) is no value to compare: it
-    # would read as infinity, equal to any other such run
-    return value if math.isfinite(value) else None
-
-
-def _clock(token: str) -> float:
-    """'2pm', '14:00', '2:30am' → a code for minutes past midnight, so 2pm and 14:00 agree.
-
-    Negative, so a time never equals a bare number."""
-    m = _TIME.match(token)
-    assert m is not None
-    hour, minute, meridiem = int(m.group(1)), int(m.group(2) or 0), m.group(3)
-    if meridiem == "pm" and hour < 12:
-        hour += 12
-    if meridiem == "am" and hour == 12:
-        hour = 0
-    return -(hour * 60 + minute) - 1
 
 
 def _is_name(token: str) -> bool:

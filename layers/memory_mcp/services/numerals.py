@@ -1,0 +1,114 @@
+"""Numbers as a text says them: digits, number words, ordinals, clock times ("2pm", "14:00",
+"half past seven") and spoken durations and frequencies ("half an hour", "twice a year",
+"every other week").
+
+Apart from ``services/facets.py``, which reads every facet of a text, because how a value is
+*said* is a lexicon and a grammar of its own, and the rules depend on reading each value once
+and the same way in both texts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from memory_mcp.services.lexicon import NUMBER_WORDS, UNIT_DAYS
+
+_TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
+_DIGIT = re.compile(r"\d")
+
+
+def is_clock(token: str) -> bool:
+    """'2pm', '14:00', '2:30am': a token ``clock`` can read ("7" + "pm" when written apart)."""
+    return _TIME.match(token) is not None
+
+
+def number(token: str) -> float | None:
+    """A token's value: "3", "three", "2,000", "15%", "3rd", or a clock time's code; None for
+    a word. One reader for every rule, so "three" in one text equals "3" in the other."""
+    token = token.rstrip("%")
+    if token in NUMBER_WORDS:
+        return float(NUMBER_WORDS[token])
+    if not _DIGIT.search(token):
+        # a word: not a number, even one float() reads ("nan", "inf", "infinity"); checked
+        # first because most tokens are words, and a failed float() costs an exception
+        return None
+    m = _TIME.match(token)
+    if m and (m.group(2) or m.group(3)):
+        return clock(token)
+    try:
+        value = float(token.replace(",", ""))
+    except ValueError:
+        ordinal = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", token)
+        value = float(ordinal.group(1)) if ordinal else math.nan
+    # a run of digits past a float's range (an id, a pasted blob) is no value to compare: it
+    # would read as infinity, equal to any other such run
+    return value if math.isfinite(value) else None
+
+
+def clock(token: str) -> float:
+    """'2pm', '14:00', '2:30am' → a code for minutes past midnight, so 2pm and 14:00 agree.
+
+    Negative, so a time never equals a bare number."""
+    m = _TIME.match(token)
+    assert m is not None
+    hour, minute, meridiem = int(m.group(1)), int(m.group(2) or 0), m.group(3)
+    if meridiem == "pm" and hour < 12:
+        hour += 12
+    if meridiem == "am" and hour == 12:
+        hour = 0
+    return -(hour * 60 + minute) - 1
+
+
+#: How often, as a period: "twice a year" is every 182 days, as "every six months" says.
+_TIMES_A = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
+_TIMES_X = re.compile(r"(\d+)x")
+#: Clock times said in words: "half past seven" is 7:30.
+_PAST = {"half": 30, "quarter": 15}
+
+
+def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set[int]:
+    """Read the spoken forms of a time, a duration or a frequency into ``numbers`` and
+    ``durations``; returns the token positions they used, which are not read again.
+
+    "half past seven" / "quarter to eight" (clock times), "half an hour" (30 minutes), "twice
+    a year" / "three times per month" (a period: the unit over the count), "every week" /
+    "every other week" (a period of one or two). Without them a
+    rewording's "twice a year" was a year and a 2 against "every six months"."""
+    used: set[int] = set()
+    n = len(lower)
+    for i, w in enumerate(lower):
+        if i in used:
+            continue
+        if w in _PAST and i + 2 < n and lower[i + 1] in ("past", "to"):
+            hour = number(lower[i + 2])
+            if hour is not None and hour == int(hour) and 1 <= hour <= 12:
+                minutes = hour * 60 + (_PAST[w] if lower[i + 1] == "past" else -_PAST[w])
+                numbers.add(-minutes - 1)  # the code ``_clock`` gives "7:30"
+                used.update((i, i + 1, i + 2))
+        elif w == "half" and i + 2 < n and lower[i + 1] in ("a", "an") \
+                and lower[i + 2] in UNIT_DAYS:
+            durations.append(0.5 * UNIT_DAYS[lower[i + 2]])
+            used.update((i, i + 1, i + 2))
+        elif w == "quarter" and i + 3 < n and lower[i + 1] == "of" \
+                and lower[i + 2] in ("a", "an") and lower[i + 3] in UNIT_DAYS:
+            durations.append(0.25 * UNIT_DAYS[lower[i + 3]])  # "a quarter of an hour"
+            used.update((i, i + 1, i + 2, i + 3))
+        elif w in ("every", "each") and i + 1 < n and (lower[i + 1] in UNIT_DAYS or (
+                lower[i + 1] == "other" and i + 2 < n and lower[i + 2] in UNIT_DAYS)):
+            other = lower[i + 1] == "other"  # "every other week": a period of two
+            unit = lower[i + 2] if other else lower[i + 1]
+            if unit != "second":  # "every second Tuesday" is an ordinal
+                durations.append(UNIT_DAYS[unit] * (2 if other else 1))
+                used.update(range(i, i + (3 if other else 2)))
+        else:
+            count, at = (_TIMES_A[w], i + 1) if w in _TIMES_A else (None, i)
+            if count is None and i + 1 < n and lower[i + 1] == "times":
+                count, at = number(w), i + 2
+            elif count is None and (times := _TIMES_X.fullmatch(w)):  # "2x a week"
+                count, at = float(times.group(1)), i + 1
+            if count and at + 1 < n and lower[at] in ("a", "an", "per", "each", "every") \
+                    and lower[at + 1] in UNIT_DAYS:
+                durations.append(UNIT_DAYS[lower[at + 1]] / count)
+                used.update(range(i, at + 2))
+    return used
