@@ -43,7 +43,11 @@ HOLDOUT = ROOT / "bench" / "data" / "forget_holdout.json"
 #: A third set, written the same way later the same day, after the rules had changed for the
 #: second: ``--set probe``.
 PROBE = ROOT / "bench" / "data" / "forget_probe.json"
-SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE}
+#: A fourth, written on 2026-12-03 (fourteenth session) by a helper that read no code, docs,
+#: tests or earlier set, in twelve new domains and with three new near-miss classes (direction,
+#: version, identifier): ``--set blind``.
+BLIND = ROOT / "bench" / "data" / "forget_blind.json"
+SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from
@@ -51,7 +55,7 @@ OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine 
 #: a long note with another ending) hides a different, still-true fact: wrong. Judged by the
 #: label, not by the rules under test.
 VALUE_CLASSES = frozenset({"number", "date", "time", "negation", "opposite", "unit",
-                           "quantifier"})
+                           "quantifier", "version"})
 
 
 async def seed(rt: Runtime, user_id: uuid.UUID, key_id: str, n: int, facts: dict[str, str],

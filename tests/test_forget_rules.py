@@ -23,11 +23,12 @@ SET = json.loads((DATA / "forget_set.json").read_text())
 #: roles and units, fixed since (docs/pgvector-halfvec-search.md, "Agreement rules").
 HOLDOUT = json.loads((DATA / "forget_holdout.json").read_text())
 PROBE = json.loads((DATA / "forget_probe.json").read_text())
-SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE}
-#: Rewordings each set must see forgotten in one call: the issue's 80 %, except on the probe,
-#: which measures 47-48/63 here (one space, forgotten in turn; 50/63 in the bench's fresh spaces)
-#: and is held to that, so a rule change that costs rewordings fails.
-PARAPHRASE_FLOOR = {"dev": 0.8, "holdout": 0.8, "probe": 0.74}
+#: The fourth, in new domains and with direction, version and identifier near misses; its first
+#: run found 11 wrong forgets (direction 5, quantifier 3, role, identifier, opposite).
+BLIND = json.loads((DATA / "forget_blind.json").read_text())
+SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND}
+#: Rewordings each set must see forgotten in one call: the issue's 80 %.
+PARAPHRASE_FLOOR = {"dev": 0.8, "holdout": 0.8, "probe": 0.8, "blind": 0.8}
 NEAR_MISS_CLASSES = {
     "dev": {"person", "number", "date", "negation", "product", "environment", "team", "object",
             "roles", "lowercase", "identifier", "long"},
@@ -35,6 +36,9 @@ NEAR_MISS_CLASSES = {
                 "product", "object", "location", "unit", "role"},
     "probe": {"person", "number", "time", "negation", "opposite", "environment", "team", "tool",
               "object", "place", "unit", "role", "condition", "quantifier"},
+    "blind": {"person", "number", "time", "negation", "opposite", "environment", "team", "tool",
+              "object", "place", "unit", "role", "condition", "quantifier", "direction",
+              "version", "identifier"},
 }
 
 
@@ -221,6 +225,7 @@ async def test_forget_set_no_wrong_forget(runtime: Runtime, world: Any, name: st
         if res["action"] == "forgotten":
             assert ids[res["memory"]["id"]] == case["expect"], case  # never a wrong one
             right += 1
+    print(f"{name}: {right}/{len(para)} rewordings forgotten")  # shown with -s
     assert right >= PARAPHRASE_FLOOR[name] * len(para), f"{right}/{len(para)} forgotten"
 
 

@@ -22,8 +22,6 @@ def opposite(request: str, stored: str) -> agreement.Conflict | None:
 @pytest.mark.parametrize(("request_text", "stored"), [
     ("Two-factor login is disabled for admins", "Two-factor login is enabled for admins"),
     ("Public sign-ups are blocked on the website", "Public sign-ups are allowed on the website"),
-    ("Refunds under 50 dollars can be issued by any agent",
-     "Refunds over 50 dollars can be issued by any agent"),
     ("Tariq prefers to have meetings after noon", "Tariq prefers to have meetings before noon"),
     ("The report excludes refunds", "The report includes refunds"),
     ("Approval of production access is automatic", "Approval of production access is manual"),
@@ -48,6 +46,10 @@ def test_another_state_is_a_value(request_text: str, stored: str) -> None:
     ("The nightly job exports customers to S3", "The nightly job imports customers to S3"),
     ("Users can unsubscribe from the newsletter", "Users can subscribe to the newsletter"),
     ("Non-production data may be copied to laptops", "Production data may be copied to laptops"),
+    # a state in the subject narrows *which* things (refunds over 50 and refunds under 50 are
+    # two rules, both true at once): another fact, since the fourth forget set
+    ("Refunds under 50 dollars can be issued by any agent",
+     "Refunds over 50 dollars can be issued by any agent"),
 ])
 def test_another_direction_or_event_is_another_fact(request_text: str, stored: str) -> None:
     """Both can be true at once (a job that opens and closes, images pushed and pulled): a save

@@ -15,20 +15,23 @@ to Thursday") is exactly what a new version records.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
-from memory_mcp.services import opposites, slots, values, wording
-from memory_mcp.services.facets import LONG_TEXT, Facets, content_word, facets, singular_weekday, stem
+from memory_mcp.services import direction, opposites, slots, things, values, wording
+from memory_mcp.services.facets import LONG_TEXT, Facets, facets
 from memory_mcp.services.facets import tokens as text_tokens
-from memory_mcp.services.lexicon import MONTHS, ORDINAL, TIMES, WEEKDAYS
 from memory_mcp.services.word_pool import parts_pool, pool
 
 _PREAMBLE = re.compile(
-    r"^\s*(?:please\s+)?(?:forget|(?:remove|delete|drop)\s+(?:the\s+)?(?:fact|memory|note)s?)"
-    r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+", re.IGNORECASE)
+    r"^\s*(?:(?:please\s+)?(?:forget|(?:remove|delete|drop)\s+(?:the\s+)?(?:fact|memory|note)s?)"
+    r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
+    # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
+    # of the fact)
+    r"|(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+case)"
+    r"|not\s+true\s+any\s?more)\s*:\s*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,8 @@ class Conflict:
     """One reason the two texts are not the same fact."""
 
     kind: str        # name | environment | thing | identifier | roles | long | word | number |
-                     # duration | currency | weekday | month | time | negation | opposite |
-                     # quantity | schedule | role
+                     # duration | currency | unit | weekday | month | time | negation | opposite |
+                     # quantity | schedule | role | direction
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
@@ -51,116 +54,16 @@ def strip_preamble(text: str) -> str:
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
     """Names of one text found nowhere in the other (as a name or as an ordinary word)."""
     theirs = pool(frozenset(other.names | set(other.tokens)))
-    return sorted(n for n in mine.names if not theirs.has(n, 0.75))
+    return sorted(n for n in mine.names if not theirs.has(n, 0.75)
+                  and not _written_apart(n, other.tokens))
 
 
-_DETERMINERS = frozenset(["the", "a", "an", "our", "their", "its", "this", "that", "next",
-                          "last", "each"])
-_PERIODS = frozenset(["week", "month", "year", "quarter", "sprint", "weekend"])
-_RELATIVE = frozenset(["this", "next", "last", "previous", "coming", "following"])
-
-
-def _dated_things(f: Facets) -> frozenset[str]:
-    """Things a day, month or relative period *names*, as opposed to dates a fact states: "the
-    **March release**", "the **Monday standup**", "**this week**" / "**next week**". "The March
-    release freezes on the 20th" and "the April release …" are two releases; "the offsite is in
-    March" → "… in April" moves one offsite (a value, compared by the month rule)."""
-    out: set[str] = set()
-    tokens = f.tokens
-    for i, token in enumerate(tokens[:-1]):
-        before = tokens[i - 1] if i else ""
-        after = tokens[i + 1]
-        dated = (token in MONTHS or singular_weekday(token) in WEEKDAYS) \
-            and before in _DETERMINERS and content_word(after) and after not in MONTHS \
-            and singular_weekday(after) not in WEEKDAYS
-        if dated or (token in _RELATIVE and after in _PERIODS):
-            out.add(f"{token} {after}")
-    return frozenset(out)
-
-
-def core_stems(f: Facets) -> frozenset[str]:
-    """A fact's content stems without its days, months and numbers: what two entries of one
-    list share ("standup", "host", "lena" in "the standup host on Monday is Lena"). Capitals
-    play no part."""
-    out: set[str] = set()
-    for token in f.tokens:
-        for part in re.split(r"[\-/]", token):
-            if content_word(part) and part not in MONTHS and singular_weekday(part) not in WEEKDAYS:
-                out.add(stem(part))
-    return frozenset(out)
-
-
-def _else_differs(a: Facets, b: Facets, *, numbers: frozenset[float] = frozenset(),
-                  days: frozenset[str] = frozenset(), words: frozenset[str] = frozenset()
-                  ) -> bool:
-    """Whether the texts differ in anything besides ``numbers``, the days or months in
-    ``days`` and ``words``: other words, other numbers, durations, times, days or months."""
-    skip = frozenset(stem(w) for w in words)
-    if core_stems(a) - skip != core_stems(b) - skip:
-        return True
-    na, nb = a.numbers - numbers, b.numbers - numbers
-    if na and nb and not (na <= nb or nb <= na):
-        return True
-    if values.durations_differ(a.durations, b.durations) or (a.times != b.times):
-        return True
-    short = frozenset(WEEKDAYS.get(singular_weekday(d), MONTHS.get(d, d)) for d in days)
-    return (a.weekdays - short) != (b.weekdays - short) or (a.months - short) != (b.months - short)
-
-
-def _numbers_in(named: str) -> frozenset[float]:
-    """The numbers of "priority 1, priority 2" as ``Facets.numbers`` holds them."""
-    out = set()
-    for word in named.replace(",", " ").split():
-        try:
-            value = float(word)
-        except ValueError:
-            continue
-        if math.isfinite(value):
-            out.add(value)
-    return frozenset(out)
-
-
-def _first_words(things: frozenset[str]) -> frozenset[str]:
-    """"march release" → "march": the day or month a dated thing is named by."""
-    return frozenset(t.split(" ", 1)[0] for t in things)
-
-
-def _swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """'payments team' vs 'platform team': another word just before the same content word.
-
-    The differing word must occur nowhere in the other text, so a reordering ("analytics data
-    warehouse" / "analytics warehouse") is not a swap."""
-    def heads(f: Facets, other: Facets) -> dict[str, str]:
-        out: dict[str, str] = {}
-        whole = pool(frozenset(other.tokens))
-        parts = parts_pool(other)
-        verbs = wording.predicates(f)
-        for i, (x, h) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
-            if i in verbs:
-                continue  # a reworded verb before its object ("likes" / "enjoys" climbing)
-            head = re.split(r"[\-/]", h)[0]
-            if not (content_word(head) and stem(head) in other.stems):
-                continue
-            compound = bool(re.search(r"[\-/]", x))
-            last = re.split(r"[\-/]", x)[-1]
-            if not (content_word(last) or ORDINAL.fullmatch(last)) \
-                    or singular_weekday(last) in WEEKDAYS or last in MONTHS:
-                continue  # a changed day or month is a value, compared on its own
-            if not (whole if compound else parts).has(x, 0.0):
-                out[stem(head)] = x
-        return out
-
-    mine, theirs = heads(a, b), heads(b, a)
-    for head, word in mine.items():
-        other = theirs.get(head)
-        if other is None or (word in TIMES and other in TIMES):
-            continue  # two frequencies: the times rule's ("yearly" / "annual" targets agree)
-        if not (ORDINAL.fullmatch(word) and ORDINAL.fullmatch(other)):
-            # "the **ground** floor" / "the **third** floor": another place; two ordinals
-            # ("third" / "fourth" floor) are two numbers, a value the numbers rule compares;
-            # a frequency and a word ("**night** shift" / "**day** shift") two things
-            return word, other
-    return None
+def _written_apart(name: str, tokens: tuple[str, ...]) -> bool:
+    """"enterprise-plan" where the other text writes "Enterprise plan": one name, two words."""
+    parts = name.split("-")
+    if len(parts) != 2 or not all(p.isalpha() for p in parts):
+        return False
+    return any(x == parts[0] and y == parts[1] for x, y in pairwise(tokens))
 
 
 def conflicts(request: str, stored: str) -> list[Conflict]:
@@ -189,13 +92,13 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # environment is about that one, not the fact that names none
         out.append(Conflict("environment", True, f"only one names an environment: "
                             f"{_q(sorted(a.environments))}"))
-    swap = _swapped_modifiers(a, b)
+    swap = things.swapped_modifiers(a, b)
     if swap is not None:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
     else:
-        named_a, named_b = _dated_things(a), _dated_things(b)
-        if named_a and named_b and not named_a & named_b and _else_differs(
-                a, b, days=_first_words(named_a | named_b), words=_RELATIVE):
+        named_a, named_b = things.dated_things(a), things.dated_things(b)
+        if named_a and named_b and not named_a & named_b and things.else_differs(
+                a, b, days=things.first_words(named_a | named_b), words=things.RELATIVE):
             out.append(Conflict("thing", True, f"different things: {_q(sorted(named_a))} vs "
                                                f"{_q(sorted(named_b))}"))
     if a.numbers and b.numbers and not (a.numbers <= values.hours(b.numbers)
@@ -206,9 +109,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("duration", False, "durations differ: "
                             f"{values.durations_text(a.durations)} vs "
                             f"{values.durations_text(b.durations)}"))
-    if a.currencies and b.currencies and not a.currencies & b.currencies:
-        out.append(Conflict("currency", False, f"currencies differ: {_q(sorted(a.currencies))} "
-                                               f"vs {_q(sorted(b.currencies))}"))
+    for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
+                              ("unit", "units", a.units, b.units)):
+        if x and y and not x & y:  # "$25" / "25 euros", "-18 °C" / "-18 °F": another amount
+            out.append(Conflict(kind, False, f"{label} differ: {_q(sorted(x))} vs "
+                                             f"{_q(sorted(y))}"))
     for kind, x, y in (("weekday", a.weekdays, b.weekdays), ("month", a.months, b.months)):
         if x and y and x != y:
             out.append(Conflict(kind, False, f"{kind}s differ: {_q(sorted(x))} vs {_q(sorted(y))}"))
@@ -219,15 +124,23 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if a.negations + values.set_aside(a, b) != b.negations + values.set_aside(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b)),
+                        ("quantity", slots.scope(a, b, only_a, only_b)),
                         ("schedule", slots.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact
             out.append(Conflict(kind, False, f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
-    role = slots.role(a, b)
+    role = slots.role(a, b) or slots.role_noun(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
+    route = direction.reversed_route(a, b)
+    if route is not None:
+        out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs '
+                                               f'"{route[1]}"'))
     opposite = opposites.opposed(a, b)
-    if opposite is not None:  # another state is a value; another direction, another fact
-        out.append(Conflict("opposite", not opposite[2],
+    if opposite is not None:  # another state is a value, unless it narrows the subject
+        # ("refunds **over** $500 need …"); another direction or event, another fact
+        subject = not opposite[2] or opposites.in_subject(a, opposite[0]) \
+            or opposites.in_subject(b, opposite[1])
+        out.append(Conflict("opposite", subject,
                             f'opposite words: "{opposite[0]}" vs "{opposite[1]}"'))
     # the swapped-word rule leaves the opposite's words out: "approval is manual" / "…
     # automatic" is that opposite (a value), not also another subject in the predicate's place,
@@ -246,8 +159,8 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
     numbered = wording.other_numbered_thing(a, b)
     if numbered is not None:  # a subject (another thing) before the verb, else a value; a
         # grade ("priority 1") changing together with anything else is another fact too
-        subject = numbered[2] or (numbered[3] in wording.GRADE_NOUNS and _else_differs(
-            a, b, numbers=_numbers_in(numbered[0]) | _numbers_in(numbered[1])))
+        subject = numbered[2] or (numbered[3] in wording.GRADE_NOUNS and things.else_differs(
+            a, b, numbers=things.numbers_in(numbered[0]) | things.numbers_in(numbered[1])))
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{numbered[0]}" vs "{numbered[1]}"'))
     roles = wording.roles(a, b)

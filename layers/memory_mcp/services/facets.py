@@ -16,23 +16,28 @@ from functools import lru_cache
 from typing import Any
 
 from memory_mcp.services.lexicon import (
-    ABBREVIATIONS,
     COMPACT,
     COMPACT_UNITS,
     CURRENCIES,
     CURRENCY,
     ENVIRONMENTS,
+    MEASURES,
     MONTHS,
     NEGATIONS,
     ORDINAL,
     STOP_WORDS,
+    SYNONYM_STEMS,
     TIMES,
     UNIT_DAYS,
     WEEKDAYS,
 )
 from memory_mcp.services.numerals import clock, is_clock, number, spoken
+from memory_mcp.services.short_forms import degrees, expand
 
-_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
+#: An e-mail address is one token (and a name): "conflicts@" and "intake@" the same firm are
+#: two addresses, not one word each and a shared "@harlowlaw.com".
+_TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+"
+                    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,7 @@ class Facets:
     times: frozenset[str]          # parts of the day and frequencies (``TIMES``)
     negations: int                 # negation words: "not encrypted and not tested" has two
     currencies: frozenset[str] = frozenset()  # "$25" / "25 euros": another amount
+    units: frozenset[str] = frozenset()       # "18 celsius" / "18 fahrenheit", "10 gigabytes"
     negated: tuple[frozenset[str], ...] = ()    # stems after each negation word
     contrasts: tuple[frozenset[str], ...] = ()  # stems after each "rather … than", "instead of"
 
@@ -58,7 +64,8 @@ class Facets:
 def stem(word: str) -> str:
     """Snowball stem, cached: the pure-Python stemmer costs ~0.1 ms a word and the rules compare
     the same words many times (without the cache it was ~90 ms of every save, in the lock)."""
-    return str(_stemmer().stemWord(word.lower().replace("\u2019", "'").removesuffix("'s")))
+    root = str(_stemmer().stemWord(word.lower().replace("\u2019", "'").removesuffix("'s")))
+    return SYNONYM_STEMS.get(root, root)
 
 
 _STEMMERS = threading.local()
@@ -94,21 +101,11 @@ def facets(text: str) -> Facets:
 
 
 def tokens(text: str) -> tuple[list[str], list[str]]:
-    """The text's tokens as written and lower-cased (NFC, as the rest of the rules read it)."""
-    raw = [_expand(t) for t in
-           _TOKEN.findall(unicodedata.normalize("NFC", text).replace("\u2019", "'"))]
+    """The text's tokens as written and lower-cased (NFC, as the rest of the rules read it),
+    with short forms spelled out (``services/short_forms.py``)."""
+    text = degrees(unicodedata.normalize("NFC", text).replace("\u2019", "'"))
+    raw = expand(_TOKEN.findall(text))
     return raw, [t.lower() for t in raw]
-
-
-def _expand(token: str) -> str:
-    """A short form as its word ("DB" → "database"); an acronym's plural as the acronym
-    ("PRs" → "PR": one name, not another)."""
-    low = token.lower()
-    if low in ABBREVIATIONS:
-        return ABBREVIATIONS[low]
-    if len(token) >= 3 and token.endswith("s") and token[:-1].isupper():
-        return token[:-1]
-    return token
 
 
 def _weekdays(lower: list[str]) -> frozenset[str]:
@@ -160,7 +157,8 @@ def _read(text: str) -> Facets:
                 numbers.add(value)
         elif i not in read and _is_name(tok) and low not in WEEKDAYS \
                 and singular_weekday(low) not in WEEKDAYS and low not in ENVIRONMENTS \
-                and (low not in MONTHS or (low == "may" and tok != "May")):
+                and (low not in MONTHS or (low == "may" and tok != "May")) \
+                and low not in CURRENCIES:  # "EUR" is compared as a currency
             # an environment is compared by its own rule ("Prod" / "Production" agree)
             names.add(_bare(low))
         for part in re.split(r"[\-/]", _bare(low)):
@@ -179,6 +177,8 @@ def _read(text: str) -> Facets:
                       if w in NEGATIONS or w.endswith("n't")),
         contrasts=_contrasts(lower),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
+        units=frozenset(w for i, w in enumerate(lower)
+                        if w in MEASURES and i and number(lower[i - 1]) is not None),
     )
 
 
@@ -253,6 +253,8 @@ def _is_name(token: str) -> bool:
     conflicts."""
     if token[0] in "#@":
         return len(token) > 1
+    if "@" in token:
+        return True  # an e-mail address
     if any(c.isdigit() for c in token) and any(c.isalpha() for c in token):
         return True
     if token.lower() in STOP_WORDS or token.lower() in NEGATIONS:

@@ -15,7 +15,37 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "repos": "repositories", "env": "environment", "envs": "environments",
                  "config": "configuration", "configs": "configurations", "docs": "documentation",
                  "msg": "message", "msgs": "messages", "info": "information",
-                 "mgr": "manager", "dept": "department"}
+                 "mgr": "manager", "dept": "department", "dc": "data center", "sms": "text message",
+                 "2fa": "two-factor authentication", "mfa": "multi-factor authentication",
+                 "dcs": "data centers",
+                 # units of measure, one word each ("30 kg" / "30 kilograms" agree; "10 GB" /
+                 # "10 MB" stay two values)
+                 "kg": "kilograms", "kgs": "kilograms", "kilo": "kilograms",
+                 "kilos": "kilograms", "kilogram": "kilograms", "lb": "pounds",
+                 "lbs": "pounds", "km": "kilometers", "kilometre": "kilometers",
+                 "kilometres": "kilometers", "kilometer": "kilometers", "mi": "miles",
+                 "mile": "miles", "kb": "kilobytes", "kilobyte": "kilobytes",
+                 "mb": "megabytes", "megabyte": "megabytes", "gb": "gigabytes",
+                 "gigabyte": "gigabytes", "tb": "terabytes", "terabyte": "terabytes"}
+#: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
+#: it reads as (``ABBREVIATIONS`` or a temperature scale).
+COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)
+MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
+#: The units of measure a number may carry, as the rules spell them: two texts giving one
+#: number in two of them state two values ("-18 celsius" / "-18 fahrenheit").
+MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometers", "miles",
+                      "kilobytes", "megabytes", "gigabytes", "terabytes"])
+#: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
+#: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
+SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
+                 "commenc": "start", "begin": "start", "assist": "help", "modifi": "chang",
+                 "larg": "big", "quick": "fast", "ahead": "advanc",
+                 "supplier": "vendor", "corpor": "compani"}
+#: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
+#: "the **CT** scanner" is no zone).
+ZONES = {"et": "eastern", "est": "eastern", "edt": "eastern", "pt": "pacific",
+         "pst": "pacific", "pdt": "pacific", "ct": "central", "cst": "central",
+         "cdt": "central"}
 
 STOP_WORDS = frozenset("""
 a about above after again all also am an and any are as at be because been before being below
@@ -89,3 +119,16 @@ COMPACT_UNITS = {"ms": 1 / 86_400_000, "s": 1 / 86_400, "sec": 1 / 86_400, "secs
 #: Ordinals, which name one thing of a row ("the third floor") as a word would.
 ORDINAL = re.compile(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
                      r"last|\d+(?:st|nd|rd|th)")
+
+#: Jobs people hold, as words (stems would join "manager" to "manage" and "officer" to
+#: "office"): a text naming one and the other another names two people ("a **senior
+#: associate** reviews" / "a **partner** reviews"). Left out: words that are also things
+#: ("driver", "agent", "owner", "head").
+ROLE_NOUNS = frozenset("""
+partner associate manager director lead engineer analyst editor teacher administrator admin
+supervisor officer designer developer intern contractor architect coordinator clerk nurse
+doctor physician technician representative assistant specialist consultant president
+instructor professor lecturer foreman superintendent dispatcher pilot captain receptionist
+accountant auditor paralegal attorney lawyer scientist researcher tester maintainer reviewer
+approver planner producer writer reporter principal
+""".split())  # noqa: SIM905

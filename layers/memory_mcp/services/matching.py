@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memory_mcp.services.agreement import Conflict, conflicts, core_stems, strip_preamble
+from memory_mcp.services.agreement import Conflict, conflicts, strip_preamble
 from memory_mcp.services.facets import Facets, dates, facets
 from memory_mcp.services.lexicon import MONTHS, WEEKDAYS
+from memory_mcp.services.things import core_stems
 
 
 @dataclass(frozen=True)

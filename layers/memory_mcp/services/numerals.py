@@ -74,7 +74,8 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
     "half past seven" / "quarter to eight" (clock times), "half an hour" (30 minutes), "twice
     a year" / "three times per month" (a period: the unit over the count), "every week" /
     "every other week" (a period of one or two). Without them a
-    rewording's "twice a year" was a year and a 2 against "every six months"."""
+    rewording's "twice a year" was a year and a 2 against "every six months", and "seven
+    days a week" a week against "every day"."""
     used: set[int] = set()
     n = len(lower)
     for i, w in enumerate(lower):
@@ -103,7 +104,10 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
                 used.update(range(i, i + (3 if other else 2)))
         else:
             count, at = (_TIMES_A[w], i + 1) if w in _TIMES_A else (None, i)
-            if count is None and i + 1 < n and lower[i + 1] == "times":
+            if count is None and i + 1 < n and lower[i + 1] in ("times", "days") \
+                    and (lower[i + 1] == "times" or lower[i + 2:i + 4] in (
+                        ["a", "week"], ["per", "week"])):
+                # "3 times a month"; "seven days a week" (every day, not a week and 7 days)
                 count, at = number(w), i + 2
             elif count is None and (times := _TIMES_X.fullmatch(w)):  # "2x a week"
                 count, at = float(times.group(1)), i + 1

@@ -33,6 +33,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.wording import subject_end
 
 # One line per pair: the forms of one side, "|", the forms of the other. Forms are written
 # out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.
@@ -113,6 +114,12 @@ _PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", 
 _PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start
 """.split())  # noqa: SIM905
 _PHRASAL_STATES = frozenset("turn switch opt power".split())  # noqa: SIM905
+#: "is on" / "turned off" as the state "enabled" / "disabled", so "are **on** by default"
+#: opposes "are **disabled** by default". Only before the clause's end or a function word:
+#: "is on **call**", "is on **Saturdays**" say no state.
+_SWITCHED = {"on": "enabled", "off": "disabled"}
+_SWITCH_VERBS = frozenset(["is", "are", "was", "were", "be", "been", "stays", "stay", "remains",
+                           "remain", "turn", "switch", "toggl"])
 
 
 def _forms(tokens: tuple[str, ...]) -> list[str]:
@@ -120,21 +127,25 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
     # "every" before a number, a unit or a day counts time ("every twelve months"), not things
     nexts = (*tokens[1:], "") if tokens else ()  # a text of no words ("👍") has none
     out = [t for t, nxt in zip(tokens, nexts, strict=True)
-           if not (t == "every" and (nxt in _EVERY_COUNTS or nxt[:1].isdigit()))]
+           if not (t == "every" and (nxt in EVERY_COUNTS or nxt[:1].isdigit()))]
     for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
         if y == "hours":
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
-    for verb, particle in pairwise(tokens):
+    for i, (verb, particle) in enumerate(pairwise(tokens)):
         base = verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
         for v in (verb, base, base + "e"):
             if v in _PHRASAL and particle in _PARTICLES:
                 out.append(f"{v}_{particle}")
                 break
+        after = tokens[i + 2] if i + 2 < len(tokens) else ""
+        if particle in _SWITCHED and (verb in _SWITCH_VERBS or base in _SWITCH_VERBS) \
+                and (not after or after in STOP_WORDS):
+            out.append(_SWITCHED[particle])  # "push notifications **are on** by default"
     return out
 
 
-_EVERY_COUNTS = frozenset(UNIT_DAYS) | frozenset(WEEKDAYS) | frozenset(
+EVERY_COUNTS = frozenset(UNIT_DAYS) | frozenset(WEEKDAYS) | frozenset(
     w + "s" for w in WEEKDAYS) | frozenset(NUMBER_WORDS) | frozenset(TIMES) | frozenset(
     ["other", "night", "morning", "evening", "afternoon", "weekday", "weekend", "shift",
      "sprint", "quarter", "release", "deploy"])
@@ -206,3 +217,12 @@ def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, boo
     # an event pair anywhere makes it another fact ("scale **up** when CPU **rises**" /
     # "scale **down** when CPU **falls**"), whichever pair comes first
     return min(found, key=lambda f: f[2]) if found else None
+
+
+def in_subject(f: Facets, word: str) -> bool:
+    """Whether ``word`` (an opposite's form as ``opposed`` returns it) stands in the text's
+    subject, before its verb: "refunds **over** $500 need approval" narrows *which* refunds
+    (another fact than refunds under $500), where "must stay **below** 5 °C" is a value."""
+    first = word.split()[0]
+    positions = [i for i, t in enumerate(f.tokens) if t == first]
+    return bool(positions) and positions[0] < subject_end(f)

@@ -13,7 +13,8 @@ weekday, a role of several words).
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets, content_word, stem
-from memory_mcp.services.lexicon import NUMBER_WORDS, WEEKDAYS
+from memory_mcp.services.lexicon import NUMBER_WORDS, ROLE_NOUNS, WEEKDAYS
+from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
@@ -119,3 +120,56 @@ def role(a: Facets, b: Facets) -> tuple[str, str] | None:
     if any(w in WEEKDAYS for w in ra[1] | rb[1]):
         return None
     return " ".join(sorted(ra[1])), " ".join(sorted(rb[1]))
+
+
+def _universal(f: Facets) -> str | None:
+    """The text's "all", "every", "each" or "any" of things (not "every night", "every 3
+    days": a schedule)."""
+    toks = f.tokens
+    for i, t in enumerate(toks):
+        nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        if t in _AS_BARE and content_word(nxt) and nxt not in EVERY_COUNTS \
+                and not nxt[:1].isdigit():
+            return t
+    return None
+
+
+def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
+          ) -> tuple[str, str] | None:
+    """One text says "all" or "every" of what the other narrows: by "only", or by a name or a
+    number the first does not have ("disabled for **all** new users" / "… for new users in
+    **the EU**", "**every** team has write access" / "**only** the platform team …").
+    ``only_a`` / ``only_b``: each text's names the other lacks (``agreement``)."""
+    for x, y, mine, flip in ((a, b, only_b, False), (b, a, only_a, True)):
+        word = _universal(x)
+        if word is None or _universal(y) is not None:
+            continue
+        narrow = "only" if "only" in y.tokens and "only" not in x.tokens else (
+            mine[0] if mine else None)
+        if narrow is None and y.numbers - x.numbers:
+            narrow = next(t for t in y.tokens if t[:1].isdigit() or t in NUMBER_WORDS)
+        if narrow is not None:
+            return (narrow, word) if flip else (word, narrow)
+    return None
+
+
+def role_noun(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Each text names a job the other does not ("reviewed by a **senior associate**" / "a
+    **partner** has to review"): two people, two facts. One role against none is left to the
+    other rules (a rewording may drop it)."""
+    ra, rb = _role_nouns(a), _role_nouns(b)
+    only_a = sorted(ra.keys() - rb.keys())
+    only_b = sorted(rb.keys() - ra.keys())
+    if only_a and only_b:
+        return ra[only_a[0]], rb[only_b[0]]
+    return None
+
+
+def _role_nouns(f: Facets) -> dict[str, str]:
+    """Singular role noun → the word as written ("partners" → "partner")."""
+    out: dict[str, str] = {}
+    for t in f.tokens:
+        single = "foreman" if t == "foremen" else t.removesuffix("s")
+        if t in ROLE_NOUNS or single in ROLE_NOUNS:
+            out.setdefault(t if t in ROLE_NOUNS else single, t)
+    return out

@@ -1,0 +1,125 @@
+"""How a text's tokens are spelled out before any rule reads them: short forms as their words
+("DB", "DC", "kg"), a number and its unit written as one token ("30kg", "-18C"), degrees,
+time zones after a time, "alternate Sundays" as "every other Sunday", and "not more than" as
+"at most".
+
+Apart from ``services/facets.py`` because these are rewritings of the same words, each of
+which a rewording of a stored fact used and the rules read as another fact (a name "ET" against
+"Eastern", a name "18c" against "Celsius"). Each one only ever makes two texts that say the
+same thing read the same; none of them can make two different values equal.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_mcp.services.lexicon import (
+    ABBREVIATIONS,
+    COMPACT_MEASURE,
+    MEASURE_UNITS,
+    NEGATIONS,
+    NUMBER_WORDS,
+    UNIT_DAYS,
+    WEEKDAYS,
+    ZONES,
+)
+
+#: "°C", "° F", "degrees Celsius": the scale's name ("-18 °C" / "minus 18 degrees Celsius").
+_DEGREES = re.compile(r"(?:°\s*|\bdeg(?:ree)?s?\s+)(?:(c|celsius)|(f|fahrenheit))\b",
+                      re.IGNORECASE)
+#: A percentile as its words: "p99" is "99th percentile".
+_PERCENTILE = re.compile(r"[pP](\d{2}(?:\.\d+)?)")
+#: A priority as its words: "P1" is "priority 1".
+_PRIORITY = re.compile(r"[pP]([0-5])")
+#: Tokens a time zone may follow.
+_CLOCK_END = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)?|am|pm|a\.m|p\.m|noon|midnight",
+                        re.IGNORECASE)
+_BOUND = {"more": "most", "less": "least", "fewer": "least"}
+
+
+def degrees(text: str) -> str:
+    """``text`` with each temperature's unit as one word: "celsius" or "fahrenheit"."""
+    return _DEGREES.sub(lambda m: " celsius" if m.group(1) else " fahrenheit", text)
+
+
+def expand(raw: list[str]) -> list[str]:
+    """The tokens as the rules read them (see the module's docstring)."""
+    out: list[str] = []
+    for i, token in enumerate(raw):
+        low = token.lower()
+        measure = COMPACT_MEASURE.fullmatch(token)
+        percentile = _PERCENTILE.fullmatch(token)
+        if low in ZONES and out and (_CLOCK_END.fullmatch(out[-1])
+                                     or out[-1].lower() in NUMBER_WORDS):
+            out.append(ZONES[low])
+        elif low in ABBREVIATIONS:
+            out.extend(ABBREVIATIONS[low].split())
+        elif measure:
+            unit = measure.group(2).lower()
+            out += [measure.group(1), MEASURE_UNITS.get(unit) or ABBREVIATIONS[unit]]
+        elif percentile:
+            out += [f"{percentile.group(1)}th", "percentile"]
+        elif priority := _PRIORITY.fullmatch(token):
+            out += ["priority", priority.group(1)]
+        elif low in ("alternate", "alternating") and i + 1 < len(raw) \
+                and _periodic(raw[i + 1].lower()):
+            out += ["every", "other"]  # "alternate Sundays": every other Sunday
+        elif len(token) >= 3 and token.endswith("s") and token[:-1].isupper():
+            out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
+        else:
+            out.append(token)
+    return _bounds(_deadlines(out))
+
+
+def _periodic(word: str) -> bool:
+    """A weekday or a unit of time, singular or plural ("Sundays", "weeks")."""
+    single = word[:-1] if word.endswith("s") else word
+    return word in UNIT_DAYS or single in WEEKDAYS or word in WEEKDAYS
+
+
+def _bounds(tokens: list[str]) -> list[str]:
+    """"no more than two" / "can't book more than two" → "at most two" (and "not less than" →
+    "at least"): a bound said with a negation is the bound, not a negated fact. The negation
+    must stand at most three words before "more than", with no other negation between."""
+    out = list(tokens)
+    for i in range(len(out) - 1):
+        word = out[i].lower()
+        if word in _BOUND and out[i + 1].lower() == "than":
+            for j in range(i - 1, max(i - 4, -1), -1):
+                neg = out[j].lower()
+                if neg in ("no", "not") or (neg in NEGATIONS and neg.endswith("n't")) \
+                        or neg == "cannot":
+                    out[j] = _unnegated(neg)
+                    out[i], out[i + 1] = "at", _BOUND[word]
+                    break
+    return [t for t in out if t]
+
+
+def _deadlines(tokens: list[str]) -> list[str]:
+    """"prior to" → "before"; "no later than 45 minutes before" → "at least 45 minutes
+    before", and "no later than 5pm" → "by 5pm": a deadline, not a negation."""
+    out: list[str] = []
+    i = 0
+    low = [t.lower() for t in tokens]
+    while i < len(tokens):
+        if low[i] == "prior" and low[i + 1:i + 2] == ["to"]:
+            out.append("before")
+            i += 2
+        elif low[i:i + 3] == ["no", "later", "than"]:
+            ahead = low[i + 3:i + 8]
+            out += ["at", "least"] if "before" in ahead or "prior" in ahead else ["by"]
+            i += 3
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def _unnegated(word: str) -> str:
+    """"can't" → "can", "cannot" → "can", "not" / "no" → "" (dropped)."""
+    if word == "cannot":
+        return "can"
+    if word.endswith("n't"):
+        stem = word[:-3]
+        return {"wo": "will", "ca": "can", "sha": "shall"}.get(stem, stem)
+    return ""

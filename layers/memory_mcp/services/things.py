@@ -1,0 +1,125 @@
+"""Which thing a text is about, when two texts name things of one kind: a word swapped
+before the same noun ("the **payments** team" / "the **platform** team") and things a day or
+month names ("the **March** release" / "the **April** release").
+
+Apart from ``services/agreement.py``, which lists every conflict of two texts, because these
+rules read a text's noun phrases, and the numbered-thing rule asks ``else_differs`` too.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from memory_mcp.services import values, wording
+from memory_mcp.services.facets import Facets, content_word, singular_weekday, stem
+from memory_mcp.services.lexicon import MONTHS, ORDINAL, TIMES, WEEKDAYS
+from memory_mcp.services.word_pool import parts_pool, pool
+
+_DETERMINERS = frozenset(["the", "a", "an", "our", "their", "its", "this", "that", "next",
+                          "last", "each"])
+_PERIODS = frozenset(["week", "month", "year", "quarter", "sprint", "weekend"])
+RELATIVE = frozenset(["this", "next", "last", "previous", "coming", "following"])
+
+
+def dated_things(f: Facets) -> frozenset[str]:
+    """Things a day, month or relative period *names*, as opposed to dates a fact states: "the
+    **March release**", "the **Monday standup**", "**this week**" / "**next week**". "The March
+    release freezes on the 20th" and "the April release …" are two releases; "the offsite is in
+    March" → "… in April" moves one offsite (a value, compared by the month rule)."""
+    out: set[str] = set()
+    tokens = f.tokens
+    for i, token in enumerate(tokens[:-1]):
+        before = tokens[i - 1] if i else ""
+        after = tokens[i + 1]
+        dated = (token in MONTHS or singular_weekday(token) in WEEKDAYS) \
+            and before in _DETERMINERS and content_word(after) and after not in MONTHS \
+            and singular_weekday(after) not in WEEKDAYS
+        if dated or (token in RELATIVE and after in _PERIODS):
+            out.add(f"{token} {after}")
+    return frozenset(out)
+
+
+def core_stems(f: Facets) -> frozenset[str]:
+    """A fact's content stems without its days, months and numbers: what two entries of one
+    list share ("standup", "host", "lena" in "the standup host on Monday is Lena"). Capitals
+    play no part."""
+    out: set[str] = set()
+    for token in f.tokens:
+        for part in re.split(r"[\-/]", token):
+            if content_word(part) and part not in MONTHS and singular_weekday(part) not in WEEKDAYS:
+                out.add(stem(part))
+    return frozenset(out)
+
+
+def else_differs(a: Facets, b: Facets, *, numbers: frozenset[float] = frozenset(),
+                  days: frozenset[str] = frozenset(), words: frozenset[str] = frozenset()
+                  ) -> bool:
+    """Whether the texts differ in anything besides ``numbers``, the days or months in
+    ``days`` and ``words``: other words, other numbers, durations, times, days or months."""
+    skip = frozenset(stem(w) for w in words)
+    if core_stems(a) - skip != core_stems(b) - skip:
+        return True
+    na, nb = a.numbers - numbers, b.numbers - numbers
+    if na and nb and not (na <= nb or nb <= na):
+        return True
+    if values.durations_differ(a.durations, b.durations) or (a.times != b.times):
+        return True
+    short = frozenset(WEEKDAYS.get(singular_weekday(d), MONTHS.get(d, d)) for d in days)
+    return (a.weekdays - short) != (b.weekdays - short) or (a.months - short) != (b.months - short)
+
+
+def numbers_in(named: str) -> frozenset[float]:
+    """The numbers of "priority 1, priority 2" as ``Facets.numbers`` holds them."""
+    out = set()
+    for word in named.replace(",", " ").split():
+        try:
+            value = float(word)
+        except ValueError:
+            continue
+        if math.isfinite(value):
+            out.add(value)
+    return frozenset(out)
+
+
+def first_words(things: frozenset[str]) -> frozenset[str]:
+    """"march release" → "march": the day or month a dated thing is named by."""
+    return frozenset(t.split(" ", 1)[0] for t in things)
+
+
+def swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """'payments team' vs 'platform team': another word just before the same content word.
+
+    The differing word must occur nowhere in the other text, so a reordering ("analytics data
+    warehouse" / "analytics warehouse") is not a swap."""
+    def heads(f: Facets, other: Facets) -> dict[str, str]:
+        out: dict[str, str] = {}
+        whole = pool(frozenset(other.tokens))
+        parts = parts_pool(other)
+        verbs = wording.predicates(f)
+        for i, (x, h) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
+            if i in verbs:
+                continue  # a reworded verb before its object ("likes" / "enjoys" climbing)
+            head = re.split(r"[\-/]", h)[0]
+            if not (content_word(head) and stem(head) in other.stems):
+                continue
+            compound = bool(re.search(r"[\-/]", x))
+            last = re.split(r"[\-/]", x)[-1]
+            if not (content_word(last) or ORDINAL.fullmatch(last)) \
+                    or singular_weekday(last) in WEEKDAYS or last in MONTHS:
+                continue  # a changed day or month is a value, compared on its own
+            if not (whole if compound else parts).has(x, 0.0):
+                out[stem(head)] = x
+        return out
+
+    mine, theirs = heads(a, b), heads(b, a)
+    for head, word in mine.items():
+        other = theirs.get(head)
+        if other is None or (word in TIMES and other in TIMES):
+            continue  # two frequencies: the times rule's ("yearly" / "annual" targets agree)
+        if not (ORDINAL.fullmatch(word) and ORDINAL.fullmatch(other)):
+            # "the **ground** floor" / "the **third** floor": another place; two ordinals
+            # ("third" / "fourth" floor) are two numbers, a value the numbers rule compares;
+            # a frequency and a word ("**night** shift" / "**day** shift") two things
+            return word, other
+    return None
