@@ -47,7 +47,10 @@ PROBE = ROOT / "bench" / "data" / "forget_probe.json"
 #: tests or earlier set, in twelve new domains and with three new near-miss classes (direction,
 #: version, identifier): ``--set blind``.
 BLIND = ROOT / "bench" / "data" / "forget_blind.json"
-SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND}
+#: A fifth, written the same way after the fourth's changes, in seven more domains and with
+#: frequency, scope, purpose and comparison near misses: ``--set fifth``.
+FIFTH = ROOT / "bench" / "data" / "forget_fifth.json"
+SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from
@@ -55,7 +58,7 @@ OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine 
 #: a long note with another ending) hides a different, still-true fact: wrong. Judged by the
 #: label, not by the rules under test.
 VALUE_CLASSES = frozenset({"number", "date", "time", "negation", "opposite", "unit",
-                           "quantifier", "version"})
+                           "quantifier", "version", "frequency", "comparison"})
 
 
 async def seed(rt: Runtime, user_id: uuid.UUID, key_id: str, n: int, facts: dict[str, str],

@@ -78,6 +78,17 @@ def test_one_route_said_another_way_agrees(request_text: str, stored: str) -> No
     ("Freezers must stay below -18 °F", "Freezer temperatures must stay below minus 18 degrees "
      "Celsius.", "unit", False),
     ("Each student gets 50 GB of storage", "Each student gets 50 MB of storage", "unit", False),
+    # from the fifth set: each says three or more things the other does not
+    ("Expired stock is collected by MedWaste on the first Monday of each month to free up shelf "
+     "space.", "Expired stock is collected by MedWaste on the first Monday of each month to "
+     "comply with hazardous-waste rules.", "words", True),
+    ("All members can borrow up to 15 items at once.",
+     "Adult members can borrow up to 15 items at once.", "quantity", False),
+    ("At the Lisbon hotel, Gold members pay for late checkout until 14:00.",
+     "Gold members get free late checkout until 14:00 at the Lisbon hotel.", "opposite", False),
+    ("Orders of no more than 10 items ship free.", "Orders of more than 10 items ship free.",
+     "bound", True),
+    ("Uploads must be at most 2 GB.", "Uploads must be more than 2 GB.", "bound", False),
 ])
 def test_near_misses_found_by_the_fourth_set_conflict(request_text: str, stored: str, kind: str,
                                                       subject: bool) -> None:
@@ -92,8 +103,6 @@ def test_near_misses_found_by_the_fourth_set_conflict(request_text: str, stored:
      "degrees Celsius."),
     ("Orders heavier than 30 kilograms go with the freight carrier",
      "Orders heavier than 30 kg go with the freight carrier."),
-    ("If the core banking database goes down it fails over to the Frankfurt DC",
-     "The core banking DB fails over to the Frankfurt data center."),
     ("The morning newsletter goes out every day at half past six ET",
      "The morning newsletter is sent at 6:30 am Eastern, seven days a week."),
     ("St. Mary's PACS server gets patched at 2:30 am on alternate Sundays",
@@ -126,13 +135,66 @@ def test_rewordings_refused_before_now_agree(request_text: str, stored: str) -> 
     assert agreement.conflicts(request_text, stored) == []
 
 
+@pytest.mark.parametrize(("request_text", "stored"), [
+    # a review of the first form of these rules found each of these forgotten in place of the
+    # stored fact: "no more than" read as "at most" dropped its negation, "no later than" as
+    # "by", time zones and unit symbols became ordinary words, "DC" the data center, an address
+    # matched a longer one by prefix, "assistant" a help desk
+    ("Employees can book no more than two rooms at once.",
+     "Employees can book more than two rooms at once."),
+    ("You can't expense more than $50 per dinner.", "You can expense more than $50 per dinner."),
+    ("Passwords must have no fewer than 12 characters.",
+     "Passwords must have fewer than 12 characters."),
+    ("Trucks may not carry more than 10 tonnes.", "Trucks may carry less than 10 tonnes."),
+    ("No more than 2 people may enter the clean room.",
+     "More than 2 people may enter the clean room."),
+    ("The bot won't retry more than 5 times.", "The bot will retry more than 5 times."),
+    ("Deliveries arrive no later than 9am.", "Deliveries arrive after 9am."),
+    ("Deliveries must arrive no later than 9am.", "Deliveries must arrive 9am or later."),
+    ("Timesheets are due no later than 5pm Friday.", "Timesheets are due later than 5pm Friday."),
+    ("The standup is at 9:30 am ET.", "The standup is at 9:30 am PT."),
+    ("The release call is at 10am ET on Tuesdays.", "The release call is at 10am PT on Tuesdays."),
+    ("The conference is in DC this year.", "The conference is in NYC this year."),
+    ("ops@acme.com receives the pager digest.", "ops@acme.com.au receives the pager digest."),
+    ("The AI assistant answers billing questions.", "The help center answers billing questions."),
+    ("Freezers must stay at -18C.", "Freezers must stay at 18C."),
+    ("The lab is cleaned on alternate Sundays.", "The lab is cleaned every Sunday."),
+    ("Tier 1 escalates tickets to Tier 2.", "Tier 2 escalates tickets to Tier 1."),
+    ("Traffic fails over from region 1 to region 2.", "Traffic fails over from region 2 to region 1."),
+])
+def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) != []
+    assert agreement.conflicts(stored, request_text) != []
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Purchase orders over $5,000 go to the CFO for approval.",
+     "Purchase orders over $5,000 must be approved by the CFO."),
+    ("Payroll questions go to HR.", "Payroll questions are handled by HR."),
+    ("Bug reports go to the QA lead, who assigns them to developers.",
+     "Bug reports are assigned to developers by the QA lead."),
+    ("Tier 1 escalates unresolved tickets to Tier 2.",
+     "Tier 2 receives unresolved tickets escalated from Tier 1."),
+    ("A lawyer must review every NDA.", "Every NDA must be reviewed by an attorney."),
+    ("Omar leads the design team.", "Omar is the design team manager."),
+    ("Every laptop must run CrowdStrike.", "Laptops must run CrowdStrike Falcon."),
+    ("Staff work from the office 3 days a week.", "Staff work from the office three days each "
+     "week."),
+    ("Seat 14C is reserved for the duty pilot.", "Seat 14C is reserved for the duty pilot"),
+])
+def test_rewordings_found_by_the_review_agree(request_text: str, stored: str) -> None:
+    found = {c.kind for c in agreement.conflicts(request_text, stored)}
+    assert not found & {"direction", "role", "quantity", "duration", "unit"}, found
+
+
 def test_short_forms_never_join_two_values() -> None:
     """Spelling a short form out only makes two texts that say the same read the same."""
-    assert tokens("-18 °C, 10GB, p99, P1, the CT scanner, 9am ET")[0] == [
-        "18", "celsius", "10", "gigabytes", "99th", "percentile", "priority", "1", "the", "CT",
-        "scanner", "9am", "eastern"]  # a zone only after a time
+    assert tokens("-18 °C, 10GB, p99, P1, the CT scanner, 9am ET, 50 GB, ships to GB")[0] == [
+        "minus", "18", "celsius", "10", "gigabytes", "99th", "percentile", "priority", "1",
+        "the", "CT", "scanner", "9am", "Eastern", "50", "gigabytes", "ships", "to", "GB"]
+    # a zone or a unit symbol only after a time or a number
     assert tokens("no more than 3 retries")[1] == ["at", "most", "3", "retries"]
-    assert tokens("no later than 5pm")[1] == ["by", "5pm"]
+    assert tokens("no later than 5pm")[1] == ["before", "5pm"]
     assert agreement.conflicts("no more than 3 retries", "at most 2 retries") != []
     assert agreement.conflicts("at least 3 retries", "at most 3 retries") != []
     # "every" of a schedule is no "all"; one role against none is left to the other rules

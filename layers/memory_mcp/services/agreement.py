@@ -40,7 +40,7 @@ class Conflict:
 
     kind: str        # name | environment | thing | identifier | roles | long | word | number |
                      # duration | currency | unit | weekday | month | time | negation | opposite |
-                     # quantity | schedule | role | direction
+                     # quantity | schedule | role | direction | words | bound
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
@@ -51,10 +51,17 @@ def strip_preamble(text: str) -> str:
     return stripped or text.strip()
 
 
+#: An address, a domain or a path is matched exactly: "ops@acme.com" is a prefix of
+#: "ops@acme.com.au" but not the same mailbox.
+_ADDRESS = re.compile(r"[@./]")
+
+
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
-    """Names of one text found nowhere in the other (as a name or as an ordinary word)."""
+    """Names of one text found nowhere in the other (as a name or as an ordinary word; a
+    prefix of ≥ 75 % counts as found: "Postgres" / "PostgreSQL")."""
     theirs = pool(frozenset(other.names | set(other.tokens)))
-    return sorted(n for n in mine.names if not theirs.has(n, 0.75)
+    return sorted(n for n in mine.names
+                  if not (n in theirs.words if _ADDRESS.search(n) else theirs.has(n, 0.75))
                   and not _written_apart(n, other.tokens))
 
 
@@ -105,6 +112,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                         or b.numbers <= values.hours(a.numbers)):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
+    if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
+        out.append(Conflict("number", False, "one number is negative in one text only"))
+    bound = values.bounds_differ(a, b)
+    if bound is not None:  # "at most two" / "more than two"; in the subject, which things
+        out.append(Conflict("bound", bound[2], f'bounds differ: "{bound[0]}" vs "{bound[1]}"'))
     if values.durations_differ(a.durations, b.durations):
         out.append(Conflict("duration", False, "durations differ: "
                             f"{values.durations_text(a.durations)} vs "
@@ -174,6 +186,12 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
     if wording.is_long(ra, rb) and len(only_a) + len(only_b) > wording.LONG_ALLOWANCE:
         out.append(Conflict("long", True, f"long texts that differ in {len(only_a)} and "
                                           f"{len(only_b)} words"))
+    elif min(len(only_a), len(only_b)) >= wording.SHORT_ALLOWANCE:
+        # each says several things the other does not ("… to **comply with hazardous-waste
+        # rules**" / "… to **free up shelf space**"): two statements, however close
+        out.append(Conflict("words", True, f"each says what the other does not: "
+                                           f"{_q([w for _, w in only_a[:4]])} vs "
+                                           f"{_q([w for _, w in only_b[:4]])}"))
     elif not (subject_found or out):
         swap = wording.swap(a, b, [(i, w) for i, w in only_a if w not in opposite],
                             [(i, w) for i, w in only_b if w not in opposite])

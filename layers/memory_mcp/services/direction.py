@@ -4,17 +4,18 @@ the S3 bucket to MLflow", though both texts hold the same words.
 Found by a fourth forget set written apart from the rules (bench/data/forget_blind.json): all
 five of its "direction" near misses were forgotten in place of the stored fact, because every
 other rule compares what a text contains, and a swapped route contains the same names. This one
-reads the place each word takes: where a thing goes ("to", "into"), and where it comes from or
-who acts on it ("from", "by": "approval **from** Tomasz" and "approved **by** Tomasz" are one
-role). A word that is the destination in one text and the source in the other is another fact.
+reads the place each word takes: where a thing goes ("to", "into"), where it comes from
+("from"), and who acts on it ("by"). A place that is the destination in one text and the source
+in the other is another fact.
 """
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from memory_mcp.services.facets import Facets, content_word, stem
 
 _TO = frozenset(["to", "into", "onto", "towards", "toward"])
-_FROM = frozenset(["from", "by"])
 #: Verbs that say one move from either end ("finance **sends** the invoices to customers" /
 #: "customers **receive** the invoices from finance"), by stem.
 _SENDS = frozenset(["send", "ship", "give", "sell", "lend", "forward", "deliv", "pay", "provid",
@@ -25,44 +26,71 @@ _RECEIVES = frozenset(["receiv", "buy", "borrow", "accept", "collect", "obtain",
 _REACH = 4
 
 
-def _places(f: Facets) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
-    """Stem → the roles ("to", "from") it takes in the text; and (the stem before "to", the
-    stem after it) for each "<noun> to <noun>" ("escalations to support")."""
+def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
+    """Place → the roles ("to", "from", "by") it takes in the text; and (the stem before "to",
+    the place after it) for each "<noun> to <place>" ("escalations to support"). A place is
+    the first content word's stem after the preposition, with a number that follows it
+    ("to **tier 2**", "from **region 1**")."""
     roles: dict[str, set[str]] = {}
-    routes: list[tuple[str, str]] = []
+    routes: set[tuple[str, str]] = set()
     toks = f.tokens
     for i, word in enumerate(toks):
-        role = "to" if word in _TO else "from" if word in _FROM else None
+        role = "to" if word in _TO else "from" if word == "from" else "by" if word == "by" \
+            else None
         if role is None:
             continue
-        target = next((t for t in toks[i + 1:i + 1 + _REACH] if content_word(t)), None)
-        if target is None:
+        at = next((j for j in range(i + 1, min(i + 1 + _REACH, len(toks)))
+                   if content_word(toks[j])), None)
+        if at is None:
             continue
-        roles.setdefault(stem(target), set()).add(role)
+        place = stem(toks[at])
+        if at + 1 < len(toks) and toks[at + 1][:1].isdigit():
+            place = f"{place} {toks[at + 1]}"
+        roles.setdefault(place, set()).add(role)
         before = next((t for t in reversed(toks[max(0, i - 3):i]) if content_word(t)), None)
         if role == "to" and before is not None:
-            routes.append((stem(before), stem(target)))
+            routes.add((stem(before), place))
     return roles, routes
 
 
+def _named(f: Facets) -> frozenset[str]:
+    """Every place the text names: its stems, and each stem with the number after it ("tier
+    2"). Read once per comparison, so comparing routes stays linear in the texts (a cache keyed
+    by the facets would hash a long text's facets on every lookup)."""
+    return f.stems | frozenset(f"{stem(x)} {y}" for x, y in pairwise(f.tokens)
+                               if y[:1].isdigit())
+
+
 def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """A word one text sends *to* and the other takes *from* (or has act, "by"), or — when
-    the two texts share no converse verbs ("sends" / "receives", which swap the places and
-    keep the fact) — the same thing sent to two different places that both texts name
-    ("escalations **to support**" / "escalations **to the platform** team"). Returns the
-    word with each text's role, or None."""
+    """A place one text sends *to* and the other takes *from* ("pushed **to** MLflow" /
+    "pushed **from** MLflow"); or one a text sends to and the other has act ("by"), when both
+    texts say both ("collected **by** the teacher, forwarded **to** the office" and the other
+    way round; "goes **to** the CFO" / "approved **by** the CFO" is one fact); or — when the
+    texts share no converse verbs ("sends" / "receives", which swap the places and keep the
+    fact) — the same thing sent to two places both texts name ("escalations **to support**" /
+    "escalations **to the platform** team"). Returns each text's role and place, or None."""
     roles_a, routes_a = _places(a)
     roles_b, routes_b = _places(b)
-    for word in sorted(roles_a.keys() & roles_b.keys()):
-        ra, rb = roles_a[word], roles_b[word]
+    both = all({"to", "by"} <= set().union(*r.values()) for r in (roles_a, roles_b) if r) \
+        and roles_a and roles_b
+    for place in sorted(roles_a.keys() & roles_b.keys()):
+        ra, rb = roles_a[place], roles_b[place]
+        if not both:
+            ra, rb = ra - {"by"}, rb - {"by"}
+        else:
+            ra = {"from" if r == "by" else r for r in ra}
+            rb = {"from" if r == "by" else r for r in rb}
         if len(ra) == 1 and len(rb) == 1 and ra != rb:
-            return f"{next(iter(ra))} {word}", f"{next(iter(rb))} {word}"
+            return f"{next(iter(ra))} {place}", f"{next(iter(rb))} {place}"
     if (a.stems & _SENDS and b.stems & _RECEIVES) or (a.stems & _RECEIVES and b.stems & _SENDS):
         return None
-    for before, target in routes_a:
-        for before_b, target_b in routes_b:
-            if before == before_b and target != target_b and target in b.stems \
-                    and target_b in a.stems and not ({"to"} & roles_b.get(target, set())) \
-                    and not ({"to"} & roles_a.get(target_b, set())):
-                return f"{before} to {target}", f"{before} to {target_b}"
+    named_a, named_b = _named(a), _named(b)
+    targets_b: dict[str, set[str]] = {}
+    for before, place in routes_b:
+        targets_b.setdefault(before, set()).add(place)
+    for before, place in sorted(routes_a):  # one pass over each text's routes: linear
+        for other in sorted(targets_b.get(before, set()) - {place}):
+            if place in named_b and other in named_a and "to" not in roles_b.get(place, set()) \
+                    and "to" not in roles_a.get(other, set()):
+                return f"{before} to {place}", f"{before} to {other}"
     return None

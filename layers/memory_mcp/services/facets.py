@@ -31,12 +31,13 @@ from memory_mcp.services.lexicon import (
     UNIT_DAYS,
     WEEKDAYS,
 )
-from memory_mcp.services.numerals import clock, is_clock, number, spoken
+from memory_mcp.services.numerals import bounds, clock, is_clock, number, spoken
 from memory_mcp.services.short_forms import degrees, expand
 
 #: An e-mail address is one token (and a name): "conflicts@" and "intake@" the same firm are
-#: two addresses, not one word each and a shared "@harlowlaw.com".
-_TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+"
+#: two addresses, not one word each and a shared "@harlowlaw.com". A minus sign before a
+#: number is a token ("-18": "minus", "18"), so "-18 °C" and "18 °C" differ.
+_TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+|(?<![\w\-])-(?=\d)"
                     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
 
 
@@ -56,6 +57,8 @@ class Facets:
     negations: int                 # negation words: "not encrypted and not tested" has two
     currencies: frozenset[str] = frozenset()  # "$25" / "25 euros": another amount
     units: frozenset[str] = frozenset()       # "18 celsius" / "18 fahrenheit", "10 gigabytes"
+    negatives: frozenset[float] = frozenset()  # numbers after a minus sign: "-18" / "18"
+    bounds: tuple[tuple[str, int], ...] = ()   # "at most" (max), "over" (gt), … and where
     negated: tuple[frozenset[str], ...] = ()    # stems after each negation word
     contrasts: tuple[frozenset[str], ...] = ()  # stems after each "rather … than", "instead of"
 
@@ -179,6 +182,9 @@ def _read(text: str) -> Facets:
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
         units=frozenset(w for i, w in enumerate(lower)
                         if w in MEASURES and i and number(lower[i - 1]) is not None),
+        negatives=frozenset(v for i, w in enumerate(lower[1:], 1) if lower[i - 1] == "minus"
+                            and (v := number(w)) is not None),
+        bounds=bounds(lower),
     )
 
 

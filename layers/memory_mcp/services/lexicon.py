@@ -15,18 +15,20 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "repos": "repositories", "env": "environment", "envs": "environments",
                  "config": "configuration", "configs": "configurations", "docs": "documentation",
                  "msg": "message", "msgs": "messages", "info": "information",
-                 "mgr": "manager", "dept": "department", "dc": "data center", "sms": "text message",
-                 "2fa": "two-factor authentication", "mfa": "multi-factor authentication",
-                 "dcs": "data centers",
-                 # units of measure, one word each ("30 kg" / "30 kilograms" agree; "10 GB" /
-                 # "10 MB" stay two values)
-                 "kg": "kilograms", "kgs": "kilograms", "kilo": "kilograms",
-                 "kilos": "kilograms", "kilogram": "kilograms", "lb": "pounds",
-                 "lbs": "pounds", "km": "kilometers", "kilometre": "kilometers",
-                 "kilometres": "kilometers", "kilometer": "kilometers", "mi": "miles",
-                 "mile": "miles", "kb": "kilobytes", "kilobyte": "kilobytes",
-                 "mb": "megabytes", "megabyte": "megabytes", "gb": "gigabytes",
-                 "gigabyte": "gigabytes", "tb": "terabytes", "terabyte": "terabytes"}
+                 "mgr": "manager", "dept": "department", "sms": "text message",
+                 "ack": "acknowledgement", "acks": "acknowledgements",
+                 "acked": "acknowledged", "2fa": "two-factor authentication",
+                 "mfa": "multi-factor authentication",
+                 # units of measure written out, so "30 kilos" / "30 kilograms" agree
+                 "kilo": "kilograms", "kilos": "kilograms", "kilogram": "kilograms",
+                 "kilometre": "kilometers", "kilometres": "kilometers",
+                 "kilometer": "kilometers", "mile": "miles", "kilobyte": "kilobytes",
+                 "megabyte": "megabytes", "gigabyte": "gigabytes", "terabyte": "terabytes"}
+#: Unit symbols, read as their unit only after a number ("50 **GB**" is 50 gigabytes; "ships
+#: to **GB**" names a country, "**MI**" a state, "**TB**" a disease).
+UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "pounds",
+                "km": "kilometers", "mi": "miles", "kb": "kilobytes", "mb": "megabytes",
+                "gb": "gigabytes", "tb": "terabytes"}
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale).
 COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)
@@ -38,14 +40,14 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
-                 "commenc": "start", "begin": "start", "assist": "help", "modifi": "chang",
+                 "commenc": "start", "begin": "start", "modifi": "chang",
                  "larg": "big", "quick": "fast", "ahead": "advanc",
                  "supplier": "vendor", "corpor": "compani"}
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
-ZONES = {"et": "eastern", "est": "eastern", "edt": "eastern", "pt": "pacific",
-         "pst": "pacific", "pdt": "pacific", "ct": "central", "cst": "central",
-         "cdt": "central"}
+ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",
+         "pst": "Pacific", "pdt": "Pacific", "ct": "Central", "cst": "Central",
+         "cdt": "Central"}
 
 STOP_WORDS = frozenset("""
 a about above after again all also am an and any are as at be because been before being below
@@ -103,7 +105,7 @@ UNIT_DAYS = {"millisecond": 1 / 86_400_000, "milliseconds": 1 / 86_400_000, "ms"
              "min": 1 / 1440, "mins": 1 / 1440, "hr": 1 / 24, "hrs": 1 / 24,
              "minute": 1 / 1440, "minutes": 1 / 1440, "hour": 1 / 24, "hours": 1 / 24,
              "day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30.44, "months": 30.44,
-             "year": 365.25, "years": 365.25}
+             "quarter": 91.31, "quarters": 91.31, "year": 365.25, "years": 365.25}
 #: Currencies, by symbol, code or name: "$25" and "25 euros" are two amounts.
 CURRENCY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|jpy|chf|dollars?|euros?|yen)\b",
                        re.IGNORECASE)
@@ -120,15 +122,18 @@ COMPACT_UNITS = {"ms": 1 / 86_400_000, "s": 1 / 86_400, "sec": 1 / 86_400, "secs
 ORDINAL = re.compile(r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
                      r"last|\d+(?:st|nd|rd|th)")
 
+#: One job under two names.
+ROLE_SYNONYMS = {"attorney": "lawyer", "counsel": "lawyer", "physician": "doctor",
+                 "admin": "administrator", "dev": "developer"}
 #: Jobs people hold, as words (stems would join "manager" to "manage" and "officer" to
 #: "office"): a text naming one and the other another names two people ("a **senior
 #: associate** reviews" / "a **partner** reviews"). Left out: words that are also things
-#: ("driver", "agent", "owner", "head").
+#: ("driver", "agent", "owner", "head") or verbs ("lead").
 ROLE_NOUNS = frozenset("""
-partner associate manager director lead engineer analyst editor teacher administrator admin
+partner associate manager director engineer analyst editor teacher administrator
 supervisor officer designer developer intern contractor architect coordinator clerk nurse
-doctor physician technician representative assistant specialist consultant president
+doctor technician representative assistant specialist consultant president
 instructor professor lecturer foreman superintendent dispatcher pilot captain receptionist
-accountant auditor paralegal attorney lawyer scientist researcher tester maintainer reviewer
+accountant auditor paralegal lawyer scientist researcher tester maintainer reviewer
 approver planner producer writer reporter principal
 """.split())  # noqa: SIM905

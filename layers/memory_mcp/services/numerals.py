@@ -99,14 +99,15 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
                 lower[i + 1] == "other" and i + 2 < n and lower[i + 2] in UNIT_DAYS)):
             other = lower[i + 1] == "other"  # "every other week": a period of two
             unit = lower[i + 2] if other else lower[i + 1]
-            if unit != "second":  # "every second Tuesday" is an ordinal
+            if unit != "second" and not (unit == "quarter" and "of" in lower[i + 2:i + 4]):
+                # "every second Tuesday" is an ordinal, "every quarter of an hour" 15 minutes
                 durations.append(UNIT_DAYS[unit] * (2 if other else 1))
                 used.update(range(i, i + (3 if other else 2)))
         else:
             count, at = (_TIMES_A[w], i + 1) if w in _TIMES_A else (None, i)
             if count is None and i + 1 < n and lower[i + 1] in ("times", "days") \
                     and (lower[i + 1] == "times" or lower[i + 2:i + 4] in (
-                        ["a", "week"], ["per", "week"])):
+                        ["a", "week"], ["per", "week"], ["each", "week"], ["every", "week"])):
                 # "3 times a month"; "seven days a week" (every day, not a week and 7 days)
                 count, at = number(w), i + 2
             elif count is None and (times := _TIMES_X.fullmatch(w)):  # "2x a week"
@@ -116,3 +117,33 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
                 durations.append(UNIT_DAYS[lower[at + 1]] / count)
                 used.update(range(i, at + 2))
     return used
+
+
+#: Words that bound an amount, by the bound they set: "at most" / "no more than" (rewritten to
+#: "at most" by ``short_forms``) is ≤, "more than" / "over" >, and so on.
+_TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): "max",
+                    ("or", "fewer"): "max", ("at", "least"): "min", ("or", "more"): "min",
+                    ("more", "than"): "gt", ("greater", "than"): "gt", ("less", "than"): "lt",
+                    ("fewer", "than"): "lt"}
+_ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "over": "gt", "above": "gt",
+                    "exceeds": "gt", "exceeding": "gt", "under": "lt", "below": "lt"}
+
+
+def bounds(lower: list[str]) -> tuple[tuple[str, int], ...]:
+    """(bound, token position) of each bound on an amount: "at most two" ("max"), "over $500"
+    ("gt"). A single word bounds only a number right after it ("fails **over** to Frankfurt",
+    "**under** review" bound nothing); "up to" likewise."""
+    out: list[tuple[str, int]] = []
+    for i, word in enumerate(lower):
+        nxt = lower[i + 1] if i + 1 < len(lower) else ""
+        after = lower[i + 2] if i + 2 < len(lower) else ""
+        pair = _TWO_WORD_BOUNDS.get((word, nxt))
+        if pair is not None and (pair != "max" or word != "up" or _amount(after)):
+            out.append((pair, i))
+        elif word in _ONE_WORD_BOUNDS and (_amount(nxt) or word in ("maximum", "minimum")):
+            out.append((_ONE_WORD_BOUNDS[word], i))
+    return tuple(out)
+
+
+def _amount(word: str) -> bool:
+    return word == "minus" or number(word) is not None

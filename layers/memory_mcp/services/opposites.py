@@ -72,6 +72,7 @@ warm warmer hot hotter | cold colder
 old older | new newer
 cheap cheaper | expensive
 true | false
+free complimentary | paid pay pays charged chargeable
 first | last
 earliest oldest | latest newest
 encrypted | decrypted plaintext

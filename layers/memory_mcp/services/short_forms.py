@@ -20,6 +20,7 @@ from memory_mcp.services.lexicon import (
     NEGATIONS,
     NUMBER_WORDS,
     UNIT_DAYS,
+    UNIT_SYMBOLS,
     WEEKDAYS,
     ZONES,
 )
@@ -30,11 +31,21 @@ _DEGREES = re.compile(r"(?:°\s*|\bdeg(?:ree)?s?\s+)(?:(c|celsius)|(f|fahrenheit
 #: A percentile as its words: "p99" is "99th percentile".
 _PERCENTILE = re.compile(r"[pP](\d{2}(?:\.\d+)?)")
 #: A priority as its words: "P1" is "priority 1".
-_PRIORITY = re.compile(r"[pP]([0-5])")
+_PRIORITY = re.compile(r"[pP]([0-5])s?")
 #: Tokens a time zone may follow.
 _CLOCK_END = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)?|am|pm|a\.m|p\.m|noon|midnight",
                         re.IGNORECASE)
 _BOUND = {"more": "most", "less": "least", "fewer": "least"}
+_MINUS = "-"
+_AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
+#: Nouns a number and letter name one of ("seat 14C", "room 4F"), not a measure.
+_NUMBERED_PLACES = frozenset(["seat", "room", "row", "gate", "bay", "suite", "dock", "platform",
+                              "apartment", "flat", "unit", "level", "floor", "stand", "aisle",
+                              "shelf"])
+
+
+_SPECIAL = frozenset(ABBREVIATIONS) | frozenset(ZONES) | frozenset(UNIT_SYMBOLS) | frozenset(
+    ["alternate", "alternating"])
 
 
 def degrees(text: str) -> str:
@@ -46,17 +57,26 @@ def expand(raw: list[str]) -> list[str]:
     """The tokens as the rules read them (see the module's docstring)."""
     out: list[str] = []
     for i, token in enumerate(raw):
+        if token.isalpha() and token.islower() and token not in _SPECIAL:
+            out.append(token)  # most words: nothing to spell out (long texts are read whole)
+            continue
         low = token.lower()
         measure = COMPACT_MEASURE.fullmatch(token)
         percentile = _PERCENTILE.fullmatch(token)
-        if low in ZONES and out and (_CLOCK_END.fullmatch(out[-1])
-                                     or out[-1].lower() in NUMBER_WORDS):
-            out.append(ZONES[low])
+        prev = out[-1].lower() if out else ""
+        after_time = bool(_CLOCK_END.fullmatch(prev)) or prev in NUMBER_WORDS
+        after_number = bool(_AMOUNT.fullmatch(prev)) or prev in NUMBER_WORDS
+        if low == _MINUS:
+            out.append("minus")  # "-18 °C": a sign, read as "minus 18 degrees"
+        elif low in ZONES and after_time:
+            out.append(ZONES[low])  # a name, as "Eastern" is: "ET" / "PT" are two zones
+        elif low in UNIT_SYMBOLS and after_number:
+            out.append(UNIT_SYMBOLS[low])
         elif low in ABBREVIATIONS:
             out.extend(ABBREVIATIONS[low].split())
-        elif measure:
-            unit = measure.group(2).lower()
-            out += [measure.group(1), MEASURE_UNITS.get(unit) or ABBREVIATIONS[unit]]
+        elif measure and not (out and out[-1].lower() in _NUMBERED_PLACES):
+            unit = measure.group(2).lower()  # "seat 14C" is a seat, not 14 °C
+            out += [measure.group(1), MEASURE_UNITS.get(unit) or UNIT_SYMBOLS[unit]]
         elif percentile:
             out += [f"{percentile.group(1)}th", "percentile"]
         elif priority := _PRIORITY.fullmatch(token):
@@ -97,7 +117,7 @@ def _bounds(tokens: list[str]) -> list[str]:
 
 def _deadlines(tokens: list[str]) -> list[str]:
     """"prior to" → "before"; "no later than 45 minutes before" → "at least 45 minutes
-    before", and "no later than 5pm" → "by 5pm": a deadline, not a negation."""
+    before", and "no later than 5pm" → "before 5pm": a deadline, not a negation."""
     out: list[str] = []
     i = 0
     low = [t.lower() for t in tokens]
@@ -106,8 +126,10 @@ def _deadlines(tokens: list[str]) -> list[str]:
             out.append("before")
             i += 2
         elif low[i:i + 3] == ["no", "later", "than"]:
+            # "no later than 9am" is "before 9am" (so "after 9am" stays its opposite), and "no
+            # later than 45 minutes before" is "at least 45 minutes before"
             ahead = low[i + 3:i + 8]
-            out += ["at", "least"] if "before" in ahead or "prior" in ahead else ["by"]
+            out += ["at", "least"] if "before" in ahead or "prior" in ahead else ["before"]
             i += 3
         else:
             out.append(tokens[i])

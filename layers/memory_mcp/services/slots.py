@@ -12,8 +12,8 @@ weekday, a role of several words).
 
 from __future__ import annotations
 
-from memory_mcp.services.facets import Facets, content_word, stem
-from memory_mcp.services.lexicon import NUMBER_WORDS, ROLE_NOUNS, WEEKDAYS
+from memory_mcp.services.facets import Facets, content_word, singular_weekday, stem
+from memory_mcp.services.lexicon import NUMBER_WORDS, ROLE_NOUNS, ROLE_SYNONYMS, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
 
@@ -24,6 +24,8 @@ _AS_BARE = frozenset(["all", "every", "each", "any"])
 #: Words after "every" / "each" that make a daily or hourly schedule.
 _DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
 _DAILY = frozenset(["daily", "nightly", "hourly"])
+#: Prepositions before a name that narrows which things a sentence is about.
+_PLACING = frozenset(["in", "for", "at", "from", "within", "outside", "across"])
 
 
 def _amount(word: str) -> bool:
@@ -82,10 +84,29 @@ def _daily(f: Facets) -> str | None:
     return None
 
 
+def _every_other(f: Facets) -> bool | None:
+    """True for "every other <day or unit>" (or "every second"), False for a plain "every
+    <day or unit>", None for neither."""
+    toks = f.tokens
+    found = None
+    for i, t in enumerate(toks[:-1]):
+        if t != "every":
+            continue
+        nxt = toks[i + 1]
+        if nxt in ("other", "second"):
+            return True
+        if singular_weekday(nxt) in WEEKDAYS or nxt in UNIT_DAYS:
+            found = False
+    return found
+
+
 def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
     """A daily or hourly schedule against named weekdays ("purged **every night**" / "purged
     **every Sunday**"): the times rule compares parts of the day with each other and the
     weekday rule weekdays, so neither saw the two as different."""
+    oa, ob = _every_other(a), _every_other(b)
+    if oa is not None and ob is not None and oa != ob:  # "every other Sunday" / "every Sunday"
+        return ("every other" if oa else "every", "every other" if ob else "every")
     da, db = _daily(a), _daily(b)
     if da and not db and b.weekdays and not a.weekdays:
         return da, ", ".join(sorted(b.weekdays))
@@ -144,13 +165,30 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
         word = _universal(x)
         if word is None or _universal(y) is not None:
             continue
+        placed = [n for n in mine if _after_preposition(y, n) or _modifies(y, n, x)]
         narrow = "only" if "only" in y.tokens and "only" not in x.tokens else (
-            mine[0] if mine else None)
+            placed[0] if placed else None)
         if narrow is None and y.numbers - x.numbers:
             narrow = next(t for t in y.tokens if t[:1].isdigit() or t in NUMBER_WORDS)
         if narrow is not None:
             return (narrow, word) if flip else (word, narrow)
     return None
+
+
+def _after_preposition(f: Facets, name: str) -> bool:
+    """"new users **in the EU**", "ship free **within** mainland **Portugal**": a name that
+    places the things, as opposed to one that names them further ("CrowdStrike **Falcon**")."""
+    toks = f.tokens
+    return any(t == name and any(w in _PLACING for w in toks[max(0, i - 3):i])
+               for i, t in enumerate(toks))
+
+
+def _modifies(f: Facets, name: str, other: Facets) -> bool:
+    """"**Adult** members", "**Copper** line faults": a name just before a noun the other text
+    has, which narrows that noun's things."""
+    toks = f.tokens
+    return any(t == name and i + 1 < len(toks) and stem(toks[i + 1]) in other.stems
+               for i, t in enumerate(toks))
 
 
 def role_noun(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -170,6 +208,8 @@ def _role_nouns(f: Facets) -> dict[str, str]:
     out: dict[str, str] = {}
     for t in f.tokens:
         single = "foreman" if t == "foremen" else t.removesuffix("s")
-        if t in ROLE_NOUNS or single in ROLE_NOUNS:
-            out.setdefault(t if t in ROLE_NOUNS else single, t)
+        job = ROLE_SYNONYMS.get(t) or ROLE_SYNONYMS.get(single) or (
+            t if t in ROLE_NOUNS else single if single in ROLE_NOUNS else None)
+        if job is not None:
+            out.setdefault(job, t)
     return out

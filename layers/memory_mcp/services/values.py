@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import STOP_WORDS
+from memory_mcp.services.wording import subject_end
 
 _DURATION_SLACK = 0.03
 
@@ -70,3 +71,20 @@ def durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
         return abs(x - y) <= _DURATION_SLACK * max(abs(x), abs(y))
     return bool(a and b) and not (all(any(close(x, y) for y in b) for x in a)
                                   or all(any(close(x, y) for x in a) for y in b))
+
+
+_BOUND_WORDS = {"max": "at most", "min": "at least", "gt": "more than", "lt": "less than"}
+
+
+def bounds_differ(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+    """Both texts bound an amount, and not the same way ("at most two" / "more than two";
+    "no more than" is read as "at most"); whether a bound stands in a text's subject ("orders of
+    **more than** 10 items ship free" / "… **no more than** 10 items …": two rules, both
+    true). None when they agree or one states no bound."""
+    ka, kb = {k for k, _ in a.bounds}, {k for k, _ in b.bounds}
+    if not ka or not kb or ka <= kb or kb <= ka:
+        return None
+    end_a, end_b = subject_end(a), subject_end(b)  # once per text: it reads the whole text
+    subject = any(i < end_a for _, i in a.bounds) or any(i < end_b for _, i in b.bounds)
+    return (", ".join(_BOUND_WORDS[k] for k in sorted(ka)),
+            ", ".join(_BOUND_WORDS[k] for k in sorted(kb)), subject)

@@ -25,6 +25,12 @@ LONG_CHARS = 500
 #: Content words a long text may differ in (both sides together) and still be the same text:
 #: a corrected word or two; anything more is another text, kept apart.
 LONG_ALLOWANCE = 3
+#: Content words each of two short texts may have that the other lacks (one word more is
+#: another statement). Measured on the five forget sets: of the 263 rewordings the other rules
+#: let through, 262 leave at most two words of one side unmatched; near misses that passed every
+#: other rule ("to comply with hazardous-waste rules" / "to free up shelf space") leave three
+#: or more on both sides.
+SHORT_ALLOWANCE = 3
 #: Past this many content words the in-place alignment is not attempted (``LONG_ALLOWANCE``
 #: already decides such texts, and aligning them would cost every save of a long text).
 _ALIGN_MAX = 400
