@@ -161,6 +161,15 @@ def test_rewordings_refused_before_now_agree(request_text: str, stored: str) -> 
     ("The lab is cleaned on alternate Sundays.", "The lab is cleaned every Sunday."),
     ("Tier 1 escalates tickets to Tier 2.", "Tier 2 escalates tickets to Tier 1."),
     ("Traffic fails over from region 1 to region 2.", "Traffic fails over from region 2 to region 1."),
+    # a second review's
+    ("All customers get free shipping.", "Customers of Acme Plus get free shipping."),
+    ("Every contractor must sign an NDA.", "Contractors hired by Globex must sign an NDA."),
+    ("Targets are set in Q3.", "Targets are set in the fourth quarter."),
+    ("Freezers stay at \u221218 \u00b0C", "Freezers stay at 18 \u00b0C"),
+    ("Support is staffed 9-5.", "Support is staffed 9-6."),
+    ("The launch is on 2024-01-05.", "The launch is on January 6, 2024."),
+    ("Alerts go to #ops-alerts.", "Alerts go to #ops-alerts-eu."),
+    ("GPU jobs are capped at 8 A100s per user.", "GPU jobs may use more than 8 A100s per user."),
 ])
 def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) != []
@@ -181,10 +190,16 @@ def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str
     ("Staff work from the office 3 days a week.", "Staff work from the office three days each "
      "week."),
     ("Seat 14C is reserved for the duty pilot.", "Seat 14C is reserved for the duty pilot"),
+    ("Freezers stay at \u221218 \u00b0C", "Freezers stay at -18 \u00b0C"),
+    ("Bins are emptied every Monday, unlike every other street.",
+     "Bins are emptied every Monday, unlike all other streets."),
+    ("The launch is on 2024-01-05.", "The launch is on January 5, 2024."),
+    ("Targets are set in Q3.", "Targets are set in the third quarter."),
 ])
 def test_rewordings_found_by_the_review_agree(request_text: str, stored: str) -> None:
     found = {c.kind for c in agreement.conflicts(request_text, stored)}
-    assert not found & {"direction", "role", "quantity", "duration", "unit"}, found
+    assert not found & {"direction", "role", "quantity", "duration", "unit", "number",
+                        "schedule"}, found
 
 
 def test_short_forms_never_join_two_values() -> None:

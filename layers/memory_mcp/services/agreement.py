@@ -51,9 +51,10 @@ def strip_preamble(text: str) -> str:
     return stripped or text.strip()
 
 
-#: An address, a domain or a path is matched exactly: "ops@acme.com" is a prefix of
-#: "ops@acme.com.au" but not the same mailbox.
-_ADDRESS = re.compile(r"[@./]")
+#: An address, a domain, a path, a channel or a name with a digit is matched exactly:
+#: "ops@acme.com" is a prefix of "ops@acme.com.au" but not the same mailbox, "#ops-alerts" of
+#: "#ops-alerts-eu", "acme-prod" of "acme-prod2".
+_ADDRESS = re.compile(r"[@./#\d-]")
 
 
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:

@@ -37,7 +37,8 @@ from memory_mcp.services.short_forms import degrees, expand
 #: An e-mail address is one token (and a name): "conflicts@" and "intake@" the same firm are
 #: two addresses, not one word each and a shared "@harlowlaw.com". A minus sign before a
 #: number is a token ("-18": "minus", "18"), so "-18 °C" and "18 °C" differ.
-_TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+|(?<![\w\-])-(?=\d)"
+_JOINED = re.compile(r"\d+(?:[\-/.]\d+)+")
+_TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+|(?<![\w\-])[-\u2212\u2013](?=\d)"
                     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
 
 
@@ -143,12 +144,15 @@ def _read(text: str) -> Facets:
         nxt = lower[i + 1].replace(".", "") if i + 1 < len(lower) else ""
         once = low == "once" and nxt in _CLAUSE_OPENERS  # "once there are …": no count
         value = None if i in read or once else number(low)
+        if value is None and _JOINED.fullmatch(low):  # "9-5", "2024-01-05", "555-0100"
+            numbers.update(float(p) for p in re.split(r"[\-/.]", low))
+            continue
         compact = COMPACT.fullmatch(low)
         if compact and i not in read:  # "30s", "200ms", "2h": a duration, not a name
             durations.append(float(compact.group(1)) * COMPACT_UNITS[compact.group(2)])
             continue
         if value is None and low in ("a", "an") and nxt in UNIT_DAYS and nxt != "second" \
-                and i not in read:
+                and i not in read and lower[i + 2:i + 3] != ["of"]:  # "a quarter of the staff"
             value = 1.0
         if value is not None:
             if nxt in UNIT_DAYS and not ORDINAL.fullmatch(low):  # "the first day" is

@@ -124,8 +124,8 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
 _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): "max",
                     ("or", "fewer"): "max", ("at", "least"): "min", ("or", "more"): "min",
                     ("more", "than"): "gt", ("greater", "than"): "gt", ("less", "than"): "lt",
-                    ("fewer", "than"): "lt"}
-_ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "over": "gt", "above": "gt",
+                    ("fewer", "than"): "lt", ("capped", "at"): "max", ("limited", "to"): "max"}
+_ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "max": "max", "over": "gt", "above": "gt",
                     "exceeds": "gt", "exceeding": "gt", "under": "lt", "below": "lt"}
 
 

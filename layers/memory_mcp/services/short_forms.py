@@ -30,13 +30,16 @@ _DEGREES = re.compile(r"(?:°\s*|\bdeg(?:ree)?s?\s+)(?:(c|celsius)|(f|fahrenheit
                       re.IGNORECASE)
 #: A percentile as its words: "p99" is "99th percentile".
 _PERCENTILE = re.compile(r"[pP](\d{2}(?:\.\d+)?)")
+#: A quarter as its words: "Q3" is "third quarter".
+_QUARTER = re.compile(r"[qQ]([1-4])")
+_ORDINALS = {"1": "first", "2": "second", "3": "third", "4": "fourth"}
 #: A priority as its words: "P1" is "priority 1".
 _PRIORITY = re.compile(r"[pP]([0-5])s?")
 #: Tokens a time zone may follow.
 _CLOCK_END = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)?|am|pm|a\.m|p\.m|noon|midnight",
                         re.IGNORECASE)
 _BOUND = {"more": "most", "less": "least", "fewer": "least"}
-_MINUS = "-"
+_MINUS = frozenset("-\u2212\u2013")  # hyphen-minus, minus sign, en dash
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 #: Nouns a number and letter name one of ("seat 14C", "room 4F"), not a measure.
 _NUMBERED_PLACES = frozenset(["seat", "room", "row", "gate", "bay", "suite", "dock", "platform",
@@ -66,7 +69,7 @@ def expand(raw: list[str]) -> list[str]:
         prev = out[-1].lower() if out else ""
         after_time = bool(_CLOCK_END.fullmatch(prev)) or prev in NUMBER_WORDS
         after_number = bool(_AMOUNT.fullmatch(prev)) or prev in NUMBER_WORDS
-        if low == _MINUS:
+        if low in _MINUS:
             out.append("minus")  # "-18 °C": a sign, read as "minus 18 degrees"
         elif low in ZONES and after_time:
             out.append(ZONES[low])  # a name, as "Eastern" is: "ET" / "PT" are two zones
@@ -79,6 +82,8 @@ def expand(raw: list[str]) -> list[str]:
             out += [measure.group(1), MEASURE_UNITS.get(unit) or UNIT_SYMBOLS[unit]]
         elif percentile:
             out += [f"{percentile.group(1)}th", "percentile"]
+        elif quarter := _QUARTER.fullmatch(token):
+            out += [_ORDINALS[quarter.group(1)], "quarter"]
         elif priority := _PRIORITY.fullmatch(token):
             out += ["priority", priority.group(1)]
         elif low in ("alternate", "alternating") and i + 1 < len(raw) \

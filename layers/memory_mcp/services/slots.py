@@ -24,8 +24,6 @@ _AS_BARE = frozenset(["all", "every", "each", "any"])
 #: Words after "every" / "each" that make a daily or hourly schedule.
 _DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
 _DAILY = frozenset(["daily", "nightly", "hourly"])
-#: Prepositions before a name that narrows which things a sentence is about.
-_PLACING = frozenset(["in", "for", "at", "from", "within", "outside", "across"])
 
 
 def _amount(word: str) -> bool:
@@ -93,8 +91,10 @@ def _every_other(f: Facets) -> bool | None:
         if t != "every":
             continue
         nxt = toks[i + 1]
-        if nxt in ("other", "second"):
-            return True
+        after = toks[i + 2] if i + 2 < len(toks) else ""
+        if nxt in ("other", "second") and (singular_weekday(after) in WEEKDAYS
+                                           or after in UNIT_DAYS):
+            return True  # not "unlike every other street"
         if singular_weekday(nxt) in WEEKDAYS or nxt in UNIT_DAYS:
             found = False
     return found
@@ -165,7 +165,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
         word = _universal(x)
         if word is None or _universal(y) is not None:
             continue
-        placed = [n for n in mine if _after_preposition(y, n) or _modifies(y, n, x)]
+        placed = [n for n in mine if not _continues(y, n, x)]
         narrow = "only" if "only" in y.tokens and "only" not in x.tokens else (
             placed[0] if placed else None)
         if narrow is None and y.numbers - x.numbers:
@@ -175,19 +175,12 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
     return None
 
 
-def _after_preposition(f: Facets, name: str) -> bool:
-    """"new users **in the EU**", "ship free **within** mainland **Portugal**": a name that
-    places the things, as opposed to one that names them further ("CrowdStrike **Falcon**")."""
+def _continues(f: Facets, name: str, other: Facets) -> bool:
+    """"CrowdStrike **Falcon**": a name right after a name the other text has names that thing
+    further, and narrows nothing; any other name the universal text lacks narrows its things
+    ("new users in **the EU**", "**Adult** members", "customers of **Acme Plus**")."""
     toks = f.tokens
-    return any(t == name and any(w in _PLACING for w in toks[max(0, i - 3):i])
-               for i, t in enumerate(toks))
-
-
-def _modifies(f: Facets, name: str, other: Facets) -> bool:
-    """"**Adult** members", "**Copper** line faults": a name just before a noun the other text
-    has, which narrows that noun's things."""
-    toks = f.tokens
-    return any(t == name and i + 1 < len(toks) and stem(toks[i + 1]) in other.stems
+    return any(t == name and i > 0 and toks[i - 1] in other.names and toks[i - 1] in f.names
                for i, t in enumerate(toks))
 
 
@@ -206,7 +199,12 @@ def role_noun(a: Facets, b: Facets) -> tuple[str, str] | None:
 def _role_nouns(f: Facets) -> dict[str, str]:
     """Singular role noun → the word as written ("partners" → "partner")."""
     out: dict[str, str] = {}
-    for t in f.tokens:
+    for i, t in enumerate(f.tokens):
+        if t in ("lead", "leads"):  # "the **lead**", "support **lead**"; "Omar **leads**" a verb
+            prev = f.tokens[i - 1] if i else ""
+            if prev in DETERMINERS or (content_word(prev) and prev not in f.names):
+                out.setdefault("lead", t)
+            continue
         single = "foreman" if t == "foremen" else t.removesuffix("s")
         job = ROLE_SYNONYMS.get(t) or ROLE_SYNONYMS.get(single) or (
             t if t in ROLE_NOUNS else single if single in ROLE_NOUNS else None)
