@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from memory_mcp.services import agreement, matching, memories
+from memory_mcp.services import agreement, matching, memories, versions
 from memory_mcp.services.runtime import Runtime
 
 DATA = Path(__file__).resolve().parents[1] / "bench" / "data"
@@ -267,8 +267,7 @@ async def test_long_texts_rules_run_off_the_event_loop(runtime: Runtime, world: 
         return run
 
     monkeypatch.setattr(matching, "choose_forget", watched("forget", matching.choose_forget))
-    monkeypatch.setattr(memories, "_choose_version",
-                        watched("version", memories._choose_version))
+    monkeypatch.setattr(versions, "choose", watched("version", versions.choose))
     short = "The VPN certificate expires after one year."
     saved = await memories.save(runtime, m.principal, short, None, space)
     long_ = "Runbook: " + " ".join(f"step {i} checks service{i} before rollout." for i in range(60))

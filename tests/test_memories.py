@@ -98,7 +98,7 @@ def test_version_decision_ignores_candidates_below_the_threshold() -> None:
     """The save hands ``choose_version`` only the candidates at or above the version threshold;
     the decision (index into the candidates, reason) is the one the full list gives."""
     from memory_mcp.services import matching
-    from memory_mcp.services.memories import _choose_version
+    from memory_mcp.services.versions import choose as _choose_version
 
     t = matching.thresholds_for("local:all-MiniLM-L6-v2-int8")
     text = "Alice deploys the billing service on Fridays"

@@ -2,7 +2,7 @@
 clock times against bare hours, years a fact is dated by, and contrasts counted as negations.
 
 Apart from ``agreement.py``, which decides *whether* two texts conflict, because these are the
-small arithmetic of values its rules share, and ``memories._may_replace`` reads ``years`` too.
+small arithmetic of values its rules share, and ``versions.may_replace`` reads ``years`` too.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ _DURATION_SLACK = 0.03
 
 
 #: Words before a number that make it a year ("for 2025", "fiscal year 2024", "since 2019"): a
-#: save's hint (``memories._may_replace``) never pairs two years' facts.
+#: save's hint (``versions.may_replace``) never pairs two years' facts.
 _YEAR_BEFORE = frozenset(["in", "for", "of", "since", "until", "during", "year", "fy", "from",
                           "to", "by", "before", "after"])
 
