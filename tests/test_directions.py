@@ -62,11 +62,11 @@ def test_one_route_said_another_way_agrees(request_text: str, stored: str) -> No
 @pytest.mark.parametrize(("request_text", "stored", "kind", "subject"), [
     ("Data scientists have read access to the warehouse; every team has write access.",
      "Data scientists have read access to the warehouse; only the platform team has write "
-     "access.", "quantity", False),
+     "access.", "scope", True),
     ("Parent-teacher conferences for all grades are held on November 12 in the gym.",
-     "Grade 5 parent-teacher conferences are held on November 12 in the gym.", "quantity", False),
+     "Grade 5 parent-teacher conferences are held on November 12 in the gym.", "scope", True),
     ("Push notifications are disabled by default for all new users.",
-     "Push notifications are disabled by default for new users in the EU.", "quantity", False),
+     "Push notifications are disabled by default for new users in the EU.", "scope", True),
     ("A partner has to review every NDA over 5 pages before signing.",
      "All NDAs over 5 pages must be reviewed by a senior associate before signing.", "role", True),
     ("For new EU users, push notifications are on by default.",
@@ -83,7 +83,7 @@ def test_one_route_said_another_way_agrees(request_text: str, stored: str) -> No
      "space.", "Expired stock is collected by MedWaste on the first Monday of each month to "
      "comply with hazardous-waste rules.", "words", True),
     ("All members can borrow up to 15 items at once.",
-     "Adult members can borrow up to 15 items at once.", "quantity", False),
+     "Adult members can borrow up to 15 items at once.", "scope", True),
     ("At the Lisbon hotel, Gold members pay for late checkout until 14:00.",
      "Gold members get free late checkout until 14:00 at the Lisbon hotel.", "opposite", False),
     ("Orders of no more than 10 items ship free.", "Orders of more than 10 items ship free.",
@@ -170,6 +170,21 @@ def test_rewordings_refused_before_now_agree(request_text: str, stored: str) -> 
     ("The launch is on 2024-01-05.", "The launch is on January 6, 2024."),
     ("Alerts go to #ops-alerts.", "Alerts go to #ops-alerts-eu."),
     ("GPU jobs are capped at 8 A100s per user.", "GPU jobs may use more than 8 A100s per user."),
+    # the sixth set's first run
+    ("On the last working day of every month, most client invoices go out from Xero.",
+     "All client invoices are sent from Xero on the last working day of each month."),
+    ("Club membership fees go down by 5% from next season.",
+     "Club membership fees go up by 5% from next season."),
+    ("The credit committee reviews counterparty credit limits every month.",
+     "Counterparty credit limits are reviewed quarterly by the credit committee."),
+    ("Cross-border trades out of France are settled in euros.",
+     "Cross-border trades into France are settled in euros."),
+    ("New receptionists practise bookings in the live Dentally account.",
+     "New receptionists practise bookings in the Dentally sandbox account."),
+    ("Drivers who have held a licence for under 2 years pay a young driver surcharge of £30 per "
+     "day.", "Drivers under 25 pay a young driver surcharge of £30 per day."),
+    ("The lab NOC wallboard in Grafana refreshes every 30 seconds.",
+     "The production NOC wallboard in Grafana refreshes every 30 seconds."),
 ])
 def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) != []
@@ -195,10 +210,23 @@ def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str
      "Bins are emptied every Monday, unlike all other streets."),
     ("The launch is on 2024-01-05.", "The launch is on January 5, 2024."),
     ("Targets are set in Q3.", "Targets are set in the third quarter."),
+    ("The book drop bins get emptied twice daily", "Book drop bins are emptied twice a day"),
+    ("Requests for the reading room need 24h notice", "Reading room requests need 24 hours' "
+     "notice"),
+    ("Line 42 buses run at 10-minute intervals", "Bus line 42 runs every 10 minutes"),
+    ("Core routers in the live network stay on firmware 17.3",
+     "Core routers in the production network stay on firmware 17.3"),
+    ("The app goes live on Monday", "The app launches on Monday"),
+    ("Members can book the 3D printer for two hours", "The 3D printer may be booked by members "
+     "for two hours"),
+    ("Full-time staff have 25 days of vacation a year",
+     "Full-time employees get 25 vacation days per year."),
+    ("The credit committee reviews counterparty credit limits quarterly",
+     "Counterparty credit limits are reviewed every quarter by the credit committee."),
 ])
 def test_rewordings_found_by_the_review_agree(request_text: str, stored: str) -> None:
     found = {c.kind for c in agreement.conflicts(request_text, stored)}
-    assert not found & {"direction", "role", "quantity", "duration", "unit", "number",
+    assert not found & {"direction", "role", "quantity", "scope", "duration", "unit", "number",
                         "schedule"}, found
 
 

@@ -40,7 +40,7 @@ class Conflict:
 
     kind: str        # name | environment | thing | identifier | roles | long | word | number |
                      # duration | currency | unit | weekday | month | time | negation | opposite |
-                     # quantity | schedule | role | direction | words | bound
+                     # quantity | scope | schedule | role | direction | words | bound
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
@@ -122,6 +122,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("duration", False, "durations differ: "
                             f"{values.durations_text(a.durations)} vs "
                             f"{values.durations_text(b.durations)}"))
+    if not any(c.kind in ("number", "duration") for c in out):
+        crossed = values.each_has_more(a, b)
+        if crossed is not None:  # "held a licence for under **2 years**" / "under **25**"
+            out.append(Conflict("number", False, f"each states a value the other lacks: "
+                                                 f"{crossed[0]} vs {crossed[1]}"))
     for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
                               ("unit", "units", a.units, b.units)):
         if x and y and not x & y:  # "$25" / "25 euros", "-18 °C" / "-18 °F": another amount
@@ -137,10 +142,12 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if a.negations + values.set_aside(a, b) != b.negations + values.set_aside(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b)),
-                        ("quantity", slots.scope(a, b, only_a, only_b)),
+                        ("scope", slots.scope(a, b, only_a, only_b)),
                         ("schedule", slots.schedule(a, b))):
-        if found is not None:  # how many, how often: values of the same fact
-            out.append(Conflict(kind, False, f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
+        if found is not None:  # how many, how often: values of the same fact; "all" against
+            # a narrower set names other things ("all new users" / "new users in the EU")
+            out.append(Conflict(kind, kind == "scope",
+                                f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
     role = slots.role(a, b) or slots.role_noun(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))

@@ -35,8 +35,8 @@ def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
     routes: set[tuple[str, str]] = set()
     toks = f.tokens
     for i, word in enumerate(toks):
-        role = "to" if word in _TO else "from" if word == "from" else "by" if word == "by" \
-            else None
+        role = "to" if word in _TO else "from" if word == "from" or (
+            word == "out" and toks[i + 1:i + 2] == ("of",)) else "by" if word == "by" else None
         if role is None:
             continue
         at = next((j for j in range(i + 1, min(i + 1 + _REACH, len(toks)))

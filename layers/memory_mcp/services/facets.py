@@ -37,6 +37,7 @@ from memory_mcp.services.short_forms import degrees, expand
 #: An e-mail address is one token (and a name): "conflicts@" and "intake@" the same firm are
 #: two addresses, not one word each and a shared "@harlowlaw.com". A minus sign before a
 #: number is a token ("-18": "minus", "18"), so "-18 °C" and "18 °C" differ.
+_SPELLED = re.compile(r"(\d+(?:\.\d+)?)-(second|minute|hour|day|week|month|year)")
 _JOINED = re.compile(r"\d+(?:[\-/.]\d+)+")
 _TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+|(?<![\w\-])[-\u2212\u2013](?=\d)"
                     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
@@ -147,11 +148,15 @@ def _read(text: str) -> Facets:
         if value is None and _JOINED.fullmatch(low):  # "9-5", "2024-01-05", "555-0100"
             numbers.update(float(p) for p in re.split(r"[\-/.]", low))
             continue
-        compact = COMPACT.fullmatch(low)
-        if compact and i not in read:  # "30s", "200ms", "2h": a duration, not a name
-            durations.append(float(compact.group(1)) * COMPACT_UNITS[compact.group(2)])
+        compact = COMPACT.fullmatch(low) or _SPELLED.fullmatch(low)
+        if compact and tok.endswith("D"):
+            compact = None  # "3D printer"
+        if compact and i not in read:  # "30s", "200ms", "2h", "10-minute": a duration
+            unit = compact.group(2)
+            per = COMPACT_UNITS.get(unit) or UNIT_DAYS[unit]
+            durations.append(float(compact.group(1)) * per)
             continue
-        if value is None and low in ("a", "an") and nxt in UNIT_DAYS and nxt != "second" \
+        if value is None and low in ("a", "an", "per") and nxt in UNIT_DAYS and nxt != "second" \
                 and i not in read and lower[i + 2:i + 3] != ["of"]:  # "a quarter of the staff"
             value = 1.0
         if value is not None:
@@ -175,7 +180,7 @@ def _read(text: str) -> Facets:
         tokens=tuple(_bare(t) for t in lower), stems=frozenset(stems), names=frozenset(names),
         numbers=frozenset(numbers), durations=tuple(durations),
         weekdays=_weekdays(lower), months=_months(lower, raw),
-        environments=frozenset(ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS),
+        environments=_environments(lower),
         times=frozenset(TIMES[w] for w in lower if w in TIMES),
         # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
@@ -190,6 +195,26 @@ def _read(text: str) -> Facets:
                             and (v := number(w)) is not None),
         bounds=bounds(lower),
     )
+
+
+def _environments(lower: list[str]) -> frozenset[str]:
+    """The environments a text names; "the **live** network" is production, but "goes live",
+    "live chat" and "they live in" name none."""
+    out = {ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS}
+    for i, w in enumerate(lower):
+        if w == "live" and i < len(lower) - 1 and (i == 0 or lower[i - 1] not in _NO_LIVE) \
+                and lower[i + 1] not in _NOT_LIVE and content_word(lower[i + 1]):
+            out.add("production")
+    return frozenset(out)
+
+
+#: "live" is the production environment before a noun ("the **live** network", "Bikes'
+#: **live** website"), not after these ("goes live", "they live in") nor before a medium
+#: ("live **chat**").
+_NO_LIVE = frozenset(["go", "goes", "went", "gone", "going", "i", "we", "you", "they", "he",
+                      "she", "who", "to", "will", "can", "still"])
+_NOT_LIVE = frozenset(["chat", "stream", "streams", "streaming", "demo", "event", "events",
+                       "music", "show", "broadcast", "support", "agent", "agents", "session"])
 
 
 def _contrasts(lower: list[str]) -> tuple[frozenset[str], ...]:

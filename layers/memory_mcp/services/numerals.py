@@ -16,6 +16,7 @@ from memory_mcp.services.lexicon import NUMBER_WORDS, UNIT_DAYS
 
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
 _DIGIT = re.compile(r"\d")
+_THOUSANDS = re.compile(r"\d+(?:\.\d+)?k")
 
 
 def is_clock(token: str) -> bool:
@@ -36,6 +37,8 @@ def number(token: str) -> float | None:
     m = _TIME.match(token)
     if m and (m.group(2) or m.group(3)):
         return clock(token)
+    if token.endswith("k") and _THOUSANDS.fullmatch(token):  # "$4k", "10k requests"
+        return float(token[:-1]) * 1000
     try:
         value = float(token.replace(",", ""))
     except ValueError:
@@ -63,6 +66,11 @@ def clock(token: str) -> float:
 #: How often, as a period: "twice a year" is every 182 days, as "every six months" says.
 _TIMES_A = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 _TIMES_X = re.compile(r"(\d+)x")
+#: Frequency words as their period, so "reviewed quarterly" / "every month" differ and
+#: "weekly" / "every week" agree.
+_FREQUENCY = {"hourly": 1 / 24, "daily": 1.0, "weekly": 7.0, "biweekly": 14.0,
+              "fortnightly": 14.0, "monthly": 30.44, "quarterly": 91.31, "yearly": 365.25,
+              "annually": 365.25}
 #: Clock times said in words: "half past seven" is 7:30.
 _PAST = {"half": 30, "quarter": 15}
 
@@ -80,6 +88,13 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
     n = len(lower)
     for i, w in enumerate(lower):
         if i in used:
+            continue
+        if w in _FREQUENCY:  # "quarterly" is every 3 months, as "every quarter" says
+            durations.append(_FREQUENCY[w])
+            continue
+        if w in _TIMES_A and i + 1 < n and lower[i + 1] in _FREQUENCY:  # "twice daily"
+            durations.append(_FREQUENCY[lower[i + 1]] / _TIMES_A[w])
+            used.update((i, i + 1))
             continue
         if w in _PAST and i + 2 < n and lower[i + 1] in ("past", "to"):
             hour = number(lower[i + 2])

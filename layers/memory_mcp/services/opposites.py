@@ -112,9 +112,9 @@ _STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous",
 #: Verbs whose particle carries the opposite ("sign **in**" / "sign **out**"), read as one form
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
 _PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
-_PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start
+_PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start go
 """.split())  # noqa: SIM905
-_PHRASAL_STATES = frozenset("turn switch opt power".split())  # noqa: SIM905
+_PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: "is on" / "turned off" as the state "enabled" / "disabled", so "are **on** by default"
 #: opposes "are **disabled** by default". Only before the clause's end or a function word:
 #: "is on **call**", "is on **Saturdays**" say no state.
@@ -134,7 +134,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
     for i, (verb, particle) in enumerate(pairwise(tokens)):
-        base = verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
+        base = "go" if verb in ("goes", "went", "gone", "going") else \
+            verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
         for v in (verb, base, base + "e"):
             if v in _PHRASAL and particle in _PARTICLES:
                 out.append(f"{v}_{particle}")

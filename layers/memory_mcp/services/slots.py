@@ -37,11 +37,17 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
     the numbers rule's. Linear in the texts (a long text is read once into its contexts)."""
     for x, y, flip in ((a.tokens, b.tokens, False), (b.tokens, a.tokens, True)):
         amounts, plain = _contexts(y)
+        loose = _loose(y)
         for i, word in enumerate(x[:-1]):
             after = x[i + 1]
             if not _amount(word) or not content_word(after):
                 continue
             key = (x[i - 1] if i else "", stem(after))
+            if key not in amounts and word not in _AS_BARE and word in QUANTIFIERS:
+                # "**most** client invoices" / "**All** client invoices": the same words after,
+                # a sentence begun elsewhere
+                key = next(((before, st) for (before, st) in loose.get(
+                    (stem(after), _next_stem(x, i + 2)), ())), key)
             if word in amounts.get(key, ()):
                 continue  # the other text says it there too (a text never conflicts with itself)
             for other in sorted(amounts.get(key, ())):
@@ -67,6 +73,21 @@ def _contexts(tokens: tuple[str, ...]
         else:
             plain.add((prev, stem(word)))
     return amounts, plain
+
+
+def _next_stem(tokens: tuple[str, ...], j: int) -> str:
+    return stem(tokens[j]) if j < len(tokens) else ""
+
+
+def _loose(tokens: tuple[str, ...]) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(stem of the word after an amount, stem of the one after it) → the ``_contexts`` keys
+    of that amount: the same quantity found without the word before it."""
+    out: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for j, word in enumerate(tokens[1:], 1):
+        if _amount(tokens[j - 1]):
+            out.setdefault((stem(word), _next_stem(tokens, j + 1)), []).append(
+                (tokens[j - 2] if j > 1 else "", stem(word)))
+    return out
 
 
 def _is_number(word: str) -> bool:

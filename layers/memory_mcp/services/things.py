@@ -13,7 +13,7 @@ import re
 
 from memory_mcp.services import values, wording
 from memory_mcp.services.facets import Facets, content_word, singular_weekday, stem
-from memory_mcp.services.lexicon import MONTHS, ORDINAL, TIMES, WEEKDAYS
+from memory_mcp.services.lexicon import COMPACT, ENVIRONMENTS, MONTHS, ORDINAL, TIMES, WEEKDAYS
 from memory_mcp.services.word_pool import parts_pool, pool
 
 _DETERMINERS = frozenset(["the", "a", "an", "our", "their", "its", "this", "that", "next",
@@ -87,11 +87,16 @@ def first_words(things: frozenset[str]) -> frozenset[str]:
     return frozenset(t.split(" ", 1)[0] for t in things)
 
 
+_ENVIRONMENT_WORDS = frozenset(ENVIRONMENTS) | {"live"}
+
+
 def swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     """'payments team' vs 'platform team': another word just before the same content word.
 
     The differing word must occur nowhere in the other text, so a reordering ("analytics data
-    warehouse" / "analytics warehouse") is not a swap."""
+    warehouse" / "analytics warehouse") is not a swap. (Letting one side's word occur elsewhere
+    in the other text, "the **risk** committee" / "credit limits … the **credit** committee",
+    refused eight rewordings of the forget sets for every near miss it caught.)"""
     def heads(f: Facets, other: Facets) -> dict[str, str]:
         out: dict[str, str] = {}
         whole = pool(frozenset(other.tokens))
@@ -108,6 +113,8 @@ def swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
             if not (content_word(last) or ORDINAL.fullmatch(last)) \
                     or singular_weekday(last) in WEEKDAYS or last in MONTHS:
                 continue  # a changed day or month is a value, compared on its own
+            if COMPACT.fullmatch(last):
+                continue  # "24h notice": a duration, compared by its own rule
             if not (whole if compound else parts).has(x, 0.0):
                 out[stem(head)] = x
         return out
@@ -115,7 +122,11 @@ def swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
     mine, theirs = heads(a, b), heads(b, a)
     for head, word in mine.items():
         other = theirs.get(head)
-        if other is None or (word in TIMES and other in TIMES):
+        if other is None:
+            continue
+        if {word, other} <= _ENVIRONMENT_WORDS:
+            continue  # two environments: their own rule's ("live" / "production" agree)
+        if word in TIMES and other in TIMES:
             continue  # two frequencies: the times rule's ("yearly" / "annual" targets agree)
         if not (ORDINAL.fullmatch(word) and ORDINAL.fullmatch(other)):
             # "the **ground** floor" / "the **third** floor": another place; two ordinals

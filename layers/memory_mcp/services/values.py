@@ -73,6 +73,33 @@ def durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
                                   or all(any(close(x, y) for x in a) for y in b))
 
 
+def each_has_more(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Each text states a number or a duration the other does not (each rule alone sees one
+    text's values contained in the other's: "held a licence for under **2 years**, £30 a day" /
+    "under **25**, £30 a day"). A bare number equals a duration of that many days ("25 vacation
+    days" / "25 days of vacation"); a whole-hour clock time its bare hour. Shown as values."""
+    def extra(x: Facets, y: Facets) -> list[str]:
+        spans = y.durations
+        out = [_num(n) for n in sorted(x.numbers - hours(y.numbers), key=abs)
+               if not any(_close(n, d) for d in spans)]
+        out += [durations_text((d,)) for d in x.durations
+                if not any(_close(d, e) for e in spans) and d not in y.numbers]
+        return out
+    ea, eb = extra(a, b), extra(b, a)
+    return (", ".join(ea), ", ".join(eb)) if ea and eb else None
+
+
+def _close(x: float, y: float) -> bool:
+    return abs(x - y) <= _DURATION_SLACK * max(abs(x), abs(y))
+
+
+def _num(v: float) -> str:
+    if v < 0:
+        minutes = int(-v - 1)
+        return f"{minutes // 60:02d}:{minutes % 60:02d}"
+    return str(int(v)) if v == int(v) else str(v)
+
+
 _BOUND_WORDS = {"max": "at most", "min": "at least", "gt": "more than", "lt": "less than"}
 
 

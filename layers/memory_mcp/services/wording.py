@@ -45,6 +45,8 @@ build sprint release milestone phase step story epic task item project contract 
 squad group gate flight route bus cluster shard partition table chapter section page slide lot
 unit apartment store branch lab batch cohort candidate applicant patient vendor supplier
 shipment package pr module lesson part volume edition season episode wave round stage
+hall ladder rescue engine truck ambulance bay zone line platform lane bed ward court field pitch
+station site terminal dock track van vehicle crane
 """.split())  # noqa: SIM905
 #: Numbered *grades* of something rather than things of many: "severity 1", "priority 2",
 #: "tier 1", "version 4.2", "level 3", "week 2", "year 2024", "quarter 3". A grade before the
