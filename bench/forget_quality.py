@@ -43,7 +43,7 @@ HOLDOUT = ROOT / "bench" / "data" / "forget_holdout.json"
 #: A third set, written the same way later the same day, after the rules had changed for the
 #: second: ``--set probe``.
 PROBE = ROOT / "bench" / "data" / "forget_probe.json"
-#: A fourth, written on 2026-12-03 (fourteenth session) by a helper that read no code, docs,
+#: A fourth, written on 2026-12-03 (thirteenth session) by a helper that read no code, docs,
 #: tests or earlier set, in twelve new domains and with three new near-miss classes (direction,
 #: version, identifier): ``--set blind``.
 BLIND = ROOT / "bench" / "data" / "forget_blind.json"
