@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from forget_checks import stored_then_refused
 
 from memory_mcp.services import agreement, memories, slots
 from memory_mcp.services.facets import facets, tokens
@@ -256,12 +257,10 @@ async def test_a_reversed_route_is_kept_apart_and_never_forgotten(
     saved beside the stored fact (both can be true), not as its next version."""
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
-    stored = await memories.save(runtime, m.principal, "Model artifacts are pushed from MLflow "
-                                 "to the S3 bucket ml-artifacts-prod.", None, space)
-    refused = await memories.forget(runtime, m.principal, "Model artifacts are pushed from the "
-                                    "S3 bucket ml-artifacts-prod to MLflow", None, space)
-    assert refused["action"] == "nothing_matched", refused.get("memory")
-    assert refused["candidates"][0]["id"] == stored["memory"]["id"]
+    stored = await stored_then_refused(
+        runtime, m.principal, space, "Model artifacts are pushed from MLflow to the S3 bucket "
+        "ml-artifacts-prod.", "Model artifacts are pushed from the S3 bucket ml-artifacts-prod "
+        "to MLflow")
     other = await memories.save(runtime, m.principal, "Model artifacts are pushed from the S3 "
                                 "bucket ml-artifacts-prod to MLflow.", None, space)
     assert other["action"] == "saved", other.get("supersedes")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from forget_checks import stored_then_refused
 
 from memory_mcp.services import agreement, memories
 from memory_mcp.services.facets import facets
@@ -114,12 +115,9 @@ async def test_the_opposite_state_is_an_update_and_never_forgets_the_fact(
     stored changes nothing and names the stored fact as a candidate."""
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
-    stored = await memories.save(runtime, m.principal, "Push notifications are disabled by "
-                                 "default in the Android app.", None, space)
-    refused = await memories.forget(runtime, m.principal, "Push notifications are enabled by "
-                                    "default in the Android app", None, space)
-    assert refused["action"] == "nothing_matched", refused.get("memory")
-    assert refused["candidates"][0]["id"] == stored["memory"]["id"]
+    stored = await stored_then_refused(
+        runtime, m.principal, space, "Push notifications are disabled by default in the Android "
+        "app.", "Push notifications are enabled by default in the Android app")
     update = await memories.save(runtime, m.principal, "Push notifications are enabled by "
                                  "default in the Android app.", None, space)
     assert update["action"] == "versioned"

@@ -1,0 +1,21 @@
+"""A check several rule tests share: through the real save and forget, a near miss of a stored
+fact forgets nothing and names that fact first among its candidates (so the caller can forget
+it by id if that was meant)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory_mcp.models import Principal
+from memory_mcp.services import memories
+from memory_mcp.services.runtime import Runtime
+
+
+async def stored_then_refused(runtime: Runtime, principal: Principal, space: str, stored: str,
+                              request: str) -> dict[str, Any]:
+    """Save ``stored``, then forget ``request``; returns the save's answer."""
+    saved = await memories.save(runtime, principal, stored, None, space)
+    refused = await memories.forget(runtime, principal, request, None, space)
+    assert refused["action"] == "nothing_matched", refused.get("memory")
+    assert refused["candidates"][0]["id"] == saved["memory"]["id"]
+    return saved
