@@ -246,6 +246,11 @@ def test_short_forms_never_join_two_values() -> None:
                        [], ["frankfurt"]) is None
     assert slots.role_noun(facets("Tomasz approves refunds"),
                            facets("The support lead Tomasz approves refunds")) is None
+    # the detail names the words as written, not their stems
+    assert [c.detail for c in agreement.conflicts(
+        "Cross-border trades out of France are settled in euros.",
+        "Cross-border trades into France are settled in euros.")] == [
+        'another direction: "from france" vs "to france"']
     # "is on call" is no state
     assert "opposite" not in kinds("Kenji is on call on Saturdays", "Kenji is disabled")
 

@@ -26,13 +26,15 @@ _RECEIVES = frozenset(["receiv", "buy", "borrow", "accept", "collect", "obtain",
 _REACH = 4
 
 
-def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
-    """Place → the roles ("to", "from", "by") it takes in the text; and (the stem before "to",
-    the place after it) for each "<noun> to <place>" ("escalations to support"). A place is
-    the first content word's stem after the preposition, with a number that follows it
-    ("to **tier 2**", "from **region 1**")."""
+def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]], dict[str, str]]:
+    """Place → the roles ("to", "from", "by") it takes in the text; (the stem before "to", the
+    place after it) for each "<noun> to <place>" ("escalations to support"); and each stem as
+    the text writes it, for the conflict's detail. A place is the first content word's stem
+    after the preposition, with a number that follows it ("to **tier 2**", "from **region
+    1**")."""
     roles: dict[str, set[str]] = {}
     routes: set[tuple[str, str]] = set()
+    shown: dict[str, str] = {}
     toks = f.tokens
     for i, word in enumerate(toks):
         role = "to" if word in _TO else "from" if word == "from" or (
@@ -43,14 +45,16 @@ def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
                    if content_word(toks[j])), None)
         if at is None:
             continue
-        place = stem(toks[at])
+        place, written = stem(toks[at]), toks[at]
         if at + 1 < len(toks) and toks[at + 1][:1].isdigit():
-            place = f"{place} {toks[at + 1]}"
+            place, written = f"{place} {toks[at + 1]}", f"{written} {toks[at + 1]}"
         roles.setdefault(place, set()).add(role)
+        shown.setdefault(place, written)
         before = next((t for t in reversed(toks[max(0, i - 3):i]) if content_word(t)), None)
         if role == "to" and before is not None:
             routes.add((stem(before), place))
-    return roles, routes
+            shown.setdefault(stem(before), before)
+    return roles, routes, shown
 
 
 def _named(f: Facets) -> frozenset[str]:
@@ -69,8 +73,8 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
     texts share no converse verbs ("sends" / "receives", which swap the places and keep the
     fact) — the same thing sent to two places both texts name ("escalations **to support**" /
     "escalations **to the platform** team"). Returns each text's role and place, or None."""
-    roles_a, routes_a = _places(a)
-    roles_b, routes_b = _places(b)
+    roles_a, routes_a, shown_a = _places(a)
+    roles_b, routes_b, shown_b = _places(b)
     both = all({"to", "by"} <= set().union(*r.values()) for r in (roles_a, roles_b) if r) \
         and roles_a and roles_b
     for place in sorted(roles_a.keys() & roles_b.keys()):
@@ -81,7 +85,7 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
             ra = {"from" if r == "by" else r for r in ra}
             rb = {"from" if r == "by" else r for r in rb}
         if len(ra) == 1 and len(rb) == 1 and ra != rb:
-            return f"{next(iter(ra))} {place}", f"{next(iter(rb))} {place}"
+            return f"{next(iter(ra))} {shown_a[place]}", f"{next(iter(rb))} {shown_b[place]}"
     if (a.stems & _SENDS and b.stems & _RECEIVES) or (a.stems & _RECEIVES and b.stems & _SENDS):
         return None
     named_a, named_b = _named(a), _named(b)
@@ -92,5 +96,6 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
         for other in sorted(targets_b.get(before, set()) - {place}):
             if place in named_b and other in named_a and "to" not in roles_b.get(place, set()) \
                     and "to" not in roles_a.get(other, set()):
-                return f"{before} to {place}", f"{before} to {other}"
+                return (f"{shown_a[before]} to {shown_a[place]}",
+                        f"{shown_b[before]} to {shown_b[other]}")
     return None
