@@ -1,12 +1,14 @@
 """How a text's tokens are spelled out before any rule reads them: short forms as their words
-("DB", "DC", "kg"), a number and its unit written as one token ("30kg", "-18C"), degrees,
-time zones after a time, "alternate Sundays" as "every other Sunday", and "not more than" as
-"at most".
+("DB", "2FA"), a unit symbol after a number ("30 kg", "30kg", "-18C"), degrees, time zones
+after a time, "alternate Sundays" as "every other Sunday", and "not more than" as "at most".
 
 Apart from ``services/facets.py`` because these are rewritings of the same words, each of
 which a rewording of a stored fact used and the rules read as another fact (a name "ET" against
-"Eastern", a name "18c" against "Celsius"). Each one only ever makes two texts that say the
-same thing read the same; none of them can make two different values equal.
+"Eastern", a name "18c" against "Celsius"). Each is meant only to make two texts that say the
+same thing read the same, and is read narrowly for that reason: a symbol only after a number
+("ships to **GB**" stays a name), a zone only after a time and as a name ("ET" / "PT" stay two
+zones), and "no more than" only together with the bounds rule that compares "at most" with
+"more than" (a review found each of these joining two values when read more eagerly).
 """
 
 from __future__ import annotations
