@@ -122,7 +122,9 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("duration", False, "durations differ: "
                             f"{values.durations_text(a.durations)} vs "
                             f"{values.durations_text(b.durations)}"))
-    if not any(c.kind in ("number", "duration") for c in out):
+    if not any(c.kind in ("number", "duration") for c in out) \
+            and not wording.is_long(request, stored):  # a short fact's rule: its comparison
+        # of every value with every other would cost a long text's thousands of values squared
         crossed = values.each_has_more(a, b)
         if crossed is not None:  # "held a licence for under **2 years**" / "under **25**"
             out.append(Conflict("number", False, f"each states a value the other lacks: "
