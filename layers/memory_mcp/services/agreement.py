@@ -231,11 +231,6 @@ def _q(items: list[str]) -> str:
     return ", ".join(f'"{i}"' for i in items)
 
 
-def _nums(values: frozenset[float]) -> str:
-    def show(v: float) -> str:
-        if v < 0:
-            minutes = int(-v - 1)
-            return f"{minutes // 60:02d}:{minutes % 60:02d}"
-        return str(int(v)) if v == int(v) else str(v)
-    return ", ".join(show(v) for v in sorted(values, key=abs))
+def _nums(numbers: frozenset[float]) -> str:
+    return ", ".join(values.show_number(v) for v in sorted(numbers, key=abs))
 

@@ -67,10 +67,22 @@ _UNITS = (("years", 365.25), ("months", 30.44), ("weeks", 7.0), ("days", 1.0),
 
 
 def durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
-    def close(x: float, y: float) -> bool:
-        return abs(x - y) <= _DURATION_SLACK * max(abs(x), abs(y))
+    """Both texts state durations, and neither's are all found (``close``) among the other's."""
     return bool(a and b) and not (all(any(close(x, y) for y in b) for x in a)
                                   or all(any(close(x, y) for x in a) for y in b))
+
+
+def close(x: float, y: float) -> bool:
+    """Two durations within the slack a rewording's rounding needs ("a month" / "30 days")."""
+    return abs(x - y) <= _DURATION_SLACK * max(abs(x), abs(y))
+
+
+def show_number(v: float) -> str:
+    """A number as a person writes it; a clock time's code (negative) as "14:30"."""
+    if v < 0:
+        minutes = int(-v - 1)
+        return f"{minutes // 60:02d}:{minutes % 60:02d}"
+    return str(int(v)) if v == int(v) else str(v)
 
 
 def each_has_more(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -80,24 +92,13 @@ def each_has_more(a: Facets, b: Facets) -> tuple[str, str] | None:
     days" / "25 days of vacation"); a whole-hour clock time its bare hour. Shown as values."""
     def extra(x: Facets, y: Facets) -> list[str]:
         spans = y.durations
-        out = [_num(n) for n in sorted(x.numbers - hours(y.numbers), key=abs)
-               if not any(_close(n, d) for d in spans)]
+        out = [show_number(n) for n in sorted(x.numbers - hours(y.numbers), key=abs)
+               if not any(close(n, d) for d in spans)]
         out += [durations_text((d,)) for d in x.durations
-                if not any(_close(d, e) for e in spans) and d not in y.numbers]
+                if not any(close(d, e) for e in spans) and d not in y.numbers]
         return out
     ea, eb = extra(a, b), extra(b, a)
     return (", ".join(ea), ", ".join(eb)) if ea and eb else None
-
-
-def _close(x: float, y: float) -> bool:
-    return abs(x - y) <= _DURATION_SLACK * max(abs(x), abs(y))
-
-
-def _num(v: float) -> str:
-    if v < 0:
-        minutes = int(-v - 1)
-        return f"{minutes // 60:02d}:{minutes % 60:02d}"
-    return str(int(v)) if v == int(v) else str(v)
 
 
 _BOUND_WORDS = {"max": "at most", "min": "at least", "gt": "more than", "lt": "less than"}
