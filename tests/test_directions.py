@@ -186,6 +186,13 @@ def test_rewordings_refused_before_now_agree(request_text: str, stored: str) -> 
      "day.", "Drivers under 25 pay a young driver surcharge of £30 per day."),
     ("The lab NOC wallboard in Grafana refreshes every 30 seconds.",
      "The production NOC wallboard in Grafana refreshes every 30 seconds."),
+    # the fifth set, later: an environment named by "… environment"; a person named by a word
+    # before the shared noun in one text and after it in the other
+    ("At 02:30 the night auditor runs the daily revenue close in the Opera PMS training "
+     "environment.", "The night auditor runs the daily revenue close in the live Opera PMS at "
+     "02:30."),
+    ("Post-op check calls are made by the operating vet the morning after surgery.",
+     "Post-op check calls are made by a vet nurse the morning after surgery."),
 ])
 def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) != []
@@ -224,6 +231,10 @@ def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str
      "Full-time employees get 25 vacation days per year."),
     ("The credit committee reviews counterparty credit limits quarterly",
      "Counterparty credit limits are reviewed every quarter by the credit committee."),
+    ("We run the tests in a separate environment", "Tests run in a separate environment"),
+    ("The payroll run happens in the production environment", "Payroll runs in prod"),
+    ("A vet nurse makes the post-operative check call on the morning after surgery.",
+     "Post-op check calls are made by a vet nurse the morning after surgery."),
 ])
 def test_rewordings_found_by_the_review_agree(request_text: str, stored: str) -> None:
     found = {c.kind for c in agreement.conflicts(request_text, stored)}

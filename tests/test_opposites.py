@@ -51,6 +51,10 @@ def test_another_state_is_a_value(request_text: str, stored: str) -> None:
     # two rules, both true at once): another fact, since the fourth forget set
     ("Refunds under 50 dollars can be issued by any agent",
      "Refunds over 50 dollars can be issued by any agent"),
+    # the fifth set: things are handed out in one place and returned in another
+    ("Pool towels are returned at the spa reception, not at the front desk.",
+     "Pool towels are handed out at the spa reception, not at the front desk."),
+    ("Laptops are lent to interns by IT", "Interns give back laptops to IT"),
 ])
 def test_another_direction_or_event_is_another_fact(request_text: str, stored: str) -> None:
     """Both can be true at once (a job that opens and closes, images pushed and pulled): a save
@@ -65,6 +69,9 @@ def test_another_direction_or_event_is_another_fact(request_text: str, stored: s
     ("Finance sends the invoices on Fridays", "Customers receive the invoices from finance on "
      "Fridays"),  # converses are one fact: not in the list
     ("The build passed after the cache was cleared", "The build passed after clearing the cache"),
+    ("Towels are given back at reception", "Towels are returned at reception"),
+    ("Library books are lent for three weeks", "Books can be borrowed from the library for "
+     "three weeks"),  # lend / borrow: converses
 ])
 def test_one_side_or_both_sides_in_each_text_agree(request_text: str, stored: str) -> None:
     assert opposite(request_text, stored) is None

@@ -24,6 +24,7 @@ from memory_mcp.services.lexicon import (
     MEASURES,
     MONTHS,
     NEGATIONS,
+    NOT_ENVIRONMENTS,
     ORDINAL,
     STOP_WORDS,
     SYNONYM_STEMS,
@@ -202,6 +203,9 @@ def _environments(lower: list[str]) -> frozenset[str]:
     "live chat" and "they live in" name none."""
     out = {ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS}
     for i, w in enumerate(lower):
+        if w in ("environment", "environments") and i > 0 and lower[i - 1] not in ENVIRONMENTS \
+                and content_word(lower[i - 1]) and lower[i - 1] not in NOT_ENVIRONMENTS:
+            out.add(lower[i - 1])  # "the Opera PMS **training** environment": one by name
         if w == "live" and i < len(lower) - 1 and (i == 0 or lower[i - 1] not in _NO_LIVE) \
                 and lower[i + 1] not in _NOT_LIVE and content_word(lower[i + 1]):
             out.add("production")

@@ -72,6 +72,10 @@ ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "st
                 "stage": "staging", "dev": "development", "development": "development",
                 "qa": "qa", "test": "test", "testing": "test", "sandbox": "sandbox",
                 "preview": "preview", "uat": "uat"}
+#: Words before "environment" that name no environment ("a separate environment", "a safe
+#: work environment"); any other content word there does ("the PMS **training** environment").
+NOT_ENVIRONMENTS = frozenset("""same new old whole entire shared separate own local cloud
+work working office physical natural current other different isolated dedicated""".split())  # noqa: SIM905
 
 #: When in a day or how often: a value of a fact ("every Friday **morning**", "reports go out
 #: **monthly**"), compared like weekdays; the word rules leave them to this one.

@@ -93,6 +93,8 @@ add adds added adding | remove removes removed removing delete deletes deleted d
 lock locks locked locking | unlock unlocks unlocked unlocking
 connect connects connected connecting | disconnect disconnects disconnected disconnecting
 subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
+hand_out give_out lend lends lent lending | return returns returned returning hand_back
+  give_back
 working_hours business_hours office_hours | after_hours off_hours
 """
 
@@ -113,7 +115,7 @@ _STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous",
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
 _PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
 _PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start go
-""".split())  # noqa: SIM905
+hand give""".split())  # noqa: SIM905
 _PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: "is on" / "turned off" as the state "enabled" / "disabled", so "are **on** by default"
 #: opposes "are **disabled** by default". Only before the clause's end or a function word:
@@ -137,7 +139,7 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         base = "go" if verb in ("goes", "went", "gone", "going") else \
             verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
         for v in (verb, base, base + "e"):
-            if v in _PHRASAL and particle in _PARTICLES:
+            if v in _PHRASAL and (particle in _PARTICLES or particle == "back"):
                 out.append(f"{v}_{particle}")
                 break
         after = tokens[i + 2] if i + 2 < len(tokens) else ""
@@ -167,6 +169,8 @@ def _sides() -> dict[str, tuple[int, int, bool]]:
     for verb in sorted(_PHRASAL):
         for a, b in (("in", "out"), ("on", "off"), ("up", "down")):
             index = len({v[0] for v in out.values()})
+            if f"{verb}_{a}" in out or f"{verb}_{b}" in out:
+                continue  # the lexicon pairs it ("hand out" / "return")
             out[f"{verb}_{a}"] = (index, 0, verb in _PHRASAL_STATES)
             out[f"{verb}_{b}"] = (index, 1, verb in _PHRASAL_STATES)
     return out

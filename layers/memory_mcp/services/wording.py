@@ -12,6 +12,7 @@ model reads only a text's first 256 tokens, so cosine 1.00 says nothing about th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -157,7 +158,8 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         return None
     key_a = [f"\0{w}" if i in lone_a else stem(w) for i, w in wa]
     key_b = [f"\0{w}" if i in lone_b else stem(w) for i, w in wb]
-    for op, i1, i2, j1, j2 in SequenceMatcher(None, key_a, key_b, autojunk=False).get_opcodes():
+    ops = SequenceMatcher(None, key_a, key_b, autojunk=False).get_opcodes()
+    for op, i1, i2, j1, j2 in ops:
         if op != "replace":
             continue
         xs = [wa[k] for k in range(i1, i2) if wa[k][0] in lone_a]
@@ -170,6 +172,34 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}:
             continue  # the verb reworded ("go" / "are shipped", "is in charge of" / "manages")
         return x, y
+    return _head_swap(a, b, wa, wb, lone_a, lone_b, ops)
+
+
+def _head_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tuple[int, str]],
+               lone_a: set[int], lone_b: set[int],
+               ops: Sequence[tuple[str, int, int, int, int]]) -> tuple[str, str] | None:
+    """One shared word with another word before it in one text and after it in the other,
+    each written together: "the **operating** vet" / "a vet **nurse**" name two people."""
+    for (o1, i1, i2, j1, j2), (o2, e1, e2, f1, _f2), (o3, k1, k2, l1, l2) in zip(
+            ops, ops[1:], ops[2:], strict=False):
+        if o2 != "equal" or e2 - e1 != 1 or {o1, o3} != {"delete", "insert"}:
+            continue
+        if o1 == "delete":  # a's word before the shared one, b's after it
+            if i2 - i1 != 1 or l2 - l1 != 1:
+                continue
+            (pa, x), (pb, y), ps, pt = wa[i1], wb[l1], wa[e1][0], wb[f1][0]
+            before_a = True
+        else:  # b's word before it, a's after it
+            if j2 - j1 != 1 or k2 - k1 != 1:
+                continue
+            (pa, x), (pb, y), ps, pt = wa[k1], wb[j1], wa[e1][0], wb[f1][0]
+            before_a = False
+        beside = (pa == ps - 1 and pb == pt + 1) if before_a else (pa == ps + 1 and pb == pt - 1)
+        if pa in lone_a and pb in lone_b and beside \
+                and not (pa in predicates(a) or pb in predicates(b) or ps in predicates(a)):
+            shared_a, shared_b = a.tokens[ps], b.tokens[pt]
+            return ((f"{x} {shared_a}", f"{shared_b} {y}") if before_a
+                    else (f"{shared_a} {x}", f"{y} {shared_b}"))
     return None
 
 
