@@ -53,8 +53,10 @@ FIFTH = ROOT / "bench" / "data" / "forget_fifth.json"
 #: A sixth, written after the fifth's changes and both reviews' fixes, in eleven more domains:
 #: ``--set sixth``.
 SIXTH = ROOT / "bench" / "data" / "forget_sixth.json"
+#: A seventh, written after the sixth's changes, in ten more domains: ``--set seventh``.
+SEVENTH = ROOT / "bench" / "data" / "forget_seventh.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
-        "sixth": SIXTH}
+        "sixth": SIXTH, "seventh": SEVENTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

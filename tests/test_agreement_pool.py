@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_mcp.services import agreement, facets, word_pool
+from memory_mcp.services import agreement, facets, stems, word_pool
 
 WORDS = st.text(alphabet="abcdeps", min_size=1, max_size=9)
 
@@ -96,7 +96,7 @@ def test_stemming_in_many_threads_gives_every_word_its_own_stem() -> None:
     rules run in worker threads) returned other words' stems or raised IndexError."""
     words = [f"{w}{suffix}" for w in ("connect", "deploy", "generaliz", "organiz", "replicat")
              for suffix in ("ations", "ing", "ed", "ers", "ational", "ivenesses")] * 40
-    plain = facets.stem.__wrapped__
+    plain = stems.stem.__wrapped__
     expected = [plain(w) for w in words]
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)

@@ -106,11 +106,10 @@ def test_quantity_reads_each_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
     60,000-character texts ("all servers all servers …"; the rules read close long texts in
     full). Each text is now read once into its contexts: stems looked up grow with the texts,
     not with their product."""
-    from memory_mcp.services import facets as facets_module
-    from memory_mcp.services import slots
+    from memory_mcp.services import slots, stems
 
     calls = 0
-    real = facets_module.stem
+    real = stems.stem
 
     def counting(word: str) -> str:
         nonlocal calls

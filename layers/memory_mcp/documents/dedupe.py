@@ -15,8 +15,8 @@ import math
 import re
 from collections.abc import Iterable
 
-from memory_mcp.services.facets import singular_weekday
 from memory_mcp.services.lexicon import ENVIRONMENTS, MONTHS, NEGATIONS, STOP_WORDS, TIMES, WEEKDAYS
+from memory_mcp.services.stems import singular_weekday
 
 NEAR_DUPLICATE_JACCARD = 0.9
 #: Most recent index entries per token compared against (bounds degenerate vocabularies).

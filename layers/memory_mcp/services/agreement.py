@@ -129,6 +129,13 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         if crossed is not None:  # "held a licence for under **2 years**" / "under **25**"
             out.append(Conflict("number", False, f"each states a value the other lacks: "
                                                  f"{crossed[0]} vs {crossed[1]}"))
+    for priced, other in ((a, b), (b, a)):
+        if priced.currencies and not other.currencies and priced.numbers - other.numbers:
+            # "only for parcels valued above **£500**" / "only when the parcel goes to a
+            # business address"
+            out.append(Conflict("currency", False, "only one states an amount of money: "
+                                                   f"{_nums(priced.numbers - other.numbers)}"))
+            break
     for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
                               ("unit", "units", a.units, b.units)):
         if x and y and not x & y:  # "$25" / "25 euros", "-18 °C" / "-18 °F": another amount
@@ -141,7 +148,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # at midnight" says more than "every night", not something else
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
                                            f"{_q(sorted(b.times))}"))
-    if a.negations + values.set_aside(a, b) != b.negations + values.set_aside(b, a):
+    if a.negations + values.set_aside(a, b) != b.negations + values.set_aside(b, a) \
+            or values.affirms_aside(a, b) or values.affirms_aside(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)),
@@ -150,7 +158,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             # a narrower set names other things ("all new users" / "new users in the EU")
             out.append(Conflict(kind, kind == "scope",
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
-    role = slots.role(a, b) or slots.role_noun(a, b)
+    role = slots.role(a, b) or slots.role_noun(a, b) or slots.rank(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from memory_mcp.services.facets import Facets, content_word, stem
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.stems import content_word, stem
 
 _TO = frozenset(["to", "into", "onto", "towards", "toward"])
 #: Verbs that say one move from either end ("finance **sends** the invoices to customers" /

@@ -9,12 +9,11 @@ every candidate: ``facets`` and ``stem`` are cached here, once per process.
 from __future__ import annotations
 
 import re
-import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
+from memory_mcp.services import negation
 from memory_mcp.services.lexicon import (
     COMPACT,
     COMPACT_UNITS,
@@ -27,13 +26,13 @@ from memory_mcp.services.lexicon import (
     NOT_ENVIRONMENTS,
     ORDINAL,
     STOP_WORDS,
-    SYNONYM_STEMS,
     TIMES,
     UNIT_DAYS,
     WEEKDAYS,
 )
 from memory_mcp.services.numerals import bounds, clock, is_clock, number, spoken
 from memory_mcp.services.short_forms import degrees, expand
+from memory_mcp.services.stems import content_word, singular_weekday, stem
 
 #: An e-mail address is one token (and a name): "conflicts@" and "intake@" the same firm are
 #: two addresses, not one word each and a shared "@harlowlaw.com". A minus sign before a
@@ -62,33 +61,9 @@ class Facets:
     units: frozenset[str] = frozenset()       # "18 celsius" / "18 fahrenheit", "10 gigabytes"
     negatives: frozenset[float] = frozenset()  # numbers after a minus sign: "-18" / "18"
     bounds: tuple[tuple[str, int], ...] = ()   # "at most" (max), "over" (gt), … and where
-    negated: tuple[frozenset[str], ...] = ()    # stems after each negation word
+    negated: tuple[frozenset[str], ...] = ()    # stems around each denial (``negation.denied``)
     contrasts: tuple[frozenset[str], ...] = ()  # stems after each "rather … than", "instead of"
-
-
-@lru_cache(maxsize=65536)
-def stem(word: str) -> str:
-    """Snowball stem, cached: the pure-Python stemmer costs ~0.1 ms a word and the rules compare
-    the same words many times (without the cache it was ~90 ms of every save, in the lock)."""
-    root = str(_stemmer().stemWord(word.lower().replace("\u2019", "'").removesuffix("'s")))
-    return SYNONYM_STEMS.get(root, root)
-
-
-_STEMMERS = threading.local()
-
-
-def _stemmer() -> Any:
-    """One per thread, loaded on first use. A snowball stemmer keeps the word it works on in
-    the object, so two threads sharing one corrupt each other's words (long texts' rules run
-    in worker threads: ``services/offload.py``). Loaded late: ``snowballstemmer`` imports every
-    language's stemmer, which a Lambda cold start would otherwise pay before its first request
-    (most of which never stem)."""
-    stemmer = getattr(_STEMMERS, "english", None)
-    if stemmer is None:
-        import snowballstemmer
-
-        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
-    return stemmer
+    excluded: tuple[frozenset[str], ...] = ()   # stems after each contrasting "not" / "never"
 
 
 #: Past this many characters two texts are first compared as word sets, before any rule is
@@ -182,13 +157,12 @@ def _read(text: str) -> Facets:
         numbers=frozenset(numbers), durations=tuple(durations),
         weekdays=_weekdays(lower), months=_months(lower, raw),
         environments=_environments(lower),
-        times=frozenset(TIMES[w] for w in lower if w in TIMES),
+        times=_times(lower),
         # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
-        negations=sum(w in NEGATIONS or w.endswith("n't") for w in lower),
-        negated=tuple(_after(lower, i) for i, w in enumerate(lower)
-                      if w in NEGATIONS or w.endswith("n't")),
-        contrasts=_contrasts(lower),
+        negations=len(denials := negation.denials(lower)),
+        negated=tuple(negation.denied(lower, i) for i in denials),
+        contrasts=negation.contrasts(lower), excluded=negation.excluded(lower),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
         units=frozenset(w for i, w in enumerate(lower)
                         if w in MEASURES and i and number(lower[i - 1]) is not None),
@@ -196,6 +170,17 @@ def _read(text: str) -> Facets:
                             and (v := number(w)) is not None),
         bounds=bounds(lower),
     )
+
+
+def _times(lower: list[str]) -> frozenset[str]:
+    """Parts of the day and frequencies; "**each** morning" is also daily ("by 7am daily")."""
+    out = {TIMES[w] for w in lower if w in TIMES}
+    out.update("daily" for i, w in enumerate(lower[1:], 1)
+               if w in _DAY_PARTS and lower[i - 1] in ("each", "every"))
+    return frozenset(out)
+
+
+_DAY_PARTS = frozenset(["morning", "afternoon", "evening", "night"])
 
 
 def _environments(lower: list[str]) -> frozenset[str]:
@@ -221,36 +206,6 @@ _NOT_LIVE = frozenset(["chat", "stream", "streams", "streaming", "demo", "event"
                        "music", "show", "broadcast", "support", "agent", "agents", "session"])
 
 
-def _contrasts(lower: list[str]) -> tuple[frozenset[str], ...]:
-    """What each "rather … than" and "instead of" sets aside (the stems after it). Such a
-    phrase denies that alternative as "not" does ("to TestPyPI **rather than** PyPI" / "to
-    TestPyPI, **not** to PyPI"), or names the value a correction replaces ("now on Thursdays
-    **instead of** Tuesdays"): the negation rule counts it only against a negation of the
-    other text that sets aside the same thing. One pass: "rather" waits for its "than"."""
-    out: list[frozenset[str]] = []
-    waiting = 0
-    for i, w in enumerate(lower):
-        if w == "rather":
-            waiting += 1
-        elif w == "than" and waiting:
-            waiting -= 1
-            out.append(_after(lower, i))
-        elif w == "instead" and lower[i + 1:i + 2] == ["of"]:
-            out.append(_after(lower, i + 1))
-    return tuple(out)
-
-
-def _after(lower: list[str], i: int) -> frozenset[str]:
-    """Stems of the (up to three) content words after position ``i``."""
-    out: list[str] = []
-    for w in lower[i + 1:i + 8]:
-        if content_word(w):
-            out.append(stem(w))
-            if len(out) == 3:
-                break
-    return frozenset(out)
-
-
 #: Words after which "once" starts a clause ("once there are more than 2,000 messages"), not
 #: a count.
 _CLAUSE_OPENERS = frozenset("the a an there we it they you he she i this that all any".split())  # noqa: SIM905
@@ -271,17 +226,6 @@ def _asks(lower: list[str], i: int) -> bool:
 def _bare(token: str) -> str:
     """'#support-escalations' → 'support-escalations'; "website's" → 'website'."""
     return token.lstrip("#@").removesuffix("'s")
-
-
-def content_word(word: str) -> bool:
-    """A word the rules weigh: not a stop word, a negation or a number."""
-    return bool(word) and word not in STOP_WORDS and word not in NEGATIONS \
-        and number(word) is None
-
-
-def singular_weekday(word: str) -> str:
-    """'mondays' → 'monday' (weekdays only: other plurals are the stemmer's job)."""
-    return word[:-1] if word.endswith("s") and word[:-1] in WEEKDAYS else word
 
 
 def _is_name(token: str) -> bool:

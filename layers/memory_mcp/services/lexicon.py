@@ -18,7 +18,8 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "mgr": "manager", "dept": "department", "sms": "text message",
                  "ack": "acknowledgement", "acks": "acknowledgements",
                  "acked": "acknowledged", "2fa": "two-factor authentication",
-                 "mfa": "multi-factor authentication",
+                 "mfa": "multi-factor authentication", "ta": "teaching assistant",
+                 "tas": "teaching assistants",
                  # units of measure written out, so "30 kilos" / "30 kilograms" agree
                  "kilo": "kilograms", "kilos": "kilograms", "kilogram": "kilograms",
                  "kilometre": "kilometers", "kilometres": "kilometers",
@@ -42,7 +43,7 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
                  "commenc": "start", "begin": "start", "modifi": "chang",
                  "larg": "big", "quick": "fast", "ahead": "advanc",
-                 "supplier": "vendor", "corpor": "compani"}
+                 "supplier": "vendor", "corpor": "compani", "final": "last"}
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
 ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",
@@ -63,7 +64,7 @@ sometimes still already yet ever even also
 """.split())  # noqa: SIM905
 
 NEGATIONS = frozenset("""
-not no never none nobody nothing neither nor without cannot n't isn't aren't wasn't weren't
+not no never none nobody nothing neither nor without cannot except n't isn't aren't wasn't weren't
 don't doesn't didn't can't couldn't won't wouldn't shouldn't hasn't haven't hadn't mustn't
 """.split())  # noqa: SIM905
 
@@ -85,7 +86,11 @@ TIMES = {"morning": "morning", "mornings": "morning", "afternoon": "afternoon",
          "noon": "noon", "midday": "noon", "midnight": "midnight", "hourly": "hourly",
          "daily": "daily", "weekly": "weekly", "biweekly": "biweekly",
          "fortnightly": "biweekly", "monthly": "monthly", "quarterly": "quarterly",
-         "yearly": "yearly", "annually": "yearly", "annual": "yearly"}
+         "yearly": "yearly", "annually": "yearly", "annual": "yearly",
+         # seasons ("only during the **winter** holidays"); not "spring" or "fall" (a
+         # framework, a verb)
+         "summer": "summer", "summers": "summer", "winter": "winter", "winters": "winter",
+         "autumn": "autumn", "autumns": "autumn"}
 WEEKDAYS = {name: name[:3] for name in
             ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
 WEEKDAYS.update({"mon": "mon", "tue": "tue", "tues": "tue", "wed": "wed", "thu": "thu",
@@ -128,7 +133,8 @@ ORDINAL = re.compile(r"first|second|third|fourth|fifth|sixth|seventh|eighth|nint
 
 #: One job under two names.
 ROLE_SYNONYMS = {"attorney": "lawyer", "counsel": "lawyer", "physician": "doctor",
-                 "admin": "administrator", "dev": "developer"}
+                 "admin": "administrator", "dev": "developer", "counselor": "adviser",
+                 "counsellor": "adviser", "advisor": "adviser"}
 #: Jobs people hold, as words (stems would join "manager" to "manage" and "officer" to
 #: "office"): a text naming one and the other another names two people ("a **senior
 #: associate** reviews" / "a **partner** reviews"). Left out: words that are also things
@@ -139,5 +145,11 @@ supervisor officer designer developer intern contractor architect coordinator cl
 doctor technician representative assistant specialist consultant president
 instructor professor lecturer foreman superintendent dispatcher pilot captain receptionist
 accountant auditor paralegal lawyer scientist researcher tester maintainer reviewer
-approver planner producer writer reporter principal
+approver planner producer writer reporter principal liaison librarian curator ranger
+inspector surveyor registrar dean secretary treasurer paramedic pharmacist surgeon therapist
+dentist hygienist mechanic electrician plumber chef cashier bartender concierge housekeeper
+lifeguard referee tutor recruiter underwriter adjuster actuary broker
 """.split())  # noqa: SIM905
+#: Words before a job that make it another job ("the **deputy** harbour master", "the
+#: **associate** director of admissions"): one text with it and one without name two people.
+RANKS = frozenset("deputy assistant associate vice acting interim junior trainee".split())  # noqa: SIM905

@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from memory_mcp.services.facets import facets, stem
+from memory_mcp.services.facets import facets
+from memory_mcp.services.stems import stem
 
 PERSON, TIME, QUANTITY, PLACE = "person", "time", "quantity", "place"
 
@@ -121,7 +122,7 @@ def offers(text: str) -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _stemmed() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The word lists as stems, on first use (the stemmer loads lazily, ``facets.stem``)."""
+    """The word lists as stems, on first use (the stemmer loads lazily, ``stems.stem``)."""
     return (frozenset(map(stem, _PEOPLE)), frozenset(map(stem, _AGENT_VERBS)),
             frozenset(map(stem, _PLACE_WORDS)))
 

@@ -37,6 +37,10 @@ _QUARTER = re.compile(r"[qQ]([1-4])")
 _ORDINALS = {"1": "first", "2": "second", "3": "third", "4": "fourth"}
 #: A priority as its words: "P1" is "priority 1".
 _PRIORITY = re.compile(r"[pP]([0-5])s?")
+#: A version as its word: "v29" is "version 29", "v2.1" "version 2.1".
+_VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
+#: Monday to Friday written short: "weekdays".
+_WORKWEEK = frozenset(["mon-fri", "monday-friday"])
 #: Tokens a time zone may follow.
 _CLOCK_END = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)?|am|pm|a\.m|p\.m|noon|midnight",
                         re.IGNORECASE)
@@ -88,6 +92,10 @@ def expand(raw: list[str]) -> list[str]:
             out += [_ORDINALS[quarter.group(1)], "quarter"]
         elif priority := _PRIORITY.fullmatch(token):
             out += ["priority", priority.group(1)]
+        elif version := _VERSION.fullmatch(token):
+            out += ["version", version.group(1)]
+        elif low in _WORKWEEK:
+            out.append("weekdays")
         elif low in ("alternate", "alternating") and i + 1 < len(raw) \
                 and _periodic(raw[i + 1].lower()):
             out += ["every", "other"]  # "alternate Sundays": every other Sunday

@@ -12,9 +12,18 @@ weekday, a role of several words).
 
 from __future__ import annotations
 
-from memory_mcp.services.facets import Facets, content_word, singular_weekday, stem
-from memory_mcp.services.lexicon import NUMBER_WORDS, ROLE_NOUNS, ROLE_SYNONYMS, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import (
+    NUMBER_WORDS,
+    RANKS,
+    ROLE_NOUNS,
+    ROLE_SYNONYMS,
+    UNIT_DAYS,
+    WEEKDAYS,
+)
+from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
+from memory_mcp.services.stems import content_word, singular_weekday, stem
 from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
@@ -191,8 +200,28 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
             placed[0] if placed else None)
         if narrow is None and y.numbers - x.numbers:
             narrow = next(t for t in y.tokens if t[:1].isdigit() or t in NUMBER_WORDS)
+        narrow = narrow or _modified(x, y)
         if narrow is not None:
             return (narrow, word) if flip else (word, narrow)
+    return None
+
+
+def _modified(x: Facets, y: Facets) -> str | None:
+    """The word ``y`` puts before the things ``x`` says "all" of, which ``x`` lacks ("meter
+    readings for **all** customers" / "… for **residential** customers", "**all** books" /
+    "**children's** books")."""
+    toks = x.tokens
+    start = next(i for i, t in enumerate(toks) if t in _AS_BARE) + 1
+    run = [t for t in toks[start:start + 4]]
+    end = next((k for k, t in enumerate(run) if not content_word(t)), len(run))
+    if end == 0:
+        return None
+    head = stem(run[end - 1])
+    for i, t in enumerate(y.tokens[1:], 1):
+        prev = y.tokens[i - 1]
+        if stem(t) == head and content_word(prev) and stem(prev) not in x.stems \
+                and prev not in DETERMINERS and number(prev) is None:
+            return prev
     return None
 
 
@@ -214,6 +243,17 @@ def role_noun(a: Facets, b: Facets) -> tuple[str, str] | None:
     only_b = sorted(rb.keys() - ra.keys())
     if only_a and only_b:
         return ra[only_a[0]], rb[only_b[0]]
+    return None
+
+
+def rank(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """A rank before a word both texts have, in one text only ("the **deputy** harbour master"
+    / "the harbour master", "the **associate** director" / "the director"): another job."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for i, t in enumerate(x.tokens[:-1]):
+            nxt = x.tokens[i + 1]
+            if t in RANKS and t not in y.tokens and content_word(nxt) and nxt in y.tokens:
+                return (nxt, f"{t} {nxt}") if flip else (f"{t} {nxt}", nxt)
     return None
 
 

@@ -12,8 +12,9 @@ import math
 import re
 
 from memory_mcp.services import values, wording
-from memory_mcp.services.facets import Facets, content_word, singular_weekday, stem
+from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import COMPACT, ENVIRONMENTS, MONTHS, ORDINAL, TIMES, WEEKDAYS
+from memory_mcp.services.stems import content_word, singular_weekday, stem
 from memory_mcp.services.word_pool import parts_pool, pool
 
 _DETERMINERS = frozenset(["the", "a", "an", "our", "their", "its", "this", "that", "next",

@@ -49,6 +49,14 @@ def set_aside(f: Facets, other: Facets) -> int:
     return min(other.negations, sum(any(c & n for n in other.negated) for c in f.contrasts))
 
 
+def affirms_aside(f: Facets, other: Facets) -> bool:
+    """``other`` states what ``f`` sets aside: "posted by the shift lead, **never by the
+    on-call engineer**" / "… and occasionally **by the on-call engineer**" (each holds no
+    denial, so counting negations alone sees none)."""
+    return any(c and c <= other.stems and not any(c & x for x in (*other.contrasts, *other.negated))
+               for c in f.excluded)
+
+
 def durations_text(values: tuple[float, ...]) -> str:
     """Durations in days as a person reads them: 0.00347 → "5 minutes", 30 → "30 days"."""
     out = []

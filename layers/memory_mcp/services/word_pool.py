@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memory_mcp.services.facets import Facets, stem
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.stems import stem
 
 
 def same_word(a: str, b: str, ratio: float) -> bool:

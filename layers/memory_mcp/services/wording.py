@@ -15,9 +15,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
+from itertools import pairwise
 
-from memory_mcp.services.facets import Facets, content_word, singular_weekday, stem
+from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import ENVIRONMENTS, MONTHS, NEGATIONS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.stems import content_word, singular_weekday, stem
 
 #: A text longer than this is compared word by word before it may be forgotten or versioned by
 #: similarity: one vector summarises several statements (and the local model sees only its
@@ -65,7 +67,8 @@ into over under until through via per across""".split())  # noqa: SIM905
 #: Before a word after a copula they make it a noun the copula names ("Nina is **the**
 #: approver for budgets" / "… **the** reviewer for budgets": another role), not a predicate.
 DETERMINERS = frozenset("the a an my our your their his her its this that".split())  # noqa: SIM905
-_OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(TIMES)
+_OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(
+    TIMES) | frozenset(["max", "min", "maximum", "minimum"])  # bounds: ``numerals.bounds``
 
 
 @lru_cache(maxsize=4096)
@@ -247,10 +250,21 @@ def roles(a: Facets, b: Facets) -> tuple[str, str] | None:
 def identifiers(f: Facets) -> dict[str, set[tuple[str, int]]]:
     """Numbered things of a text: noun stem → ("noun number" as written, token position)."""
     out: dict[str, set[tuple[str, int]]] = {}
-    for i, (prev, tok) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
-        if tok[:1].isdigit() and (stem(prev) in ID_NOUNS or stem(prev) in GRADE_NOUNS):
+    toks = f.tokens
+    for i, (prev, tok) in enumerate(pairwise(toks)):
+        if (tok[:1].isdigit() and (stem(prev) in ID_NOUNS or stem(prev) in GRADE_NOUNS)) \
+                or (_letter_id(toks, i + 1) and stem(prev) in ID_NOUNS):
             out.setdefault(stem(prev), set()).add((f"{prev} {tok.replace(',', '')}", i))
     return out
+
+
+def _letter_id(toks: tuple[str, ...], i: int) -> bool:
+    """"Hall **C**", "gate **B**": a letter naming one thing of many. "A" (and "I") only where
+    no word follows it ("in Hall **A**.", "Hall **A** on Fridays", not "a hall a week")."""
+    tok = toks[i]
+    if len(tok) != 1 or not tok.isalpha():
+        return False
+    return tok not in ("a", "i") or i + 1 == len(toks) or not content_word(toks[i + 1])
 
 
 def subject_end(f: Facets) -> int:

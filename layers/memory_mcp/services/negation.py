@@ -1,0 +1,90 @@
+"""Which words of a text deny its statement, and which set an alternative aside.
+
+"Brewing logs are kept in Brewfather, **not** in the shared spreadsheet" denies nothing: its
+"not" names the place the logs are *not* kept, as "rather than" would, and "we **don't** keep
+brewing logs in Brewfather" says the opposite of it. Counted as a denial, that "not" made the
+two texts hold one negation each, and the seventh forget set's request forgot the fact. So a
+"not" or "never" that repeats the preposition of a phrase just before it ("in X, not in Y",
+"by the shift lead, never by the on-call engineer") is read as a contrast, like "rather than"
+and "instead of"; every other negation word is a denial.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_mcp.services.lexicon import NEGATIONS
+from memory_mcp.services.stems import content_word, stem
+
+_CONTRAST_NOTS = frozenset(["not", "never"])
+_PREPOSITIONS = frozenset("""in on at to for from by with via into under over within through
+during""".split())  # noqa: SIM905
+#: How far back the phrase a contrast mirrors may start ("in the shared team spreadsheet").
+_REACH = 6
+
+
+def denials(lower: list[str]) -> list[int]:
+    """Positions of the negation words that deny the statement (not contrasts)."""
+    return [i for i, w in enumerate(lower)
+            if (w in NEGATIONS or w.endswith("n't")) and not _contrast_not(lower, i)]
+
+
+def contrasts(lower: list[str]) -> tuple[frozenset[str], ...]:
+    """What each "rather … than", "instead of" and contrasting "not" (``_contrast_not``) sets
+    aside (the stems after it). Such a phrase denies that alternative as "not" does ("to
+    TestPyPI **rather than** PyPI" / "to TestPyPI, **not** to PyPI"), or names the value a
+    correction replaces ("now on Thursdays **instead of** Tuesdays"): the negation rule counts
+    it only against a negation of the other text that sets aside the same thing. One pass:
+    "rather" waits for its "than"."""
+    out: list[frozenset[str]] = []
+    waiting = 0
+    for i, w in enumerate(lower):
+        if w == "rather":
+            waiting += 1
+        elif w == "than" and waiting:
+            waiting -= 1
+            out.append(after(lower, i))
+        elif w == "instead" and lower[i + 1:i + 2] == ["of"]:
+            out.append(after(lower, i + 1))
+        elif _contrast_not(lower, i):
+            out.append(after(lower, i))
+    return tuple(out)
+
+
+def excluded(lower: list[str]) -> tuple[frozenset[str], ...]:
+    """What each contrasting "not" or "never" excludes ("… by the lead, **never by the
+    on-call engineer**"): a text that states it ("… and occasionally by the on-call engineer")
+    says the opposite. ("Rather than" is left out: "would rather … than on video" and
+    "prefers … over video calls" both name the video they set aside.)"""
+    return tuple(after(lower, i) for i in range(len(lower)) if _contrast_not(lower, i))
+
+
+def _contrast_not(lower: list[str], i: int) -> bool:
+    """"… in Brewfather, **not** in the spreadsheet": a "not" or "never" after a content word
+    and before a preposition that opened a phrase just before it. "Bob **not** on call" (no
+    phrase to mirror) and "is **not** in the office" (after a verb) stay denials."""
+    if lower[i] not in _CONTRAST_NOTS or i == 0 or i + 1 >= len(lower):
+        return False
+    prep = lower[i + 1]
+    return prep in _PREPOSITIONS and content_word(lower[i - 1]) \
+        and prep in lower[max(0, i - _REACH):i - 1]
+
+
+def denied(lower: list[str], i: int) -> frozenset[str]:
+    """What the negation at ``i`` may deny: the content words after it ("does **not** keep
+    logs") and the two before it ("**cyclists** don't deliver", the one it excludes, which
+    "… by the van team, not by **cyclists**" sets aside)."""
+    before = [stem(w) for w in lower[max(0, i - 4):i] if content_word(w)][-2:]
+    return after(lower, i) | frozenset(before)
+
+
+def after(lower: list[str], i: int) -> frozenset[str]:
+    """Stems of the (up to three) content words after position ``i``."""
+    out: list[str] = []
+    for w in lower[i + 1:i + 8]:
+        if content_word(w):
+            # each part of "on-call", as a text's ``stems`` hold it
+            out.extend(stem(p) for p in re.split(r"[\-/]", w) if content_word(p))
+            if len(out) >= 3:
+                break
+    return frozenset(out)
