@@ -48,6 +48,11 @@ from memory_mcp.services.runtime import Runtime
      "engineer.", "Status page updates are posted by the shift lead, never by the on-call "
      "engineer.", "negation"),
     ("The lions are fed daily except Sundays", "The lions are fed daily", "negation"),
+    # its saves: a numbered berth or tank is one thing of many, not a value
+    ("Berth 6 at the container port handles only reefer container ships.",
+     "Berth 4 at the container port handles only reefer container ships.", "identifier"),
+    ("The IPA ferments for 14 days in tank 7 before dry hopping.",
+     "The IPA ferments for 14 days in tank 3 before dry hopping.", "identifier"),
 ])
 def test_near_misses_found_by_the_seventh_set_conflict(request_text: str, stored: str,
                                                        kind: str) -> None:

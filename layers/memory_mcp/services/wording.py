@@ -49,7 +49,9 @@ squad group gate flight route bus cluster shard partition table chapter section 
 unit apartment store branch lab batch cohort candidate applicant patient vendor supplier
 shipment package pr module lesson part volume edition season episode wave round stage
 hall ladder rescue engine truck ambulance bay zone line platform lane bed ward court field pitch
-station site terminal dock track van vehicle crane
+station site terminal dock track van vehicle crane berth tank vat silo pier quay wharf hangar
+studio booth kiosk locker cabinet freezer fridge oven kiln enclosure paddock block wing tower
+door entrance exit checkpoint counter
 """.split())  # noqa: SIM905
 #: Numbered *grades* of something rather than things of many: "severity 1", "priority 2",
 #: "tier 1", "version 4.2", "level 3", "week 2", "year 2024", "quarter 3". A grade before the
