@@ -407,10 +407,11 @@ async def test_hnsw_path_returns_results_in_exact_score_order(runtime: Runtime, 
     assert form.width == 384  # the local model: its own index over the first 384 dimensions
     query = await runtime.query_vector("a note about rivers and glaciers")
     async with runtime.transaction(system=True) as conn:
-        # a deep search: the bucket's graph is shared with every other space of a full test run,
-        # and at 40 a clean-clone CI run once reached 43 of the 50 exact rows (the product reads
-        # a space this small exactly anyway: ann.EXACT_SPACE)
-        await db.enable_filtered_ann(conn, 200)
+        # the deepest search: the bucket's graph is shared with every other space of a full
+        # test run, and a clean-clone CI run reached 43 of the 50 exact rows at ef_search 40, a
+        # full local run 42 at 200 (the product reads a space this small exactly anyway:
+        # ann.EXACT_SPACE; the graph's recall at scale is measured in bench/search_latency.py)
+        await db.enable_filtered_ann(conn, 1000)
         await conn.execute("SET LOCAL enable_seqscan = off")
         await conn.execute("SET LOCAL enable_bitmapscan = off")
         await conn.execute("SET LOCAL enable_sort = off")  # no btree-scan-then-sort plan

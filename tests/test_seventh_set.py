@@ -48,6 +48,21 @@ from memory_mcp.services.runtime import Runtime
      "engineer.", "Status page updates are posted by the shift lead, never by the on-call "
      "engineer.", "negation"),
     ("The lions are fed daily except Sundays", "The lions are fed daily", "negation"),
+    # the eighth set's first run: "X, not Y" against "Y, not X"
+    ("Contaminated paper bales are resold, not sent to landfill.",
+     "Contaminated paper bales are sent to landfill, not resold.", "negation"),
+    ("Move-out inspections are the cleaning crew's job, not the leasing agent's",
+     "Move-out inspections are done by the leasing agent, not the cleaning crew.", "negation"),
+    ("street fundraisers don't have to work in pairs",
+     "Street fundraisers always work in pairs, never alone.", "negation"),
+    # a review of these rules
+    ("Brewing logs are kept in a spreadsheet",
+     "Brewing logs are kept in Brewfather, not in the shared spreadsheet.", "negation"),
+    ("Food is allowed in the lounge, not in the lab, during lunch breaks",
+     "Food is allowed in the lab, not in the lounge, during lunch breaks", "negation"),
+    ("The shop closes early in fall", "The shop closes early in winter", "time"),
+    ("PRs need min 2 approvals", "PRs need max 2 approvals", "bound"),
+    ("Refunds are approved by Max", "Refunds are approved by the manager", "word"),
     # its saves: a numbered berth or tank is one thing of many, not a value
     ("Berth 6 at the container port handles only reefer container ships.",
      "Berth 4 at the container port handles only reefer container ships.", "identifier"),
@@ -87,6 +102,17 @@ def test_near_misses_found_by_the_seventh_set_conflict(request_text: str, stored
      "Meter readings for all customers are taken every quarter."),
     ("The director of admissions approves fee waivers",
      "Application fee waivers are approved by the director of admissions."),
+    # a review of these rules
+    ("the leasing agent, not the cleaners, does move-out inspections",
+     "Move-out inspections are done by the leasing agent, not the cleaning crew."),
+    ("Finance pays all invoices within 30 days", "Finance settles invoices within 30 days"),
+    ("Interviews take place in a quiet environment", "Interviews are held somewhere quiet"),
+    ("The Opera training environment resets nightly",
+     "The Opera environment for training resets nightly"),
+    ("The vice-chair runs the meeting when the chair is away",
+     "The vice chair runs the meeting when the chair is away"),
+    ("The mobile app's minimum supported iOS version is iOS 16.",
+     "The oldest iOS version the mobile app supports is iOS 16."),
 ])
 def test_rewordings_found_by_the_seventh_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []

@@ -22,10 +22,11 @@ from memory_mcp.services.lexicon import (
     ENVIRONMENTS,
     MEASURES,
     MONTHS,
+    NAMED_ENVIRONMENTS,
     NEGATIONS,
-    NOT_ENVIRONMENTS,
     ORDINAL,
     STOP_WORDS,
+    SYSTEM_NOUNS,
     TIMES,
     UNIT_DAYS,
     WEEKDAYS,
@@ -160,9 +161,9 @@ def _read(text: str) -> Facets:
         times=_times(lower),
         # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
-        negations=len(denials := negation.denials(lower)),
+        negations=len(denials := negation.denials(lower, off := negation.set_off(text, lower))),
         negated=tuple(negation.denied(lower, i) for i in denials),
-        contrasts=negation.contrasts(lower), excluded=negation.excluded(lower),
+        contrasts=negation.contrasts(lower, off), excluded=negation.excluded(lower, off),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
         units=frozenset(w for i, w in enumerate(lower)
                         if w in MEASURES and i and number(lower[i - 1]) is not None),
@@ -175,12 +176,15 @@ def _read(text: str) -> Facets:
 def _times(lower: list[str]) -> frozenset[str]:
     """Parts of the day and frequencies; "**each** morning" is also daily ("by 7am daily")."""
     out = {TIMES[w] for w in lower if w in TIMES}
+    out.update("autumn" for i, w in enumerate(lower[1:], 1)
+               if w == "fall" and lower[i - 1] in _BEFORE_FALL)  # "closes early **in fall**"
     out.update("daily" for i, w in enumerate(lower[1:], 1)
                if w in _DAY_PARTS and lower[i - 1] in ("each", "every"))
     return frozenset(out)
 
 
 _DAY_PARTS = frozenset(["morning", "afternoon", "evening", "night"])
+_BEFORE_FALL = frozenset(["in", "during", "this", "last", "next", "each", "every", "the"])
 
 
 def _environments(lower: list[str]) -> frozenset[str]:
@@ -188,9 +192,9 @@ def _environments(lower: list[str]) -> frozenset[str]:
     "live chat" and "they live in" name none."""
     out = {ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS}
     for i, w in enumerate(lower):
-        if w in ("environment", "environments") and i > 0 and lower[i - 1] not in ENVIRONMENTS \
-                and content_word(lower[i - 1]) and lower[i - 1] not in NOT_ENVIRONMENTS:
-            out.add(lower[i - 1])  # "the Opera PMS **training** environment": one by name
+        if w in NAMED_ENVIRONMENTS and ((lower[i + 1:i + 2] and lower[i + 1] in SYSTEM_NOUNS)
+                                        or lower[max(0, i - 2):i] == ["environment", "for"]):
+            out.add(w)  # "the Opera PMS **training** environment", "… environment for training"
         if w == "live" and i < len(lower) - 1 and (i == 0 or lower[i - 1] not in _NO_LIVE) \
                 and lower[i + 1] not in _NOT_LIVE and content_word(lower[i + 1]):
             out.add("production")

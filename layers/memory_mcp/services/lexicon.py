@@ -73,10 +73,13 @@ ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "st
                 "stage": "staging", "dev": "development", "development": "development",
                 "qa": "qa", "test": "test", "testing": "test", "sandbox": "sandbox",
                 "preview": "preview", "uat": "uat"}
-#: Words before "environment" that name no environment ("a separate environment", "a safe
-#: work environment"); any other content word there does ("the PMS **training** environment").
-NOT_ENVIRONMENTS = frozenset("""same new old whole entire shared separate own local cloud
-work working office physical natural current other different isolated dedicated""".split())  # noqa: SIM905
+#: Words that name an environment before a system's noun ("the PMS **training** environment",
+#: "the POS **training** system") or after "environment for": only these, since most words
+#: there name no environment ("a quiet environment", "a controlled environment").
+NAMED_ENVIRONMENTS = frozenset("""training demo perf performance integration preprod pre-prod
+acceptance""".split())  # noqa: SIM905
+SYSTEM_NOUNS = frozenset("""environment environments env system systems instance instances
+tenant account site server database org cluster""".split())  # noqa: SIM905
 
 #: When in a day or how often: a value of a fact ("every Friday **morning**", "reports go out
 #: **monthly**"), compared like weekdays; the word rules leave them to this one.
@@ -90,7 +93,8 @@ TIMES = {"morning": "morning", "mornings": "morning", "afternoon": "afternoon",
          # seasons ("only during the **winter** holidays"); not "spring" or "fall" (a
          # framework, a verb)
          "summer": "summer", "summers": "summer", "winter": "winter", "winters": "winter",
-         "autumn": "autumn", "autumns": "autumn"}
+         "autumn": "autumn", "autumns": "autumn", "summertime": "summer",
+         "wintertime": "winter"}
 WEEKDAYS = {name: name[:3] for name in
             ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
 WEEKDAYS.update({"mon": "mon", "tue": "tue", "tues": "tue", "wed": "wed", "thu": "thu",

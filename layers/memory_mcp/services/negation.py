@@ -19,17 +19,41 @@ from memory_mcp.services.stems import content_word, stem
 _CONTRAST_NOTS = frozenset(["not", "never"])
 _PREPOSITIONS = frozenset("""in on at to for from by with via into under over within through
 during""".split())  # noqa: SIM905
+#: After a comma these still deny ("…, not yet", "…, not even on weekends", "…, not just
+#: international ones"): no alternative follows.
+_NOT_CONTRASTS = frozenset(["yet", "even", "again", "always", "ever", "necessarily", "only",
+                            "just", "merely", "simply", "solely", "exclusively"])
+#: Words that end the phrase a contrast excludes: a verb or a new clause follows ("the leasing
+#: agent, not the cleaners, **does** move-out inspections").
+_PHRASE_ENDS = frozenset("""is are was were be been does do did has have had will would can
+could must should may might and but so while because which who then""".split())  # noqa: SIM905
 #: How far back the phrase a contrast mirrors may start ("in the shared team spreadsheet").
 _REACH = 6
 
 
-def denials(lower: list[str]) -> list[int]:
+def set_off(text: str, lower: list[str]) -> frozenset[int]:
+    """Token positions of each "not" / "never" that follows a comma, dash or semicolon ("sent
+    to landfill**, not** resold", "in pairs**, never** alone"): a contrast with what came
+    before. Matched to the tokens by order of appearance; where the two counts differ (a
+    short form rewrote one: "not more than" is "at most") none is, and each stays a denial."""
+    marks = [bool(m.group(1)) for m in _SET_OFF.finditer(text)]
+    places = [i for i, w in enumerate(lower) if w in _CONTRAST_NOTS]
+    if len(marks) != len(places):
+        return frozenset()
+    return frozenset(i for i, mark in zip(places, marks, strict=True) if mark)
+
+
+_SET_OFF = re.compile(r"([,;\u2013\u2014]\s*|\s-\s*)?\b(?:not|never)\b", re.IGNORECASE)
+
+
+def denials(lower: list[str], off: frozenset[int] = frozenset()) -> list[int]:
     """Positions of the negation words that deny the statement (not contrasts)."""
     return [i for i, w in enumerate(lower)
-            if (w in NEGATIONS or w.endswith("n't")) and not _contrast_not(lower, i)]
+            if (w in NEGATIONS or w.endswith("n't")) and not _contrast_not(lower, i, off)]
 
 
-def contrasts(lower: list[str]) -> tuple[frozenset[str], ...]:
+def contrasts(lower: list[str], off: frozenset[int] = frozenset()
+              ) -> tuple[frozenset[str], ...]:
     """What each "rather … than", "instead of" and contrasting "not" (``_contrast_not``) sets
     aside (the stems after it). Such a phrase denies that alternative as "not" does ("to
     TestPyPI **rather than** PyPI" / "to TestPyPI, **not** to PyPI"), or names the value a
@@ -46,25 +70,40 @@ def contrasts(lower: list[str]) -> tuple[frozenset[str], ...]:
             out.append(after(lower, i))
         elif w == "instead" and lower[i + 1:i + 2] == ["of"]:
             out.append(after(lower, i + 1))
-        elif _contrast_not(lower, i):
+        elif _contrast_not(lower, i, off):
             out.append(after(lower, i))
     return tuple(out)
 
 
-def excluded(lower: list[str]) -> tuple[frozenset[str], ...]:
+def excluded(lower: list[str], off: frozenset[int] = frozenset()
+             ) -> tuple[frozenset[str], ...]:
     """What each contrasting "not" or "never" excludes ("… by the lead, **never by the
     on-call engineer**"): a text that states it ("… and occasionally by the on-call engineer")
     says the opposite. ("Rather than" is left out: "would rather … than on video" and
     "prefers … over video calls" both name the video they set aside.)"""
-    return tuple(after(lower, i) for i in range(len(lower)) if _contrast_not(lower, i))
+    return tuple(_phrase(lower, i) for i in range(len(lower)) if _contrast_not(lower, i, off))
 
 
-def _contrast_not(lower: list[str], i: int) -> bool:
+def _phrase(lower: list[str], i: int) -> frozenset[str]:
+    """The stems of the phrase after the contrast at ``i``, up to the next preposition after a
+    content word ("not in **Splunk**, by the SRE team", "not in the **lab**, during lunch")."""
+    out: list[str] = []
+    for w in lower[i + 1:i + 8]:
+        if out and (w in _PREPOSITIONS or w in _PHRASE_ENDS):
+            break
+        if content_word(w):
+            out.extend(stem(p) for p in re.split(r"[\-/]", w) if content_word(p))
+    return frozenset(out)
+
+
+def _contrast_not(lower: list[str], i: int, off: frozenset[int] = frozenset()) -> bool:
     """"… in Brewfather, **not** in the spreadsheet": a "not" or "never" after a content word
     and before a preposition that opened a phrase just before it. "Bob **not** on call" (no
     phrase to mirror) and "is **not** in the office" (after a verb) stay denials."""
     if lower[i] not in _CONTRAST_NOTS or i == 0 or i + 1 >= len(lower):
         return False
+    if i in off and content_word(lower[i - 1]) and lower[i + 1] not in _NOT_CONTRASTS:
+        return True  # "…, not sent to landfill", "…, never alone"
     prep = lower[i + 1]
     return prep in _PREPOSITIONS and content_word(lower[i - 1]) \
         and prep in lower[max(0, i - _REACH):i - 1]
@@ -78,13 +117,13 @@ def denied(lower: list[str], i: int) -> frozenset[str]:
     return after(lower, i) | frozenset(before)
 
 
-def after(lower: list[str], i: int) -> frozenset[str]:
-    """Stems of the (up to three) content words after position ``i``."""
+def after(lower: list[str], i: int, count: int = 3) -> frozenset[str]:
+    """Stems of the (up to ``count``) content words after position ``i``."""
     out: list[str] = []
-    for w in lower[i + 1:i + 8]:
+    for w in lower[i + 1:i + 3 + 2 * count]:
         if content_word(w):
             # each part of "on-call", as a text's ``stems`` hold it
             out.extend(stem(p) for p in re.split(r"[\-/]", w) if content_word(p))
-            if len(out) >= 3:
+            if len(out) >= count:
                 break
     return frozenset(out)

@@ -140,7 +140,8 @@ _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): 
                     ("or", "fewer"): "max", ("at", "least"): "min", ("or", "more"): "min",
                     ("more", "than"): "gt", ("greater", "than"): "gt", ("less", "than"): "lt",
                     ("fewer", "than"): "lt", ("capped", "at"): "max", ("limited", "to"): "max"}
-_ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "max": "max", "over": "gt", "above": "gt",
+_ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "max": "max", "min": "min", "over": "gt",
+                    "above": "gt",
                     "exceeds": "gt", "exceeding": "gt", "under": "lt", "below": "lt"}
 
 

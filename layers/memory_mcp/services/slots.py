@@ -24,7 +24,7 @@ from memory_mcp.services.lexicon import (
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.stems import content_word, singular_weekday, stem
-from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS, predicates
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
 #: ("Issues with no reply are closed"), so only the others conflict with none.
@@ -210,18 +210,19 @@ def _modified(x: Facets, y: Facets) -> str | None:
     """The word ``y`` puts before the things ``x`` says "all" of, which ``x`` lacks ("meter
     readings for **all** customers" / "… for **residential** customers", "**all** books" /
     "**children's** books")."""
-    toks = x.tokens
+    toks, verbs_x, verbs_y = x.tokens, predicates(x), predicates(y)
     start = next(i for i, t in enumerate(toks) if t in _AS_BARE) + 1
-    run = [t for t in toks[start:start + 4]]
-    end = next((k for k, t in enumerate(run) if not content_word(t)), len(run))
-    if end == 0:
+    end = start
+    while end < min(start + 4, len(toks)) and content_word(toks[end]) and end not in verbs_x:
+        end += 1  # "all employees **receive**": the verb ends the things
+    if end == start:
         return None
-    head = stem(run[end - 1])
+    head = stem(toks[end - 1])
     for i, t in enumerate(y.tokens[1:], 1):
         prev = y.tokens[i - 1]
         if stem(t) == head and content_word(prev) and stem(prev) not in x.stems \
-                and prev not in DETERMINERS and number(prev) is None:
-            return prev
+                and prev not in DETERMINERS and number(prev) is None and i - 1 not in verbs_y:
+            return prev  # not a verb before them ("Finance **settles** invoices")
     return None
 
 
@@ -252,7 +253,8 @@ def rank(a: Facets, b: Facets) -> tuple[str, str] | None:
     for x, y, flip in ((a, b, False), (b, a, True)):
         for i, t in enumerate(x.tokens[:-1]):
             nxt = x.tokens[i + 1]
-            if t in RANKS and t not in y.tokens and content_word(nxt) and nxt in y.tokens:
+            if t in RANKS and stem(t) not in y.stems and content_word(nxt) \
+                    and stem(nxt) in y.stems:  # by stem: "vice-chair" is "vice chair"
                 return (nxt, f"{t} {nxt}") if flip else (f"{t} {nxt}", nxt)
     return None
 

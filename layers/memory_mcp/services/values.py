@@ -53,8 +53,9 @@ def affirms_aside(f: Facets, other: Facets) -> bool:
     """``other`` states what ``f`` sets aside: "posted by the shift lead, **never by the
     on-call engineer**" / "… and occasionally **by the on-call engineer**" (each holds no
     denial, so counting negations alone sees none)."""
-    return any(c and c <= other.stems and not any(c & x for x in (*other.contrasts, *other.negated))
-               for c in f.excluded)
+    return any(c & other.stems and not any(c & x for x in (*other.contrasts, *other.negated))
+               for c in f.excluded)  # any word of the phrase: "not in the **shared**
+    # spreadsheet" / "kept in a spreadsheet"
 
 
 def durations_text(values: tuple[float, ...]) -> str:

@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import ENVIRONMENTS, MONTHS, NEGATIONS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, singular_weekday, stem
 
 #: A text longer than this is compared word by word before it may be forgotten or versioned by
@@ -69,8 +70,10 @@ into over under until through via per across""".split())  # noqa: SIM905
 #: Before a word after a copula they make it a noun the copula names ("Nina is **the**
 #: approver for budgets" / "… **the** reviewer for budgets": another role), not a predicate.
 DETERMINERS = frozenset("the a an my our your their his her its this that".split())  # noqa: SIM905
-_OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(
-    TIMES) | frozenset(["max", "min", "maximum", "minimum"])  # bounds: ``numerals.bounds``
+_OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(TIMES)
+#: Bounds, which ``numerals.bounds`` compares ("**max** three attempts" / "up to 3 times"):
+#: "max" and "min" only before a number; elsewhere a word ("approved by **Max**").
+_BOUND_WORDS = frozenset(["max", "min", "maximum", "minimum"])
 
 
 @lru_cache(maxsize=4096)
@@ -79,8 +82,11 @@ def words(f: Facets) -> list[tuple[int, str]]:
     negations or numbers, and not the words another rule compares (days, months, times of
     day and frequencies, environments, units). Cached per text, like ``facets``: the caller
     must not change the list."""
-    return [(i, t) for i, t in enumerate(f.tokens)
-            if t not in _OWN_RULES and content_word(t) and singular_weekday(t) not in WEEKDAYS]
+    toks = f.tokens
+    return [(i, t) for i, t in enumerate(toks)
+            if t not in _OWN_RULES and content_word(t) and singular_weekday(t) not in WEEKDAYS
+            and not (t in _BOUND_WORDS and (len(t) > 3 or (i + 1 < len(toks)
+                                            and number(toks[i + 1]) is not None)))]
 
 
 #: Words that start another clause, with a predicate of its own ("... and **approves** ...").
