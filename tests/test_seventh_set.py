@@ -55,6 +55,16 @@ from memory_mcp.services.runtime import Runtime
      "Move-out inspections are done by the leasing agent, not the cleaning crew.", "negation"),
     ("street fundraisers don't have to work in pairs",
      "Street fundraisers always work in pairs, never alone.", "negation"),
+    ("Fee waivers are available only for applicants on income support.",
+     "Fee waivers are available only for registered charities.", "condition"),
+    ("volunteers under 18 need a signed parental consent form, but only for overnight events",
+     "Volunteers under 18 need a signed parental consent form.", "condition"),
+    ("contrast orders over 100 ml have to be signed off by the consultant radiologist",
+     "Contrast agent orders above 100 ml need sign-off from the charge radiographer.", "role"),
+    ("deck work stops once the wind is over 35 km/h",
+     "Deck work on the ship stops when wind exceeds 35 knots.", "unit"),
+    ("Popcorn machines are cleaned by the closing staff every week.",
+     "Popcorn machines are cleaned by the closing staff every night.", "schedule"),
     # a review of these rules
     ("Brewing logs are kept in a spreadsheet",
      "Brewing logs are kept in Brewfather, not in the shared spreadsheet.", "negation"),
@@ -113,6 +123,12 @@ def test_near_misses_found_by_the_seventh_set_conflict(request_text: str, stored
      "The vice chair runs the meeting when the chair is away"),
     ("The mobile app's minimum supported iOS version is iOS 16.",
      "The oldest iOS version the mobile app supports is iOS 16."),
+    # an "only" kept where a rewording moves it, or says it another way
+    ("Only admins can delete projects", "Project deletion is restricted to administrators"),
+    ("Deploys happen only on Tuesdays", "We deploy on Tuesdays only"),
+    ("Only the on-call engineer may restart prod",
+     "Restarting production is reserved for whoever is on call"),
+    ("Trains are limited to 40 km/h", "Trains have a 40 kph limit"),
 ])
 def test_rewordings_found_by_the_seventh_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []

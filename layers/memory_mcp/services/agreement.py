@@ -20,7 +20,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-from memory_mcp.services import direction, opposites, slots, things, values, wording
+from memory_mcp.services import (
+    conditions,
+    direction,
+    opposites,
+    slots,
+    things,
+    values,
+    wording,
+)
 from memory_mcp.services.facets import LONG_TEXT, Facets, facets
 from memory_mcp.services.facets import tokens as text_tokens
 from memory_mcp.services.word_pool import parts_pool, pool
@@ -158,6 +166,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             # a narrower set names other things ("all new users" / "new users in the EU")
             out.append(Conflict(kind, kind == "scope",
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
+    condition = conditions.only_condition(a, b)
+    if condition is not None:  # "only for registered charities" / "only for applicants on
+        # income support": the same rule under two conditions
+        out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
+                                               f'"{condition[1]}"'))
     role = slots.role(a, b) or slots.role_noun(a, b) or slots.rank(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))

@@ -16,6 +16,7 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "config": "configuration", "configs": "configurations", "docs": "documentation",
                  "msg": "message", "msgs": "messages", "info": "information",
                  "mgr": "manager", "dept": "department", "sms": "text message",
+                 "admin": "administrator", "admins": "administrators",
                  "ack": "acknowledgement", "acks": "acknowledgements",
                  "acked": "acknowledged", "2fa": "two-factor authentication",
                  "mfa": "multi-factor authentication", "ta": "teaching assistant",
@@ -29,7 +30,8 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
 #: to **GB**" names a country, "**MI**" a state, "**TB**" a disease).
 UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "pounds",
                 "km": "kilometers", "mi": "miles", "kb": "kilobytes", "mb": "megabytes",
-                "gb": "gigabytes", "tb": "terabytes"}
+                "gb": "gigabytes", "tb": "terabytes", "km/h": "kph", "kmh": "kph",
+                "kph": "kph", "mph": "mph", "kn": "knots", "kt": "knots", "kts": "knots"}
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale).
 COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)
@@ -37,7 +39,8 @@ MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 #: The units of measure a number may carry, as the rules spell them: two texts giving one
 #: number in two of them state two values ("-18 celsius" / "-18 fahrenheit").
 MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometers", "miles",
-                      "kilobytes", "megabytes", "gigabytes", "terabytes"])
+                      "kilobytes", "megabytes", "gigabytes", "terabytes", "kph", "mph",
+                      "knots"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
@@ -150,6 +153,7 @@ doctor technician representative assistant specialist consultant president
 instructor professor lecturer foreman superintendent dispatcher pilot captain receptionist
 accountant auditor paralegal lawyer scientist researcher tester maintainer reviewer
 approver planner producer writer reporter principal liaison librarian curator ranger
+radiologist radiographer sonographer
 inspector surveyor registrar dean secretary treasurer paramedic pharmacist surgeon therapist
 dentist hygienist mechanic electrician plumber chef cashier bartender concierge housekeeper
 lifeguard referee tutor recruiter underwriter adjuster actuary broker

@@ -33,6 +33,7 @@ _AS_BARE = frozenset(["all", "every", "each", "any"])
 #: Words after "every" / "each" that make a daily or hourly schedule.
 _DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
 _DAILY = frozenset(["daily", "nightly", "hourly"])
+_LONGER = frozenset(["week", "fortnight", "month", "quarter", "year"])
 
 
 def _amount(word: str) -> bool:
@@ -142,6 +143,20 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
         return da, ", ".join(sorted(b.weekdays))
     if db and not da and a.weekdays and not b.weekdays:
         return ", ".join(sorted(a.weekdays)), db
+    pa, pb = _longer_period(a), _longer_period(b)  # "cleaned **every night**" / "**every week**"
+    if da and not db and pb and not pa:
+        return da, pb
+    if db and not da and pa and not pb:
+        return pa, db
+    return None
+
+
+def _longer_period(f: Facets) -> str | None:
+    """"every week", "each month": a period longer than a day (a schedule the daily one is not)."""
+    toks = f.tokens
+    for i, t in enumerate(toks[:-1]):
+        if t in ("every", "each") and toks[i + 1] in _LONGER:
+            return f"{t} {toks[i + 1]}"
     return None
 
 
