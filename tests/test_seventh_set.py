@@ -73,6 +73,10 @@ from memory_mcp.services.runtime import Runtime
     ("The shop closes early in fall", "The shop closes early in winter", "time"),
     ("PRs need min 2 approvals", "PRs need max 2 approvals", "bound"),
     ("Refunds are approved by Max", "Refunds are approved by the manager", "word"),
+    ("Towels are given out at reception", "Towels are given back at reception", "opposite"),
+    ("Homework is handed out on Mondays", "Homework is handed in on Mondays", "opposite"),
+    ("Refunds over 200 AUD need approval", "Refunds over $200 need approval", "currency"),
+    ("Only orders above \u20b95,000 ship free", "Orders ship free", "currency"),
     # its saves: a numbered berth or tank is one thing of many, not a value
     ("Berth 6 at the container port handles only reefer container ships.",
      "Berth 4 at the container port handles only reefer container ships.", "identifier"),
@@ -129,6 +133,8 @@ def test_near_misses_found_by_the_seventh_set_conflict(request_text: str, stored
     ("Only the on-call engineer may restart prod",
      "Restarting production is reserved for whoever is on call"),
     ("Trains are limited to 40 km/h", "Trains have a 40 kph limit"),
+    ("Refunds over 150 bucks need approval", "Refunds over $150 need approval"),
+    ("Towels are given out at reception", "Towels are handed out at reception"),
 ])
 def test_rewordings_found_by_the_seventh_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []

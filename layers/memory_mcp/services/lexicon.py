@@ -123,11 +123,14 @@ UNIT_DAYS = {"millisecond": 1 / 86_400_000, "milliseconds": 1 / 86_400_000, "ms"
              "day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30.44, "months": 30.44,
              "quarter": 91.31, "quarters": 91.31, "year": 365.25, "years": 365.25}
 #: Currencies, by symbol, code or name: "$25" and "25 euros" are two amounts.
-CURRENCY = re.compile(r"[$€£¥]|\b(?:usd|eur|gbp|jpy|chf|dollars?|euros?|yen)\b",
-                       re.IGNORECASE)
-CURRENCIES = {"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "€": "eur",
-               "eur": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "gbp": "gbp",
-               "¥": "jpy", "jpy": "jpy", "yen": "jpy", "chf": "chf"}
+CURRENCY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|jpy|chf|aud|cad|nzd|inr|sek|nok|dkk|pln"
+                      r"|dollars?|euros?|yen|bucks|quid|rupees?|francs?)\b", re.IGNORECASE)
+CURRENCIES = {"$": "usd", "usd": "usd", "dollar": "usd", "dollars": "usd", "bucks": "usd",
+              "€": "eur", "eur": "eur", "euro": "eur", "euros": "eur", "£": "gbp", "gbp": "gbp",
+              "quid": "gbp", "¥": "jpy", "jpy": "jpy", "yen": "jpy", "chf": "chf",
+              "franc": "chf", "francs": "chf", "aud": "aud", "cad": "cad", "nzd": "nzd",
+              "₹": "inr", "inr": "inr", "rupee": "inr", "rupees": "inr", "sek": "sek",
+              "nok": "nok", "dkk": "dkk", "pln": "pln"}
 #: A number and a unit written as one token: "30s", "200ms", "2h", "7d".
 COMPACT = re.compile(r"(\d+(?:\.\d+)?)(ms|s|sec|secs|min|mins|h|hr|hrs|d)")
 COMPACT_UNITS = {"ms": 1 / 86_400_000, "s": 1 / 86_400, "sec": 1 / 86_400, "secs": 1 / 86_400,

@@ -94,7 +94,7 @@ lock locks locked locking | unlock unlocks unlocked unlocking
 connect connects connected connecting | disconnect disconnects disconnected disconnecting
 subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
 hand_out give_out lend lends lent lending | return returns returned returning hand_back
-  give_back
+  give_back hand_in
 working_hours business_hours office_hours | after_hours off_hours
 """
 
@@ -136,7 +136,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
     for i, (verb, particle) in enumerate(pairwise(tokens)):
-        base = "go" if verb in ("goes", "went", "gone", "going") else \
+        base = "go" if verb in ("goes", "went", "gone", "going") else "give" if verb in (
+            "gave", "given", "giving") else \
             verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
         for v in (verb, base, base + "e"):
             if v in _PHRASAL and (particle in _PARTICLES or particle == "back"):
