@@ -65,6 +65,13 @@ from memory_mcp.services.runtime import Runtime
      "Deck work on the ship stops when wind exceeds 35 knots.", "unit"),
     ("Popcorn machines are cleaned by the closing staff every week.",
      "Popcorn machines are cleaned by the closing staff every night.", "schedule"),
+    # the ninth set's first run
+    ("Repeat orders over 500 copies get a 10 percent discount.",
+     "Orders over 500 copies get a 10 percent discount.", "condition"),
+    ("The duty manager checks all fire exits before every ticketed event.",
+     "The duty manager checks all fire exits before every event.", "condition"),
+    ("T14 blades get a drone inspection every autumn.",
+     "The blades of turbine T14 are inspected by drone every spring.", "time"),
     # a review of these rules
     ("Brewing logs are kept in a spreadsheet",
      "Brewing logs are kept in Brewfather, not in the shared spreadsheet.", "negation"),
@@ -85,9 +92,23 @@ from memory_mcp.services.runtime import Runtime
 ])
 def test_near_misses_found_by_the_seventh_set_conflict(request_text: str, stored: str,
                                                        kind: str) -> None:
-    for x, y in ((request_text, stored), (stored, request_text)):
+    pairs = [(request_text, stored)]
+    if (request_text, stored) not in NARROWER_REQUESTS:  # read one way only
+        pairs.append((stored, request_text))
+    for x, y in pairs:
         found = {c.kind for c in agreement.conflicts(x, y)}
         assert kind in found, (x, found)
+
+
+#: A request narrower than the fact ("**Repeat** orders …" / "Orders …") conflicts; the other
+#: way round is a rewording that drops a modifier far more often ("the taproom" / "the brewery
+#: taproom"), so the rule reads the request's side only.
+NARROWER_REQUESTS = {
+    ("Repeat orders over 500 copies get a 10 percent discount.",
+     "Orders over 500 copies get a 10 percent discount."),
+    ("The duty manager checks all fire exits before every ticketed event.",
+     "The duty manager checks all fire exits before every event."),
+}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -134,6 +155,12 @@ def test_near_misses_found_by_the_seventh_set_conflict(request_text: str, stored
      "Restarting production is reserved for whoever is on call"),
     ("Trains are limited to 40 km/h", "Trains have a 40 kph limit"),
     ("Refunds over 150 bucks need approval", "Refunds over $150 need approval"),
+    ("on Sundays the taproom stops serving beer at 10 pm",
+     "The brewery taproom stops serving beer at 22:00 on Sundays."),
+    ("We keep raw sequencing data on the lab NAS for 5 years after a paper is published",
+     "Raw sequencing data is kept on the lab NAS for five years after publication."),
+    ("please remove: Frankfurt site remote hands requests are raised in ServiceNow",
+     "Remote hands requests for the Frankfurt site are raised in ServiceNow."),
     ("Towels are given out at reception", "Towels are handed out at reception"),
 ])
 def test_rewordings_found_by_the_seventh_set_agree(request_text: str, stored: str) -> None:

@@ -34,7 +34,8 @@ from memory_mcp.services.facets import tokens as text_tokens
 from memory_mcp.services.word_pool import parts_pool, pool
 
 _PREAMBLE = re.compile(
-    r"^\s*(?:(?:please\s+)?(?:forget|(?:remove|delete|drop)\s+(?:the\s+)?(?:fact|memory|note)s?)"
+    r"^\s*(?:(?:please\s+)?(?:forget|(?:remove|delete|drop)(?:\s+(?:the\s+)?(?:fact|memory|note)s?"
+    r"|(?=\s*:)))"
     r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
     # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
     # of the fact)
@@ -166,7 +167,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             # a narrower set names other things ("all new users" / "new users in the EU")
             out.append(Conflict(kind, kind == "scope",
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
-    condition = conditions.only_condition(a, b)
+    condition = conditions.only_condition(a, b) or conditions.narrowed(a, b)
     if condition is not None:  # "only for registered charities" / "only for applicants on
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '

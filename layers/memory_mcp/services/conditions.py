@@ -16,7 +16,14 @@ import re
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.word_pool import parts_pool
-from memory_mcp.services.wording import AUX, CLAUSE_BREAKS
+from memory_mcp.services.wording import (
+    AUX,
+    CLAUSE_BREAKS,
+    OWN_RULES,
+    PRONOUNS,
+    predicates,
+    subject_end,
+)
 
 #: Content words read after an "only": the condition's own words, not the clause after it.
 _REACH = 4
@@ -55,3 +62,49 @@ def _only_phrases(f: Facets) -> list[tuple[list[str], frozenset[str], str]]:
         stems = frozenset(stem(p) for w in words for p in re.split(r"[\-/]", w) if content_word(p))
         out.append((words, stems, " ".join(toks[i:end])))
     return out
+
+
+_UNIVERSAL = frozenset(["all", "every", "each", "any"])
+
+
+def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the request ``a`` puts a word before the noun its subject
+    (or an "every …") names and the stored ``b`` names that noun bare: "**Repeat** orders over 500 copies
+    get a discount" / "Orders over 500 copies get a discount", "before every **ticketed**
+    event" / "before every event", "**Business meeting** interpreters are booked via Lyon" /
+    "Interpreters for court hearings are booked …". The narrower one is another rule (both
+    hold at once), so a forget of it must not remove the broader one."""
+    return _narrowing(a, b)  # the request narrower only: a rewording drops a modifier
+    # far more often than it adds one ("the brewery taproom" / "the taproom")
+
+
+def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
+    tx, ty = x.tokens, y.tokens
+    end_x, end_y, verbs_x = subject_end(x), subject_end(y), predicates(x)
+    pool_y = parts_pool(y)
+    for i in range(len(tx) - 1):
+        mod, noun = tx[i], tx[i + 1]
+        in_subject = i < end_x and i + 1 <= end_x  # the head may read as the verb ("Repeat
+        # **orders** over 500 copies get …": a plural before a function word)
+        after_every = i > 0 and tx[i - 1] in _UNIVERSAL
+        if not (in_subject or after_every) or not (content_word(mod) and content_word(noun)) \
+                or i in verbs_x or stem(mod) in y.stems \
+                or pool_y.has(mod, 0.75) or not mod.isalpha() or _verb_like(tx, i) \
+                or mod in OWN_RULES or noun in OWN_RULES:  # "**prod** Nord Pool API key",
+            # "working **hours**": the environment and time rules read those
+            continue
+        for j, t in enumerate(ty):
+            if stem(t) != stem(noun):
+                continue
+            bare = j == 0 or not content_word(ty[j - 1])
+            if bare and ((in_subject and j <= end_y) or (after_every and j and ty[j - 1] in
+                                                         _UNIVERSAL)):
+                return f"{mod} {noun}", t
+    return None
+
+
+def _verb_like(toks: tuple[str, ...], i: int) -> bool:
+    """A word that may be a verb rather than a modifier: after a pronoun ("we **keep** raw
+    data"), or a third-person form ("the team **checks** customer returns")."""
+    return any(t in PRONOUNS for t in toks[max(0, i - 2):i]) or (
+        toks[i].endswith("s") and not toks[i].endswith("ss"))

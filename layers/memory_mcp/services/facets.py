@@ -176,8 +176,9 @@ def _read(text: str) -> Facets:
 def _times(lower: list[str]) -> frozenset[str]:
     """Parts of the day and frequencies; "**each** morning" is also daily ("by 7am daily")."""
     out = {TIMES[w] for w in lower if w in TIMES}
-    out.update("autumn" for i, w in enumerate(lower[1:], 1)
-               if w == "fall" and lower[i - 1] in _BEFORE_FALL)  # "closes early **in fall**"
+    out.update(_SEASON_WORDS[w] for i, w in enumerate(lower[1:], 1)
+               if w in _SEASON_WORDS and lower[i - 1] in _BEFORE_FALL)  # "closes early **in
+    # fall**", "inspected **every spring**" (not "Spring Boot", "the fuel falls")
     out.update("daily" for i, w in enumerate(lower[1:], 1)
                if w in _DAY_PARTS and lower[i - 1] in ("each", "every"))
     return frozenset(out)
@@ -185,6 +186,7 @@ def _times(lower: list[str]) -> frozenset[str]:
 
 _DAY_PARTS = frozenset(["morning", "afternoon", "evening", "night"])
 _BEFORE_FALL = frozenset(["in", "during", "this", "last", "next", "each", "every", "the"])
+_SEASON_WORDS = {"fall": "autumn", "spring": "spring"}
 
 
 def _environments(lower: list[str]) -> frozenset[str]:

@@ -226,18 +226,19 @@ def _modified(x: Facets, y: Facets) -> str | None:
     readings for **all** customers" / "… for **residential** customers", "**all** books" /
     "**children's** books")."""
     toks, verbs_x, verbs_y = x.tokens, predicates(x), predicates(y)
-    start = next(i for i, t in enumerate(toks) if t in _AS_BARE) + 1
-    end = start
-    while end < min(start + 4, len(toks)) and content_word(toks[end]) and end not in verbs_x:
-        end += 1  # "all employees **receive**": the verb ends the things
-    if end == start:
-        return None
-    head = stem(toks[end - 1])
-    for i, t in enumerate(y.tokens[1:], 1):
-        prev = y.tokens[i - 1]
-        if stem(t) == head and content_word(prev) and stem(prev) not in x.stems \
-                and prev not in DETERMINERS and number(prev) is None and i - 1 not in verbs_y:
-            return prev  # not a verb before them ("Finance **settles** invoices")
+    for start in (i + 1 for i, t in enumerate(toks) if t in _AS_BARE):  # "checks **all** fire
+        # exits before **every** event": each
+        end = start
+        while end < min(start + 4, len(toks)) and content_word(toks[end]) and end not in verbs_x:
+            end += 1  # "all employees **receive**": the verb ends the things
+        if end == start:
+            continue
+        head = stem(toks[end - 1])
+        for i, t in enumerate(y.tokens[1:], 1):
+            prev = y.tokens[i - 1]
+            if stem(t) == head and content_word(prev) and stem(prev) not in x.stems \
+                    and prev not in DETERMINERS and number(prev) is None and i - 1 not in verbs_y:
+                return prev  # not a verb before them ("Finance **settles** invoices")
     return None
 
 

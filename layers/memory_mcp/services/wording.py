@@ -70,7 +70,7 @@ into over under until through via per across""".split())  # noqa: SIM905
 #: Before a word after a copula they make it a noun the copula names ("Nina is **the**
 #: approver for budgets" / "… **the** reviewer for budgets": another role), not a predicate.
 DETERMINERS = frozenset("the a an my our your their his her its this that".split())  # noqa: SIM905
-_OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(TIMES)
+OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(TIMES)
 #: Bounds, which ``numerals.bounds`` compares ("**max** three attempts" / "up to 3 times"):
 #: "max" and "min" only before a number; elsewhere a word ("approved by **Max**").
 _BOUND_WORDS = frozenset(["max", "min", "maximum", "minimum"])
@@ -84,7 +84,7 @@ def words(f: Facets) -> list[tuple[int, str]]:
     must not change the list."""
     toks = f.tokens
     return [(i, t) for i, t in enumerate(toks)
-            if t not in _OWN_RULES and content_word(t) and singular_weekday(t) not in WEEKDAYS
+            if t not in OWN_RULES and content_word(t) and singular_weekday(t) not in WEEKDAYS
             and not (t in _BOUND_WORDS and (len(t) > 3 or (i + 1 < len(toks)
                                             and number(toks[i + 1]) is not None)))]
 
