@@ -84,6 +84,12 @@ from memory_mcp.services.runtime import Runtime
     ("Homework is handed out on Mondays", "Homework is handed in on Mondays", "opposite"),
     ("Refunds over 200 AUD need approval", "Refunds over $200 need approval", "currency"),
     ("Only orders above \u20b95,000 ship free", "Orders ship free", "currency"),
+    # a second review
+    ("Spare keys are kept in the blue cabinet, not the red cabinet",
+     "Spare keys are kept in the red cabinet, not the blue cabinet", "negation"),
+    ("The vice-chair signs the minutes", "The chair signs the minutes", "role"),
+    ("Logs are purged every night", "Logs are purged every other week", "schedule"),
+    ("Staff meet every weekend", "Staff meet daily", "schedule"),
     # its saves: a numbered berth or tank is one thing of many, not a value
     ("Berth 6 at the container port handles only reefer container ships.",
      "Berth 4 at the container port handles only reefer container ships.", "identifier"),
@@ -162,6 +168,13 @@ NARROWER_REQUESTS = {
     ("please remove: Frankfurt site remote hands requests are raised in ServiceNow",
      "Remote hands requests for the Frankfurt site are raised in ServiceNow."),
     ("Towels are given out at reception", "Towels are handed out at reception"),
+    # a second review: a contrast's phrase ends at its comma
+    ("Alice, not Bob, approves invoices", "Alice approves invoices"),
+    ("Facilities, not IT, handles broken chairs", "Broken chairs are handled by facilities"),
+    ("Bob doesn't approve invoices; Alice does", "Alice, not Bob, approves invoices"),
+    ("Trains run at 20 mph", "Trains run at 20 miles per hour"),
+    ("Trains run at 40 km/hr", "Trains run at 40 kilometres per hour"),
+    ("Daily standup notes are archived monthly", "Daily standup notes are archived every month"),
 ])
 def test_rewordings_found_by_the_seventh_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []

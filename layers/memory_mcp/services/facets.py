@@ -161,7 +161,7 @@ def _read(text: str) -> Facets:
         times=_times(lower),
         # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
-        negations=len(denials := negation.denials(lower, off := negation.set_off(text, lower))),
+        negations=len(denials := negation.denials(lower, off := negation.marks(text, lower))),
         negated=tuple(negation.denied(lower, i) for i in denials),
         contrasts=negation.contrasts(lower, off), excluded=negation.excluded(lower, off),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),

@@ -31,7 +31,8 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
 UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "pounds",
                 "km": "kilometers", "mi": "miles", "kb": "kilobytes", "mb": "megabytes",
                 "gb": "gigabytes", "tb": "terabytes", "km/h": "kph", "kmh": "kph",
-                "kph": "kph", "mph": "mph", "kn": "knots", "kt": "knots", "kts": "knots"}
+                "kph": "kph", "mph": "mph", "kn": "knots", "kt": "knots", "kts": "knots",
+                "km/hr": "kph", "kmph": "kph", "kms/h": "kph"}
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale).
 COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)

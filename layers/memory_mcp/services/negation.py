@@ -31,29 +31,38 @@ could must should may might and but so while because which who then""".split()) 
 _REACH = 6
 
 
-def set_off(text: str, lower: list[str]) -> frozenset[int]:
-    """Token positions of each "not" / "never" that follows a comma, dash or semicolon ("sent
-    to landfill**, not** resold", "in pairs**, never** alone"): a contrast with what came
-    before. Matched to the tokens by order of appearance; where the two counts differ (a
-    short form rewrote one: "not more than" is "at most") none is, and each stays a denial."""
-    marks = [bool(m.group(1)) for m in _SET_OFF.finditer(text)]
+#: Each "not" / "never" of a text → (whether a comma, dash or semicolon sets it off, how many
+#: words follow it before the next punctuation mark).
+Marks = dict[int, tuple[bool, int]]
+
+
+def marks(text: str, lower: list[str]) -> Marks:
+    """Where each "not" / "never" stands in the punctuation the tokens drop: set off by a
+    comma, dash or semicolon ("sent to landfill**, not** resold", "in pairs**, never** alone":
+    a contrast with what came before), and how far its phrase runs ("Alice**, not Bob,**
+    approves": one word). Matched to the tokens by order of appearance; where the two counts
+    differ (a short form rewrote one: "not more than" is "at most") there are none, and each
+    stays a denial."""
+    found = [(bool(m.group(1)), len(_WORD.findall(m.group(2))))
+             for m in _SET_OFF.finditer(text)]
     places = [i for i, w in enumerate(lower) if w in _CONTRAST_NOTS]
-    if len(marks) != len(places):
-        return frozenset()
-    return frozenset(i for i, mark in zip(places, marks, strict=True) if mark)
+    if len(found) != len(places):
+        return {}
+    return dict(zip(places, found, strict=True))
 
 
-_SET_OFF = re.compile(r"([,;\u2013\u2014]\s*|\s-\s*)?\b(?:not|never)\b", re.IGNORECASE)
+_SET_OFF = re.compile(r"([,;\u2013\u2014]\s*|\s-\s*)?\b(?:not|never)\b([^,;:()\"\u2013\u2014]*?)"
+                      r"(?=[,;:()\"\u2013\u2014]|\s-\s|$)", re.IGNORECASE)
+_WORD = re.compile(r"[\w'\-/.@#]+")
 
 
-def denials(lower: list[str], off: frozenset[int] = frozenset()) -> list[int]:
+def denials(lower: list[str], off: Marks | None = None) -> list[int]:
     """Positions of the negation words that deny the statement (not contrasts)."""
     return [i for i, w in enumerate(lower)
             if (w in NEGATIONS or w.endswith("n't")) and not _contrast_not(lower, i, off)]
 
 
-def contrasts(lower: list[str], off: frozenset[int] = frozenset()
-              ) -> tuple[frozenset[str], ...]:
+def contrasts(lower: list[str], off: Marks | None = None) -> tuple[frozenset[str], ...]:
     """What each "rather … than", "instead of" and contrasting "not" (``_contrast_not``) sets
     aside (the stems after it). Such a phrase denies that alternative as "not" does ("to
     TestPyPI **rather than** PyPI" / "to TestPyPI, **not** to PyPI"), or names the value a
@@ -71,24 +80,26 @@ def contrasts(lower: list[str], off: frozenset[int] = frozenset()
         elif w == "instead" and lower[i + 1:i + 2] == ["of"]:
             out.append(after(lower, i + 1))
         elif _contrast_not(lower, i, off):
-            out.append(after(lower, i))
+            out.append(_phrase(lower, i, off))
     return tuple(out)
 
 
-def excluded(lower: list[str], off: frozenset[int] = frozenset()
-             ) -> tuple[frozenset[str], ...]:
+def excluded(lower: list[str], off: Marks | None = None) -> tuple[frozenset[str], ...]:
     """What each contrasting "not" or "never" excludes ("… by the lead, **never by the
     on-call engineer**"): a text that states it ("… and occasionally by the on-call engineer")
     says the opposite. ("Rather than" is left out: "would rather … than on video" and
     "prefers … over video calls" both name the video they set aside.)"""
-    return tuple(_phrase(lower, i) for i in range(len(lower)) if _contrast_not(lower, i, off))
+    return tuple(_phrase(lower, i, off) for i in range(len(lower))
+                 if _contrast_not(lower, i, off))
 
 
-def _phrase(lower: list[str], i: int) -> frozenset[str]:
-    """The stems of the phrase after the contrast at ``i``, up to the next preposition after a
-    content word ("not in **Splunk**, by the SRE team", "not in the **lab**, during lunch")."""
+def _phrase(lower: list[str], i: int, off: Marks | None) -> frozenset[str]:
+    """The stems of the phrase after the contrast at ``i``, up to the next punctuation mark
+    ("Alice, not **Bob**, approves"), preposition after a content word ("not in **Splunk** by
+    the SRE team") or verb."""
+    reach = min(7, (off or {}).get(i, (False, 7))[1])
     out: list[str] = []
-    for w in lower[i + 1:i + 8]:
+    for w in lower[i + 1:i + 1 + reach]:
         if out and (w in _PREPOSITIONS or w in _PHRASE_ENDS):
             break
         if content_word(w):
@@ -96,13 +107,14 @@ def _phrase(lower: list[str], i: int) -> frozenset[str]:
     return frozenset(out)
 
 
-def _contrast_not(lower: list[str], i: int, off: frozenset[int] = frozenset()) -> bool:
+def _contrast_not(lower: list[str], i: int, off: Marks | None = None) -> bool:
     """"… in Brewfather, **not** in the spreadsheet": a "not" or "never" after a content word
     and before a preposition that opened a phrase just before it. "Bob **not** on call" (no
     phrase to mirror) and "is **not** in the office" (after a verb) stay denials."""
     if lower[i] not in _CONTRAST_NOTS or i == 0 or i + 1 >= len(lower):
         return False
-    if i in off and content_word(lower[i - 1]) and lower[i + 1] not in _NOT_CONTRASTS:
+    if (off or {}).get(i, (False, 0))[0] and content_word(lower[i - 1]) \
+            and lower[i + 1] not in _NOT_CONTRASTS:
         return True  # "…, not sent to landfill", "…, never alone"
     prep = lower[i + 1]
     return prep in _PREPOSITIONS and content_word(lower[i - 1]) \
@@ -113,7 +125,8 @@ def denied(lower: list[str], i: int) -> frozenset[str]:
     """What the negation at ``i`` may deny: the content words after it ("does **not** keep
     logs") and the two before it ("**cyclists** don't deliver", the one it excludes, which
     "… by the van team, not by **cyclists**" sets aside)."""
-    before = [stem(w) for w in lower[max(0, i - 4):i] if content_word(w)][-2:]
+    before = [stem(p) for w in lower[max(0, i - 4):i] if content_word(w)
+              for p in re.split(r"[\-/]", w) if content_word(p)][-2:]
     return after(lower, i) | frozenset(before)
 
 

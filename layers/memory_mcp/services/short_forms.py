@@ -103,7 +103,29 @@ def expand(raw: list[str]) -> list[str]:
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)
-    return _bounds(_deadlines(out))
+    return _bounds(_deadlines(_per_hour(out)))
+
+
+def _per_hour(tokens: list[str]) -> list[str]:
+    """"40 kilometres per hour" → "40 kph", "20 miles per hour" → "20 mph": the unit the
+    symbols read as ("40 km/h")."""
+    if "per" not in tokens and "an" not in tokens:
+        return tokens  # most texts: one pass of set lookups, not a rebuilt list
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        unit = _SPEEDS.get(tokens[i].lower())
+        if unit and [t.lower() for t in tokens[i + 1:i + 3]] in (["per", "hour"], ["an", "hour"]):
+            out.append(unit)
+            i += 3
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+_SPEEDS = {"miles": "mph", "mile": "mph", "kilometers": "kph", "kilometer": "kph",
+           "kilometres": "kph", "kilometre": "kph", "km": "kph"}
 
 
 def _periodic(word: str) -> bool:

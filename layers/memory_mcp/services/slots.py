@@ -12,6 +12,8 @@ weekday, a role of several words).
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import (
     NUMBER_WORDS,
@@ -33,7 +35,9 @@ _AS_BARE = frozenset(["all", "every", "each", "any"])
 #: Words after "every" / "each" that make a daily or hourly schedule.
 _DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
 _DAILY = frozenset(["daily", "nightly", "hourly"])
-_LONGER = frozenset(["week", "fortnight", "month", "quarter", "year"])
+_LONGER = frozenset(["week", "weekend", "fortnight", "month", "quarter", "year", "season"])
+_LONGER_WORDS = frozenset(["weekly", "fortnightly", "biweekly", "monthly", "quarterly", "yearly",
+                           "annually"])
 
 
 def _amount(word: str) -> bool:
@@ -154,9 +158,15 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
 def _longer_period(f: Facets) -> str | None:
     """"every week", "each month": a period longer than a day (a schedule the daily one is not)."""
     toks = f.tokens
-    for i, t in enumerate(toks[:-1]):
-        if t in ("every", "each") and toks[i + 1] in _LONGER:
-            return f"{t} {toks[i + 1]}"
+    for i, t in enumerate(toks):
+        if t in _LONGER_WORDS:
+            return t  # "archived **monthly**"
+        if t not in ("every", "each"):
+            continue
+        nxt = [w for w in toks[i + 1:i + 3] if w not in ("other", "second", "few") and not
+               w[:1].isdigit() and w not in NUMBER_WORDS][:1]  # "every **other** week"
+        if nxt and (nxt[0] in _LONGER or nxt[0].removesuffix("s") in _LONGER):
+            return f"{t} {' '.join(toks[i + 1:toks.index(nxt[0], i + 1) + 1])}"
     return None
 
 
@@ -267,10 +277,11 @@ def rank(a: Facets, b: Facets) -> tuple[str, str] | None:
     """A rank before a word both texts have, in one text only ("the **deputy** harbour master"
     / "the harbour master", "the **associate** director" / "the director"): another job."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        for i, t in enumerate(x.tokens[:-1]):
-            nxt = x.tokens[i + 1]
+        # "vice-chair" as "vice chair": a hyphenated rank is two words
+        words = [p for t in x.tokens for p in (t.split("-") if "-" in t else (t,)) if p]
+        for t, nxt in pairwise(words):
             if t in RANKS and stem(t) not in y.stems and content_word(nxt) \
-                    and stem(nxt) in y.stems:  # by stem: "vice-chair" is "vice chair"
+                    and stem(nxt) in y.stems:
                 return (nxt, f"{t} {nxt}") if flip else (f"{t} {nxt}", nxt)
     return None
 

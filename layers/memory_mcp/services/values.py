@@ -53,9 +53,13 @@ def affirms_aside(f: Facets, other: Facets) -> bool:
     """``other`` states what ``f`` sets aside: "posted by the shift lead, **never by the
     on-call engineer**" / "… and occasionally **by the on-call engineer**" (each holds no
     denial, so counting negations alone sees none)."""
-    return any(c & other.stems and not any(c & x for x in (*other.contrasts, *other.negated))
-               for c in f.excluded)  # any word of the phrase: "not in the **shared**
-    # spreadsheet" / "kept in a spreadsheet"
+    if not f.excluded:
+        return False
+    aside = frozenset().union(*other.contrasts, *other.negated)  # once: linear in the text
+    return any((c & other.stems) - aside for c in f.excluded)  # any word of the phrase the
+    # other states and does not set aside itself: "not in the **shared** spreadsheet" / "kept
+    # in a spreadsheet", "the **blue** cabinet, not the red cabinet" / "the red cabinet, not
+    # the blue cabinet"
 
 
 def durations_text(values: tuple[float, ...]) -> str:
