@@ -19,3 +19,16 @@ async def stored_then_refused(runtime: Runtime, principal: Principal, space: str
     assert refused["action"] == "nothing_matched", refused.get("memory")
     assert refused["candidates"][0]["id"] == saved["memory"]["id"]
     return saved
+
+
+async def kept_apart_then_forgotten(runtime: Runtime, principal: Principal, space: str,
+                                    stored: str, near: str, rewording: str) -> None:
+    """Through the real save and forget: ``near`` forgets nothing, is saved beside ``stored``
+    (both can be true) rather than as its next version, and ``rewording`` still forgets
+    ``stored``."""
+    saved = await stored_then_refused(runtime, principal, space, stored, near)
+    other = await memories.save(runtime, principal, near, None, space)
+    assert other["action"] == "saved", other.get("supersedes")
+    forgotten = await memories.forget(runtime, principal, rewording, None, space)
+    assert forgotten["action"] == "forgotten", forgotten
+    assert forgotten["memory"]["id"] == saved["memory"]["id"]

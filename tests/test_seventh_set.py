@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from forget_checks import stored_then_refused
+from forget_checks import kept_apart_then_forgotten
 
-from memory_mcp.services import agreement, memories
+from memory_mcp.services import agreement
 from memory_mcp.services.facets import facets, tokens
 from memory_mcp.services.runtime import Runtime
 
@@ -196,21 +196,13 @@ def test_the_new_readings_stay_narrow() -> None:
 
 @pytest.mark.anyio
 async def test_a_deputy_is_kept_apart_and_never_forgotten(runtime: Runtime, world: Any) -> None:
-    """Through the real save and forget: the deputy's rule forgets nothing and is saved beside
-    the harbour master's (both can be true), not as its next version; the fact itself is still
-    forgotten by a rewording."""
+    """The deputy's rule forgets nothing and is saved beside the harbour master's; the fact
+    itself is still forgotten by a rewording."""
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
-    stored = await stored_then_refused(
-        runtime, m.principal, space, "Dangerous-goods containers must be inspected by the "
-        "harbour master before unloading.", "Dangerous-goods containers must be inspected by the "
-        "deputy harbour master before unloading")
-    other = await memories.save(runtime, m.principal, "Dangerous-goods containers must be "
-                                "inspected by the deputy harbour master before unloading.",
-                                None, space)
-    assert other["action"] == "saved", other.get("supersedes")
-    forgotten = await memories.forget(runtime, m.principal, "Outdated: the harbour master "
-                                      "inspects dangerous-goods containers before unloading",
-                                      None, space)
-    assert forgotten["action"] == "forgotten", forgotten
-    assert forgotten["memory"]["id"] == stored["memory"]["id"]
+    await kept_apart_then_forgotten(
+        runtime, m.principal, space,
+        "Dangerous-goods containers must be inspected by the harbour master before unloading.",
+        "Dangerous-goods containers must be inspected by the deputy harbour master before "
+        "unloading.",
+        "Outdated: the harbour master inspects dangerous-goods containers before unloading")
