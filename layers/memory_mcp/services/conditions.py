@@ -11,10 +11,9 @@ may enter" / "entry is restricted to staff holding a blue badge").
 
 from __future__ import annotations
 
-import re
-
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.slots import UNIVERSALS
+from memory_mcp.services.stems import content_word, part_stems, stem
 from memory_mcp.services.word_pool import parts_pool
 from memory_mcp.services.wording import (
     AUX,
@@ -59,12 +58,9 @@ def _only_phrases(f: Facets) -> list[tuple[list[str], frozenset[str], str]]:
             end += 1
             if content_word(w):
                 words.append(w)
-        stems = frozenset(stem(p) for w in words for p in re.split(r"[\-/]", w) if content_word(p))
+        stems = frozenset(p for w in words for p in part_stems(w))
         out.append((words, stems, " ".join(toks[i:end])))
     return out
-
-
-_UNIVERSAL = frozenset(["all", "every", "each", "any"])
 
 
 def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -86,7 +82,7 @@ def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
         mod, noun = tx[i], tx[i + 1]
         in_subject = i < end_x and i + 1 <= end_x  # the head may read as the verb ("Repeat
         # **orders** over 500 copies get …": a plural before a function word)
-        after_every = i > 0 and tx[i - 1] in _UNIVERSAL
+        after_every = i > 0 and tx[i - 1] in UNIVERSALS
         if not (in_subject or after_every) or not (content_word(mod) and content_word(noun)) \
                 or i in verbs_x or stem(mod) in y.stems \
                 or pool_y.has(mod, 0.75) or not mod.isalpha() or _verb_like(tx, i) \
@@ -98,7 +94,7 @@ def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
                 continue
             bare = j == 0 or not content_word(ty[j - 1])
             if bare and ((in_subject and j <= end_y) or (after_every and j and ty[j - 1] in
-                                                         _UNIVERSAL)):
+                                                         UNIVERSALS)):
                 return f"{mod} {noun}", t
     return None
 

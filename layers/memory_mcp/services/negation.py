@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from memory_mcp.services.lexicon import NEGATIONS
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.stems import content_word, part_stems
 
 _CONTRAST_NOTS = frozenset(["not", "never"])
 _PREPOSITIONS = frozenset("""in on at to for from by with via into under over within through
@@ -103,7 +103,7 @@ def _phrase(lower: list[str], i: int, off: Marks | None) -> frozenset[str]:
         if out and (w in _PREPOSITIONS or w in _PHRASE_ENDS):
             break
         if content_word(w):
-            out.extend(stem(p) for p in re.split(r"[\-/]", w) if content_word(p))
+            out.extend(part_stems(w))
     return frozenset(out)
 
 
@@ -125,8 +125,7 @@ def denied(lower: list[str], i: int) -> frozenset[str]:
     """What the negation at ``i`` may deny: the content words after it ("does **not** keep
     logs") and the two before it ("**cyclists** don't deliver", the one it excludes, which
     "… by the van team, not by **cyclists**" sets aside)."""
-    before = [stem(p) for w in lower[max(0, i - 4):i] if content_word(w)
-              for p in re.split(r"[\-/]", w) if content_word(p)][-2:]
+    before = [p for w in lower[max(0, i - 4):i] if content_word(w) for p in part_stems(w)][-2:]
     return after(lower, i) | frozenset(before)
 
 
@@ -136,7 +135,7 @@ def after(lower: list[str], i: int, count: int = 3) -> frozenset[str]:
     for w in lower[i + 1:i + 3 + 2 * count]:
         if content_word(w):
             # each part of "on-call", as a text's ``stems`` hold it
-            out.extend(stem(p) for p in re.split(r"[\-/]", w) if content_word(p))
+            out.extend(part_stems(w))
             if len(out) >= count:
                 break
     return frozenset(out)

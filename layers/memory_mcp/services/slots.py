@@ -31,7 +31,9 @@ from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS, pred
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
 #: ("Issues with no reply are closed"), so only the others conflict with none.
 QUANTIFIERS = frozenset("all every each some most many few several both any".split())  # noqa: SIM905
-_AS_BARE = frozenset(["all", "every", "each", "any"])
+#: "All", "every", "each", "any" of things: a whole set, against which a narrower one is another
+#: fact (``scope``, ``conditions.narrowed``).
+UNIVERSALS = frozenset(["all", "every", "each", "any"])
 #: Words after "every" / "each" that make a daily or hourly schedule.
 _DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
 _DAILY = frozenset(["daily", "nightly", "hourly"])
@@ -57,7 +59,7 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
             if not _amount(word) or not content_word(after):
                 continue
             key = (x[i - 1] if i else "", stem(after))
-            if key not in amounts and word not in _AS_BARE and word in QUANTIFIERS:
+            if key not in amounts and word not in UNIVERSALS and word in QUANTIFIERS:
                 # "**most** client invoices" / "**All** client invoices": the same words after,
                 # a sentence begun elsewhere
                 key = next(((before, st) for (before, st) in loose.get(
@@ -65,11 +67,11 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
             if word in amounts.get(key, ()):
                 continue  # the other text says it there too (a text never conflicts with itself)
             for other in sorted(amounts.get(key, ())):
-                if other == word or (other in _AS_BARE and word in _AS_BARE) \
+                if other == word or (other in UNIVERSALS and word in UNIVERSALS) \
                         or (_is_number(word) and _is_number(other)):
                     continue  # "every month" / "each month": one quantity
                 return (other, word) if flip else (word, other)
-            if word in QUANTIFIERS and word not in _AS_BARE and key in plain:
+            if word in QUANTIFIERS and word not in UNIVERSALS and key in plain:
                 return ("(none)", word) if flip else (word, "(none)")
     return None
 
@@ -204,7 +206,7 @@ def _universal(f: Facets) -> str | None:
     toks = f.tokens
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if t in _AS_BARE and content_word(nxt) and nxt not in EVERY_COUNTS \
+        if t in UNIVERSALS and content_word(nxt) and nxt not in EVERY_COUNTS \
                 and not nxt[:1].isdigit():
             return t
     return None
@@ -236,7 +238,7 @@ def _modified(x: Facets, y: Facets) -> str | None:
     readings for **all** customers" / "… for **residential** customers", "**all** books" /
     "**children's** books")."""
     toks, verbs_x, verbs_y = x.tokens, predicates(x), predicates(y)
-    for start in (i + 1 for i, t in enumerate(toks) if t in _AS_BARE):  # "checks **all** fire
+    for start in (i + 1 for i, t in enumerate(toks) if t in UNIVERSALS):  # "checks **all** fire
         # exits before **every** event": each
         end = start
         while end < min(start + 4, len(toks)) and content_word(toks[end]) and end not in verbs_x:

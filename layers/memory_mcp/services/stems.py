@@ -6,6 +6,7 @@ Apart from ``facets`` so that the modules ``facets`` reads with (``negation``) c
 
 from __future__ import annotations
 
+import re
 import threading
 from functools import lru_cache
 from typing import Any
@@ -48,3 +49,9 @@ def content_word(word: str) -> bool:
 def singular_weekday(word: str) -> str:
     """'mondays' → 'monday' (weekdays only: other plurals are the stemmer's job)."""
     return word[:-1] if word.endswith("s") and word[:-1] in WEEKDAYS else word
+
+
+def part_stems(word: str) -> list[str]:
+    """The stems of a word's content parts: "on-call" → ["call"], as a text's ``stems`` hold
+    it (``facets``), so a phrase read apart from them compares with them."""
+    return [stem(p) for p in re.split(r"[\-/]", word) if content_word(p)]
