@@ -59,9 +59,11 @@ SEVENTH = ROOT / "bench" / "data" / "forget_seventh.json"
 EIGHTH = ROOT / "bench" / "data" / "forget_eighth.json"
 #: A ninth, written after the eighth's changes, in ten more domains: ``--set ninth``.
 NINTH = ROOT / "bench" / "data" / "forget_ninth.json"
+#: A tenth, written after the ninth's changes, in ten more domains: ``--set tenth``.
+TENTH = ROOT / "bench" / "data" / "forget_tenth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
-        "ninth": NINTH}
+        "ninth": NINTH, "tenth": TENTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

@@ -25,14 +25,18 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "kilo": "kilograms", "kilos": "kilograms", "kilogram": "kilograms",
                  "kilometre": "kilometers", "kilometres": "kilometers",
                  "kilometer": "kilometers", "mile": "miles", "kilobyte": "kilobytes",
-                 "megabyte": "megabytes", "gigabyte": "gigabytes", "terabyte": "terabytes"}
+                 "megabyte": "megabytes", "gigabyte": "gigabytes", "terabyte": "terabytes",
+                 "kilowatt": "kilowatts", "megawatt": "megawatts", "litre": "liters",
+                 "litres": "liters", "liter": "liters", "gallon": "gallons"}
 #: Unit symbols, read as their unit only after a number ("50 **GB**" is 50 gigabytes; "ships
 #: to **GB**" names a country, "**MI**" a state, "**TB**" a disease).
 UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "pounds",
                 "km": "kilometers", "mi": "miles", "kb": "kilobytes", "mb": "megabytes",
                 "gb": "gigabytes", "tb": "terabytes", "km/h": "kph", "kmh": "kph",
                 "kph": "kph", "mph": "mph", "kn": "knots", "kt": "knots", "kts": "knots",
-                "km/hr": "kph", "kmph": "kph", "kms/h": "kph"}
+                "km/hr": "kph", "kmph": "kph", "kms/h": "kph", "kw": "kilowatts",
+                "mw": "megawatts", "kwh": "kilowatt-hours", "mwh": "megawatt-hours",
+                "l": "liters", "gal": "gallons"}
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale).
 COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)
@@ -41,7 +45,8 @@ MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 #: number in two of them state two values ("-18 celsius" / "-18 fahrenheit").
 MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometers", "miles",
                       "kilobytes", "megabytes", "gigabytes", "terabytes", "kph", "mph",
-                      "knots"])
+                      "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
+                      "liters", "gallons"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",

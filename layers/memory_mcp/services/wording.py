@@ -162,7 +162,11 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     what a fact says are its subject and its arguments ("allergic to peanuts" / "... to
     shellfish")."""
     wa, wb = words(a), words(b)
-    if not (1 <= len(only_a) <= 2 and 1 <= len(only_b) <= 2) or max(len(wa), len(wb)) > _ALIGN_MAX:
+    if max(len(wa), len(wb)) > _ALIGN_MAX:
+        return None
+    more_a = _surplus(wa, wb) if not only_a and only_b else set()
+    more_b = _surplus(wb, wa) if not only_b and only_a else set()
+    if not (1 <= len(only_a) + len(more_a) <= 2 and 1 <= len(only_b) + len(more_b) <= 2):
         return None
     lone_a, lone_b = {i for i, _ in only_a}, {i for i, _ in only_b}
     if len(wa) - len(lone_a) < 2 or len(wb) - len(lone_b) < 2:
@@ -170,6 +174,7 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     key_a = [f"\0{w}" if i in lone_a else stem(w) for i, w in wa]
     key_b = [f"\0{w}" if i in lone_b else stem(w) for i, w in wb]
     ops = SequenceMatcher(None, key_a, key_b, autojunk=False).get_opcodes()
+    lone_a, lone_b = lone_a | more_a, lone_b | more_b
     for op, i1, i2, j1, j2 in ops:
         if op != "replace":
             continue
@@ -181,9 +186,58 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if x.startswith(y) or y.startswith(x):  # "web" / "website": one word family
             continue
         if predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}:
-            continue  # the verb reworded ("go" / "are shipped", "is in charge of" / "manages")
+            # the verb reworded ("go" / "are shipped", "is in charge of" / "manages"), unless
+            # a word after a preposition changed as well: "shut on Mondays **for filming**" /
+            # "closed on Mondays **for cleaning**" is another purpose, not only another verb
+            xs, ys = _after_preposition(a, xs), _after_preposition(b, ys)
+            if not (xs and ys) or " ".join(w for _, w in xs) == " ".join(w for _, w in ys):
+                continue
+            return " ".join(w for _, w in xs), " ".join(w for _, w in ys)
         return x, y
+    if more_a or more_b:
+        found = _modifier_swap(a, b, wa, wb, lone_a, lone_b)
+        if found is not None:
+            return found
     return _head_swap(a, b, wa, wb, lone_a, lone_b, ops)
+
+
+def _modifier_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tuple[int, str]],
+                   lone_a: set[int], lone_b: set[int]) -> tuple[str, str] | None:
+    """A lone or reused word of each text right before the same noun, wherever the texts put
+    it: "the **credit** committee reviews credit limits" / "credit limits are reviewed by the
+    **risk** committee"."""
+    def heads(f: Facets, ws: list[tuple[int, str]], lone: set[int]) -> dict[str, str]:
+        return {stem(f.tokens[i + 1]): f"{w} {f.tokens[i + 1]}" for i, w in ws
+                if i in lone and i + 1 < len(f.tokens) and content_word(f.tokens[i + 1])
+                and i not in predicates(f) and i + 1 not in predicates(f)}
+    ha, hb = heads(a, wa, lone_a), heads(b, wb, lone_b)
+    for head in sorted(ha.keys() & hb.keys()):
+        if stem(ha[head].split()[0]) != stem(hb[head].split()[0]):
+            return ha[head], hb[head]
+    return None
+
+
+def _after_preposition(f: Facets, block: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The words of an aligned block that a preposition separates from its verb: the verb's
+    argument, not a part of the verb ("is in charge **of**" keeps "charge")."""
+    verbs = [i for i, _ in block if i in predicates(f)]
+    return [(i, w) for i, w in block if i not in predicates(f) and verbs and any(
+        t in PREPOSITIONS for t in f.tokens[min(verbs[0], i) + 1:max(verbs[0], i)])
+        and i > verbs[0]]
+
+
+def _surplus(mine: list[tuple[int, str]], other: list[tuple[int, str]]) -> set[int]:
+    """Positions of ``mine``'s words that it has more often than ``other``: "reviewed by the
+    **credit** committee" where the other text's only "credit" is elsewhere ("**credit**
+    limits are reviewed by the **risk** committee"). Each such word is found in the other
+    text, so no word of ``mine`` is unmatched, yet one of them stands in another word's place."""
+    counts: dict[str, int] = {}
+    for _, w in other:
+        counts[stem(w)] = counts.get(stem(w), 0) + 1
+    seen: dict[str, int] = {}
+    for _, w in mine:
+        seen[stem(w)] = seen.get(stem(w), 0) + 1
+    return {i for i, w in mine if seen[stem(w)] > counts.get(stem(w), 0) > 0}
 
 
 def _head_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tuple[int, str]],
