@@ -1,4 +1,4 @@
-"""The fifteenth session's rules, from near misses earlier sets left: a word of the fact reused in
+"""The fifteenth session's rules: from near misses earlier sets left, a word of the fact reused in
 another word's place ("**credit** limits … by the **risk** committee" / "… by the **credit**
 committee"), a purpose or place changed beside a reworded verb ("shut on Mondays **for
 filming**" / "closed on Mondays **for cleaning**"), and power and volume units ("8 kilowatts"
@@ -25,12 +25,43 @@ from memory_mcp.services.runtime import Runtime
     ("the Egyptian gallery is shut on Mondays for filming",
      "The Egyptian gallery is closed on Mondays for cleaning.", "word"),
     ("Rack B12 is capped at 8 kW", "Rack B12 is capped at 8 litres", "unit"),
+    # the tenth set's first run
+    ("Door access cards are revoked through the Nexudus admin panel.",
+     "Door access cards are issued through the Nexudus admin panel.", "opposite"),
+    ("Guest Wi-Fi password rotates on the first Monday of every month.",
+     "Guest Wi-Fi password rotates every Monday.", "schedule"),
+    ("Mobile drive van 2 visits Riverside Campus every Tuesday.",
+     "Mobile drive van 2 visits Riverside Campus on the first Tuesday of each month.",
+     "schedule"),
+    ("Hot work in enclosed tanks needs a gas test every 30 minutes when forced ventilation is "
+     "off.", "Hot work in enclosed tanks needs a gas test every 30 minutes.", "condition"),
+    ("ARCs go out to reviewers 12 weeks before publication if the author has approved final "
+     "pages.", "ARCs go out to reviewers 12 weeks before publication.", "condition"),
+    ("Cat grooming appointments are mostly handled by senior groomer Ines Moreau.",
+     "Cat grooming appointments are handled only by senior groomer Ines Moreau.", "quantity"),
+    ("Only some of the underground crew check in with the tag readers at the portal.",
+     "Underground crew must check in with the tag readers at the portal.", "quantity"),
+    ("Baggage belt 5 is fed by the Terminal 2 sorter.",
+     "Baggage belt 5 feeds the Terminal 2 sorter.", "direction"),
 ])
 def test_near_misses_found_by_the_tenth_set_conflict(request_text: str, stored: str,
                                                      kind: str) -> None:
     for x, y in ((request_text, stored), (stored, request_text)):
         found = {c.kind for c in agreement.conflicts(x, y)}
         assert kind in found, (x, found)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Groomers at the Elm Street salon must check vaccination records before any bath.",
+     "Groomers must check vaccination records before any bath."),
+    ("Priority 2 calls in rural sectors must be dispatched within five minutes.",
+     "Priority 2 calls must be dispatched within five minutes."),
+])
+def test_a_request_placed_narrower_than_the_fact_conflicts(request_text: str,
+                                                           stored: str) -> None:
+    """Read from the request's side, as the other narrowed requests are: the fact, forgotten
+    by a request about one place, would be lost for every other place."""
+    assert "condition" in {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -44,6 +75,31 @@ def test_near_misses_found_by_the_tenth_set_conflict(request_text: str, stored: 
      "The credit committee reviews credit limits"),
     # the verb reworded, its argument kept
     ("The gallery is shut on Mondays for cleaning", "The gallery closes on Mondays for cleaning"),
+    # the tenth set's rewordings: an instruction's first verb, clipped words, initials, a
+    # number word in a compound, a hyphen dropped
+    ("keep galley temp logs in FoodSafe 90 days, for USPH",
+     "Galley temperature logs are kept in the FoodSafe app for 90 days for USPH inspections."),
+    ("Enter training completions into the production LMS within five working days.",
+     "Training completion records go into the production LMS within 5 working days."),
+    ("Authors receive royalty statements every March and September.",
+     "Royalty statements go out to authors twice a year, in March and September."),
+    ("requal simulator sessions are booked in four-hour blocks",
+     "Simulator sessions for requalification are booked in 4-hour blocks"),
+    ("belt 5 bags go into the T2 sorter", "Baggage belt 5 feeds the Terminal 2 sorter."),
+    ("advance reader copies are sent to reviewers twelve weeks ahead of pub date",
+     "ARCs go out to reviewers 12 weeks before publication."),
+    ("guest wifi password changes each Monday", "Guest Wi-Fi password rotates every Monday."),
+    # the new rules' other side
+    ("Invoices are approved by Alice", "Alice approves invoices"),
+    ("Harbour Library client presentations: fortnightly Fridays at 2pm.",
+     "Client presentations for the Harbour Library project are held every second Friday at "
+     "14:00"),
+    ("The van comes every first Tuesday of the month",
+     "The van visits on the first Tuesday of each month"),
+    ("Callbacks are offered only when the hold time exceeds ten minutes",
+     "We offer a callback if the hold time is over 10 minutes"),
+    ("Parks crews mow Riverside Park every 10 days",
+     "Riverside Park is mowed by parks crews every ten days"),
 ])
 def test_rewordings_found_by_the_tenth_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []

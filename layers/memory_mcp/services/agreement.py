@@ -31,7 +31,7 @@ from memory_mcp.services import (
 )
 from memory_mcp.services.facets import LONG_TEXT, Facets, facets
 from memory_mcp.services.facets import tokens as text_tokens
-from memory_mcp.services.word_pool import parts_pool, pool
+from memory_mcp.services.word_pool import parts_pool, pool, short_forms
 
 _PREAMBLE = re.compile(
     r"^\s*(?:(?:please\s+)?(?:forget|(?:remove|delete|drop)(?:\s+(?:the\s+)?(?:fact|memory|note)s?"
@@ -69,7 +69,7 @@ _ADDRESS = re.compile(r"[@./#\d-]")
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
     """Names of one text found nowhere in the other (as a name or as an ordinary word; a
     prefix of ≥ 75 % counts as found: "Postgres" / "PostgreSQL")."""
-    theirs = pool(frozenset(other.names | set(other.tokens)))
+    theirs = pool(frozenset(other.names | set(other.tokens)) | short_forms(other.tokens))
     return sorted(n for n in mine.names
                   if not (n in theirs.words if _ADDRESS.search(n) else theirs.has(n, 0.75))
                   and not _written_apart(n, other.tokens))
@@ -160,14 +160,15 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if a.negations + values.set_aside(a, b) != b.negations + values.set_aside(b, a) \
             or values.affirms_aside(a, b) or values.affirms_aside(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
-    for kind, found in (("quantity", slots.quantity(a, b)),
+    for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)),
                         ("schedule", slots.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
             out.append(Conflict(kind, kind == "scope",
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
-    condition = conditions.only_condition(a, b) or conditions.narrowed(a, b)
+    condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
+        or conditions.added_clause(a, b)
     if condition is not None:  # "only for registered charities" / "only for applicants on
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
@@ -175,7 +176,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     role = slots.role(a, b) or slots.role_noun(a, b) or slots.rank(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
-    route = direction.reversed_route(a, b)
+    route = direction.reversed_route(a, b) or direction.turned_voice(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs '
                                                f'"{route[1]}"'))

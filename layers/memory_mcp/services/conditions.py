@@ -63,6 +63,31 @@ def _only_phrases(f: Facets) -> list[tuple[list[str], frozenset[str], str]]:
     return out
 
 
+#: Words that open a condition's clause ("… needs a gas test every 30 minutes **when**
+#: forced ventilation is off").
+_CONDITIONALS = frozenset("if when whenever unless provided once while".split())  # noqa: SIM905
+
+
+def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's clause, "") where one text holds the fact under a condition clause of which the
+    other has no clause and no word: "ARCs go out 12 weeks before publication **if the author
+    has approved final pages**" / "ARCs go out 12 weeks before publication". Both hold at
+    once, so forgetting one must not remove the other."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if any(t in _CONDITIONALS for t in y.tokens):
+            continue
+        found = parts_pool(y)
+        for i, t in enumerate(x.tokens):
+            if t not in _CONDITIONALS or i == 0:
+                continue
+            words = [w for w in x.tokens[i + 1:i + 1 + 2 * _REACH]
+                     if content_word(w) and w not in OWN_RULES][:_REACH]
+            if words and not any(found.has(w, 0.75) for w in words):
+                clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
+                return ("", clause) if flip else (clause, "")
+    return None
+
+
 def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where the request ``a`` puts a word before the noun its subject
     (or an "every …") names and the stored ``b`` names that noun bare: "**Repeat** orders over 500 copies
@@ -70,8 +95,27 @@ def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
     event" / "before every event", "**Business meeting** interpreters are booked via Lyon" /
     "Interpreters for court hearings are booked …". The narrower one is another rule (both
     hold at once), so a forget of it must not remove the broader one."""
-    return _narrowing(a, b)  # the request narrower only: a rewording drops a modifier
-    # far more often than it adds one ("the brewery taproom" / "the taproom")
+    return _narrowing(a, b) or _placed(a, b)  # the request narrower only: a rewording drops
+    # a modifier far more often than it adds one ("the brewery taproom" / "the taproom")
+
+
+_PLACING = frozenset("at in from within inside".split())  # noqa: SIM905
+
+
+def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:
+    """"Groomers **at the Elm Street salon** must check …" / "Groomers must check …": the
+    request's subject placed where the stored text's is not, no word of the place in it."""
+    tx, end_x = x.tokens, subject_end(x)
+    subject_y = {stem(t) for t in y.tokens[:subject_end(y)]}
+    found = parts_pool(y)
+    for k in range(1, end_x):
+        if tx[k] not in _PLACING or not content_word(tx[k - 1]) \
+                or stem(tx[k - 1]) not in subject_y:
+            continue
+        words = [w for w in tx[k + 1:end_x] if content_word(w) and w not in OWN_RULES]
+        if words and not any(found.has(w, 0.75) for w in words):
+            return " ".join(tx[k - 1:end_x]), tx[k - 1]
+    return None
 
 
 def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
@@ -86,6 +130,7 @@ def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
         if not (in_subject or after_every) or not (content_word(mod) and content_word(noun)) \
                 or i in verbs_x or stem(mod) in y.stems \
                 or pool_y.has(mod, 0.75) or not mod.isalpha() or _verb_like(tx, i) \
+                or _shortened(mod, y) \
                 or mod in OWN_RULES or noun in OWN_RULES:  # "**prod** Nord Pool API key",
             # "working **hours**": the environment and time rules read those
             continue
@@ -99,8 +144,27 @@ def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
     return None
 
 
+#: Verbs a note starts with when it is an instruction ("**Keep** galley temperature logs in
+#: FoodSafe", "**Enter** training completions into the LMS"): the first word is the verb, not
+#: a modifier of the next.
+_IMPERATIVES = frozenset("""keep enter send put use add store log record file book check upload
+submit make run call email notify ask get set turn switch lock close open remove delete move
+copy post report sign wear bring take give hand return update review""".split())  # noqa: SIM905
+
+
 def _verb_like(toks: tuple[str, ...], i: int) -> bool:
     """A word that may be a verb rather than a modifier: after a pronoun ("we **keep** raw
-    data"), or a third-person form ("the team **checks** customer returns")."""
+    data") or after a plural that starts the text ("Authors **receive** royalty
+    statements"), a third-person form ("the team **checks** customer returns"), or an
+    instruction's first word ("**Keep** galley logs …", "**Uploading** sea trial reports …")."""
+    word = toks[i]
     return any(t in PRONOUNS for t in toks[max(0, i - 2):i]) or (
-        toks[i].endswith("s") and not toks[i].endswith("ss"))
+        word.endswith("s") and not word.endswith("ss")) or (
+        i == 0 and (word in _IMPERATIVES or word.endswith("ing"))) or (
+        i == 1 and toks[0].endswith("s") and not toks[0].endswith("ss"))
+
+
+def _shortened(word: str, other: Facets) -> bool:
+    """"**requal** simulator sessions" / "… for operator **requalification**": a clipped word
+    of the other text, not a modifier it lacks."""
+    return len(word) >= 4 and any(t.startswith(word) for t in other.tokens)

@@ -100,3 +100,51 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
                 return (f"{shown_a[before]} to {shown_a[place]}",
                         f"{shown_b[before]} to {shown_b[other]}")
     return None
+
+
+#: Past participles whose stem is not the verb's ("is **fed** by" / "**feeds**").
+_PARTICIPLES = {"fed": "feed", "led": "lead", "sent": "send", "paid": "pay", "held": "hold",
+                "kept": "keep", "built": "build", "sold": "sell", "taught": "teach",
+                "bought": "buy", "brought": "bring", "caught": "catch", "made": "make",
+                "given": "give", "taken": "take", "written": "write", "driven": "drive",
+                "chosen": "choos", "seen": "see", "known": "know", "shown": "show",
+                "drawn": "draw", "run": "run", "overseen": "overse"}
+_PASSIVE_AUX = frozenset("is are was were be been being get gets got".split())  # noqa: SIM905
+
+
+def _verb_stem(word: str) -> str:
+    return _PARTICIPLES.get(word) or stem(word)
+
+
+def turned_voice(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """One text passive, the other active, with the things in the same order: "belt 5 **is fed
+    by** the sorter" / "belt 5 **feeds** the sorter" swap who acts on whom, where a rewording
+    turns the order round too ("invoices are approved by Alice" / "Alice approves
+    invoices"). Linear in the texts: the other text's verbs and first and last places of each
+    stem are read once."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        toks, yt = x.tokens, y.tokens
+        passives = [i for i in range(1, len(toks) - 2)
+                    if toks[i] in _PASSIVE_AUX and toks[i + 2] == "by"]
+        if not passives:
+            continue
+        active: dict[str, list[int]] = {}
+        first: dict[str, int] = {}
+        last: dict[str, int] = {}
+        for j, w in enumerate(yt):
+            st = stem(w)
+            first.setdefault(st, j)
+            last[st] = j
+            if not (j and yt[j - 1] in _PASSIVE_AUX) and yt[j + 1:j + 2] != ("by",):
+                active.setdefault(_verb_stem(w), []).append(j)
+        for i in passives:
+            doer = next((stem(t) for t in toks[i + 3:i + 3 + _REACH] if content_word(t)), None)
+            done = next((stem(t) for t in reversed(toks[max(0, i - _REACH):i])
+                         if content_word(t)), None)
+            if doer is None or done is None or done == doer:
+                continue
+            for j in active.get(_verb_stem(toks[i + 1]), ()):
+                if last.get(done, len(yt)) < j < first.get(doer, -1):
+                    found = (" ".join(toks[i:i + 3]), yt[j])
+                    return (found[1], found[0]) if flip else found
+    return None

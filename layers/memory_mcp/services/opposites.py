@@ -88,7 +88,7 @@ read reads reading read-only readonly | write writes wrote written writing
 start starts started starting begin begins began begun beginning | stop stops stopped
   stopping end ends ended ending finish finishes finished finishing
 open opens opened opening | close closes closed closing shut shuts shutting
-grant grants granted granting | revoke revokes revoked revoking
+grant grants granted granting issue issued issuing | revoke revokes revoked revoking
 add adds added adding | remove removes removed removing delete deletes deleted deleting
 lock locks locked locking | unlock unlocks unlocked unlocking
 connect connects connected connecting | disconnect disconnects disconnected disconnecting

@@ -62,6 +62,12 @@ def degrees(text: str) -> str:
     return _DEGREES.sub(lambda m: " celsius" if m.group(1) else " fahrenheit", text)
 
 
+#: Number words that count ("four-hour blocks"), not ranks or parts ("first-aid", "half-day").
+_CARDINALS = frozenset(w for w, v in NUMBER_WORDS.items() if v >= 1 and float(v).is_integer()
+                       and w not in ("first", "second", "third", "fourth", "fifth", "once",
+                                     "twice"))
+
+
 def expand(raw: list[str]) -> list[str]:
     """The tokens as the rules read them (see the module's docstring)."""
     out: list[str] = []
@@ -94,6 +100,9 @@ def expand(raw: list[str]) -> list[str]:
             out += ["priority", priority.group(1)]
         elif version := _VERSION.fullmatch(token):
             out += ["version", version.group(1)]
+        elif (head := low.split("-"))[-1] in UNIT_DAYS and len(head) == 2 \
+                and head[0] in _CARDINALS:
+            out.append(f"{NUMBER_WORDS[head[0]]:g}-{head[1]}")  # "four-hour" is "4-hour"
         elif low in _WORKWEEK:
             out.append("weekdays")
         elif low in ("alternate", "alternating") and i + 1 < len(raw) \

@@ -76,6 +76,36 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+#: Adverbs that make a rule hold for part of the cases ("**mostly** handled by Ines"): a text
+#: with one says less than a text without ("handled only by Ines").
+HEDGES = frozenset("""mostly mainly largely primarily partly partially usually generally
+typically normally often sometimes occasionally rarely seldom""".split())  # noqa: SIM905
+_PARTS = frozenset("some most many few several".split())  # noqa: SIM905
+
+
+def partial(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """A part where the other text states the whole: "**only some of** the underground crew
+    check in" / "Underground crew must check in", "**mostly** handled by Ines" / "handled only
+    by Ines". (``quantity`` reads a quantifier right before a noun; "some **of the** crew"
+    puts words between.)"""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        hedge = next((t for t in x.tokens if t in HEDGES), None)
+        if hedge is not None and not any(t in HEDGES for t in y.tokens):
+            return ("(none)", hedge) if flip else (hedge, "(none)")
+        toks = x.tokens
+        if any(w in _PARTS for w in y.tokens):
+            continue
+        bare = {stem(w) for k, w in enumerate(y.tokens) if not (k and _amount(y.tokens[k - 1]))}
+        for i, t in enumerate(toks[:-2]):
+            if t not in _PARTS or toks[i + 1] != "of":
+                continue
+            j = i + 2 + (toks[i + 2] in DETERMINERS)
+            if j < len(toks) and content_word(toks[j]) and stem(toks[j]) in bare:
+                found = " ".join(toks[i:j + 1])
+                return ("(none)", found) if flip else (found, "(none)")
+    return None
+
+
 def _contexts(tokens: tuple[str, ...]
               ) -> tuple[dict[tuple[str, str], set[str]], set[tuple[str, str]]]:
     """(word before, stem of the word after) → the amounts a text puts between them; and the
@@ -149,12 +179,29 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
         return da, ", ".join(sorted(b.weekdays))
     if db and not da and a.weekdays and not b.weekdays:
         return ", ".join(sorted(a.weekdays)), db
+    na, nb = _nth_weekday(a), _nth_weekday(b)  # "the **first** Monday of every month" /
+    # "every Monday": monthly, not weekly
+    if bool(na) != bool(nb) and a.weekdays & b.weekdays:
+        return (na or "every " + ", ".join(sorted(a.weekdays)),
+                nb or "every " + ", ".join(sorted(b.weekdays)))
     pa, pb = _longer_period(a), _longer_period(b)  # "cleaned **every night**" / "**every week**"
     if da and not db and pb and not pa:
         return da, pb
     if db and not da and pa and not pb:
         return pa, db
     return None
+
+
+_NTH = frozenset("first second third fourth last 1st 2nd 3rd 4th final".split())  # noqa: SIM905
+
+
+def _nth_weekday(f: Facets) -> str | None:
+    """"first Monday", "last Friday": one weekday of each month, not every one."""
+    toks = f.tokens
+    return next((f"{t} {toks[i + 1]}" for i, t in enumerate(toks[:-1])
+                 if t in _NTH and singular_weekday(toks[i + 1]) in WEEKDAYS
+                 and not (t == "second" and i and toks[i - 1] in ("every", "each"))), None)  # "every second
+    # Friday" is every other one
 
 
 def _longer_period(f: Facets) -> str | None:

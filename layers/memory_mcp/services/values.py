@@ -7,6 +7,8 @@ small arithmetic of values its rules share, and ``versions.may_replace`` reads `
 
 from __future__ import annotations
 
+import bisect
+
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import STOP_WORDS
 from memory_mcp.services.wording import subject_end
@@ -81,8 +83,18 @@ _UNITS = (("years", 365.25), ("months", 30.44), ("weeks", 7.0), ("days", 1.0),
 
 def durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     """Both texts state durations, and neither's are all found (``close``) among the other's."""
-    return bool(a and b) and not (all(any(close(x, y) for y in b) for x in a)
-                                  or all(any(close(x, y) for x in a) for y in b))
+    if not (a and b):
+        return False
+    sa, sb = sorted(set(a)), sorted(set(b))
+    return not (all(_near(x, sb) for x in sa) or all(_near(y, sa) for y in sb))
+
+
+def _near(x: float, ordered: list[float]) -> bool:
+    """Whether some duration of ``ordered`` (sorted) is ``close`` to ``x``: only its neighbours
+    by value need asking, since closeness only grows towards ``x``. A long text states
+    thousands of durations, and comparing each with each took seconds."""
+    i = bisect.bisect_left(ordered, x)
+    return any(close(x, ordered[k]) for k in (i - 1, i) if 0 <= k < len(ordered))
 
 
 def close(x: float, y: float) -> bool:

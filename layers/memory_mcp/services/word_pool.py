@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.stems import stem
+from memory_mcp.services.stems import content_word, stem
 
 
 def same_word(a: str, b: str, ratio: float) -> bool:
@@ -77,5 +77,32 @@ _long_pool = lru_cache(maxsize=16)(_new_pool)
 
 
 def parts_pool(f: Facets) -> Pool:
-    """A text's words and the parts of its hyphenated ones ("on-call": on-call, on, call)."""
-    return pool(frozenset(p for t in f.tokens for p in (t, *re.split(r"[\-/]", t))))
+    """A text's words, the parts of its hyphenated ones ("on-call": on-call, on, call), the
+    hyphenated ones written together ("wi-fi": wifi) and its ``short_forms``."""
+    return pool(_parts(f.tokens))
+
+
+@lru_cache(maxsize=16)  # as the long pools: a few texts of up to megabytes
+def _parts(tokens: tuple[str, ...]) -> frozenset[str]:
+    """Cached by the tokens (a tuple hashes in C): the rules ask for one text's pool several
+    times a comparison, and a long text's set took a tenth of a second to build."""
+    return frozenset(p for t in tokens for p in (t, *re.split(r"[\-/]", t), t.replace("-", ""))
+                     ) | short_forms(tokens)
+
+
+@lru_cache(maxsize=1024)
+def short_forms(tokens: tuple[str, ...]) -> frozenset[str]:
+    """The initials of three or four words in a row ("advance reader copies": arc), and of a
+    word and the number after it ("terminal 2": t2): what another text may write for them.
+    Two words' initials alone are not read (two letters match too much by chance)."""
+    out: set[str] = set()
+    for i, t in enumerate(tokens):
+        if not (t.isalpha() and content_word(t)):
+            continue
+        if i + 1 < len(tokens) and tokens[i + 1].isdigit():
+            out.add(t[0] + tokens[i + 1])
+        for n in (3, 4):
+            run = tokens[i:i + n]
+            if len(run) == n and all(w.isalpha() and content_word(w) for w in run):
+                out.add("".join(w[0] for w in run))
+    return frozenset(out)

@@ -20,7 +20,7 @@ from itertools import pairwise
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import ENVIRONMENTS, MONTHS, NEGATIONS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import content_word, singular_weekday, stem
+from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem
 
 #: A text longer than this is compared word by word before it may be forgotten or versioned by
 #: similarity: one vector summarises several statements (and the local model sees only its
@@ -232,8 +232,9 @@ def _surplus(mine: list[tuple[int, str]], other: list[tuple[int, str]]) -> set[i
     limits are reviewed by the **risk** committee"). Each such word is found in the other
     text, so no word of ``mine`` is unmatched, yet one of them stands in another word's place."""
     counts: dict[str, int] = {}
-    for _, w in other:
-        counts[stem(w)] = counts.get(stem(w), 0) + 1
+    for _, w in other:  # with a hyphenated word's parts: "vice-chair" holds a "chair"
+        for part in {stem(w), *part_stems(w)}:
+            counts[part] = counts.get(part, 0) + 1
     seen: dict[str, int] = {}
     for _, w in mine:
         seen[stem(w)] = seen.get(stem(w), 0) + 1
