@@ -43,6 +43,12 @@ from memory_mcp.services.runtime import Runtime
      "Underground crew must check in with the tag readers at the portal.", "quantity"),
     ("Baggage belt 5 is fed by the Terminal 2 sorter.",
      "Baggage belt 5 feeds the Terminal 2 sorter.", "direction"),
+    # earlier sets' near misses these rules also find
+    ("Harbour Road is one of several branches that make gluten-free products",
+     "Gluten-free products are made only at the Harbour Road branch.", "quantity"),
+    ("Project architects must have their details checked by a junior architect before issue.",
+     "Junior architects must have their details checked by a project architect before issue.",
+     "roles"),
 ])
 def test_near_misses_found_by_the_tenth_set_conflict(request_text: str, stored: str,
                                                      kind: str) -> None:
@@ -100,6 +106,10 @@ def test_a_request_placed_narrower_than_the_fact_conflicts(request_text: str,
      "We offer a callback if the hold time is over 10 minutes"),
     ("Parks crews mow Riverside Park every 10 days",
      "Riverside Park is mowed by parks crews every ten days"),
+    ("Before issue, a project architect has to check the details drawn by junior architects.",
+     "Junior architects must have their details checked by a project architect before issue."),
+    ("dogs above 30kg get a double slot at Elm St salon",
+     "Dogs over 30 kg get a double slot at the Elm Street salon."),
 ])
 def test_rewordings_found_by_the_tenth_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []

@@ -208,7 +208,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
             a, b, numbers=things.numbers_in(numbered[0]) | things.numbers_in(numbered[1])))
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{numbered[0]}" vs "{numbered[1]}"'))
-    roles = wording.roles(a, b)
+    roles = wording.roles(a, b) or wording.swapped_kinds(a, b)
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
                                            f'"{roles[1]}"'))

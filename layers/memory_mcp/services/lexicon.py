@@ -16,6 +16,7 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "config": "configuration", "configs": "configurations", "docs": "documentation",
                  "msg": "message", "msgs": "messages", "info": "information",
                  "mgr": "manager", "dept": "department", "sms": "text message",
+                 "st": "street", "rd": "road", "ave": "avenue",
                  "admin": "administrator", "admins": "administrators",
                  "ack": "acknowledgement", "acks": "acknowledgements",
                  "acked": "acknowledged", "2fa": "two-factor authentication",

@@ -95,6 +95,12 @@ def partial(a: Facets, b: Facets) -> tuple[str, str] | None:
         toks = x.tokens
         if any(w in _PARTS for w in y.tokens):
             continue
+        if "only" in y.tokens and "only" not in toks:  # "one of **several** branches" /
+            # "made **only** at the Harbour Road branch"
+            part = next((f"{t} {toks[i + 1]}" for i, t in enumerate(toks[:-1])
+                         if t in _PARTS and content_word(toks[i + 1])), None)
+            if part is not None:
+                return ("only", part) if flip else (part, "only")
         bare = {stem(w) for k, w in enumerate(y.tokens) if not (k and _amount(y.tokens[k - 1]))}
         for i, t in enumerate(toks[:-2]):
             if t not in _PARTS or toks[i + 1] != "of":

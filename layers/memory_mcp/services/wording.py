@@ -310,6 +310,35 @@ def roles(a: Facets, b: Facets) -> tuple[str, str] | None:
     return " … ".join(order_a), " … ".join(order_b)
 
 
+def swapped_kinds(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Two kinds of one noun in the other order: "**project** architects … checked by a
+    **junior** architect" / "**junior** architects … checked by a **project** architect" (the
+    same words; who checks whom turned round). Exempt, as ``roles``, when one text only is
+    passive."""
+    if ("by" in a.tokens) != ("by" in b.tokens):
+        return None
+
+    def kinds(f: Facets) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for x, y in pairwise(f.tokens):
+            if content_word(x) and content_word(y) and x.isalpha():
+                out.setdefault(stem(y), []).append(stem(x))
+        return {head: mods for head, mods in out.items() if len(set(mods)) >= 2}
+
+    def skeleton(f: Facets, mods: set[str]) -> list[str]:
+        return ["\0" if stem(w) in mods else stem(w) for _, w in words(f)]
+
+    ka, kb = kinds(a), kinds(b)
+    for head in sorted(ka.keys() & kb.keys()):
+        ma, mb = ka[head], kb[head]
+        if set(ma) == set(mb) and ma != mb \
+                and skeleton(a, set(ma)) == skeleton(b, set(mb)):  # the same sentence: a
+            # rewording that moves the clauses ("a project architect has to check the details
+            # drawn by junior architects") is not turned round
+            return (" … ".join(f"{m} {head}" for m in ma), " … ".join(f"{m} {head}" for m in mb))
+    return None
+
+
 def identifiers(f: Facets) -> dict[str, set[tuple[str, int]]]:
     """Numbered things of a text: noun stem → ("noun number" as written, token position)."""
     out: dict[str, set[tuple[str, int]]] = {}
