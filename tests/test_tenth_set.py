@@ -110,6 +110,11 @@ def test_a_request_placed_narrower_than_the_fact_conflicts(request_text: str,
      "Junior architects must have their details checked by a project architect before issue."),
     ("dogs above 30kg get a double slot at Elm St salon",
      "Dogs over 30 kg get a double slot at the Elm Street salon."),
+    # a common verb in another's place, where the word order did not show the verb
+    ("The dust suppression water trucks drive the main haul road from crusher to ROM pad.",
+     "Dust suppression water trucks run the main haul road from the crusher to the ROM pad."),
+    ("Prod release builds get signed using the key we keep in Vault",
+     "Production release builds are signed with the key stored in Vault."),
 ])
 def test_rewordings_found_by_the_tenth_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []

@@ -171,3 +171,20 @@ lifeguard referee tutor recruiter underwriter adjuster actuary broker
 #: Words before a job that make it another job ("the **deputy** harbour master", "the
 #: **associate** director of admissions"): one text with it and one without name two people.
 RANKS = frozenset("deputy assistant associate vice acting interim junior trainee".split())  # noqa: SIM905
+#: Common verbs of a team's facts. Two texts with one of these where the other has another say
+#: what happens in other words ("the trucks **drive** the haul road" / "… **run** the haul
+#: road", "before they **go into**" / "before **entering**"), as a reworded predicate does;
+#: reading them from a list covers the clauses whose verb the word order does not show.
+COMMON_VERBS = frozenset("""go goes went gone going enter entering run runs ran running drive
+drives drove driven driving come comes came coming visit visits visited visiting take takes
+took taken taking bring brings brought bringing send sends sent sending move moves moved
+moving carry carries carried carrying handle handles handled handling manage manages managed
+managing operate operates operated operating perform performs performed performing do does did
+done doing make makes made making use uses used using work works worked working serve serves
+served serving cover covers covered covering staff staffs staffed staffing lead leads led
+leading own owns owned owning keep keeps kept keeping store stores stored storing hold holds
+held holding submit submits submitted submitting file files filed filing log logs logged
+logging record records recorded recording post posts posted posting put puts putting place
+places placed placing need needs needed needing require requires required requiring check
+checks checked checking review reviews reviewed reviewing inspect inspects inspected
+inspecting""".split())  # noqa: SIM905

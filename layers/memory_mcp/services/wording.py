@@ -18,7 +18,15 @@ from functools import lru_cache
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import ENVIRONMENTS, MONTHS, NEGATIONS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.lexicon import (
+    COMMON_VERBS,
+    ENVIRONMENTS,
+    MONTHS,
+    NEGATIONS,
+    TIMES,
+    UNIT_DAYS,
+    WEEKDAYS,
+)
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem
 
@@ -185,6 +193,8 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         x, y = " ".join(w for _, w in xs), " ".join(w for _, w in ys)
         if x.startswith(y) or y.startswith(x):  # "web" / "website": one word family
             continue
+        if x in COMMON_VERBS and y in COMMON_VERBS:  # "trucks **drive**" / "trucks **run**":
+            continue  # a reworded verb where the word order did not show it
         if predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}:
             # the verb reworded ("go" / "are shipped", "is in charge of" / "manages"), unless
             # a word after a preposition changed as well: "shut on Mondays **for filming**" /
