@@ -49,6 +49,15 @@ from memory_mcp.services.runtime import Runtime
     ("Project architects must have their details checked by a junior architect before issue.",
      "Junior architects must have their details checked by a project architect before issue.",
      "roles"),
+    # the eleventh set's first run
+    ("Vet visits are every other Wednesday morning; the list closes Tuesday 5pm",
+     "Vet visits are on Wednesday mornings; the list closes Tuesday 5pm.", "schedule"),
+    ("No-shows are refunded 50% of the booked service",
+     "No-shows are charged 50% of the booked service.", "opposite"),
+    ("the sand hopper is emptied by the night shift, not days",
+     "Sand hopper refill is done by the night shift, not days.", "opposite"),
+    ("maintenance techs on the hydrocracker rotate 12-hour shifts, four on four off",
+     "Operators on the hydrocracker rotate 12-hour shifts, four on four off.", "word"),
 ])
 def test_near_misses_found_by_the_tenth_set_conflict(request_text: str, stored: str,
                                                      kind: str) -> None:
@@ -62,6 +71,15 @@ def test_near_misses_found_by_the_tenth_set_conflict(request_text: str, stored: 
      "Groomers must check vaccination records before any bath."),
     ("Priority 2 calls in rural sectors must be dispatched within five minutes.",
      "Priority 2 calls must be dispatched within five minutes."),
+    ("no-shows for colour appointments are charged 50% of the booked service",
+     "No-shows are charged 50% of the booked service."),
+    # a purpose the fact does not state
+    ("the Camden branch stays open until 20:00 on Thursdays for staff training",
+     "The Camden branch opens late until 20:00 on Thursdays."),
+    ("each van carries two fire blankets and a DC isolator kit for customer demos",
+     "Each van carries two fire blankets and a DC isolator kit."),
+    ("Donated food goes to the store in the back barn for the community pet food bank",
+     "Donated food goes to the store in the back barn."),
 ])
 def test_a_request_placed_narrower_than_the_fact_conflicts(request_text: str,
                                                            stored: str) -> None:
@@ -115,6 +133,15 @@ def test_a_request_placed_narrower_than_the_fact_conflicts(request_text: str,
      "Dust suppression water trucks run the main haul road from the crusher to the ROM pad."),
     ("Prod release builds get signed using the key we keep in Vault",
      "Production release builds are signed with the key stored in Vault."),
+    ("loaned artworks get photographed when they arrive and again before they go back",
+     "Loaned artworks are photographed on arrival and again before return"),
+    ("cancellations with under 48h notice are charged the full fee",
+     "Cancellations with less than 48 hours' notice are charged the full fee"),
+    ("peroxide formers get disposed of a year after opening",
+     "Peroxide-forming solvents are disposed of 12 months after opening."),
+    ("Vet visits are fortnightly on Wednesday mornings",
+     "Vet visits are every other Wednesday morning"),
+    ("Logs are kept for 90 days for audits", "Logs are kept 90 days for audit purposes"),
 ])
 def test_rewordings_found_by_the_tenth_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
@@ -132,3 +159,11 @@ async def test_another_committee_is_kept_apart_and_never_forgotten(runtime: Runt
         "Counterparty credit limits are reviewed quarterly by the credit committee.",
         "Counterparty credit limits are reviewed quarterly by the risk committee.",
         "forget: the credit committee reviews counterparty credit limits every quarter")
+
+
+def test_a_beta_app_is_an_environment() -> None:
+    """A request about the beta app is narrower than the fact about the app (read one way,
+    as every environment named in the request only)."""
+    found = agreement.conflicts("class bookings open 7 days in advance in the beta app",
+                                "Class bookings open 7 days in advance in the app.")
+    assert "environment" in {c.kind for c in found}

@@ -168,7 +168,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             out.append(Conflict(kind, kind == "scope",
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
     condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
-        or conditions.added_clause(a, b)
+        or conditions.added_clause(a, b) or conditions.added_purpose(a, b)
     if condition is not None:  # "only for registered charities" / "only for applicants on
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '

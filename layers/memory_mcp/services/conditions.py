@@ -88,6 +88,25 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+def added_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's phrase, "") where the request ends a clause with a "for …" the stored text has
+    fewer than half the words of, and no "for" of its own: "the branch stays open until 20:00
+    on Thursdays **for staff training**" / "the branch opens late until 20:00 on Thursdays". Another purpose
+    or beneficiary is another fact. Read from the request's side, as ``narrowed`` is."""
+    if "for" in b.tokens:
+        return None
+    toks, found, end = a.tokens, parts_pool(b), subject_end(a)
+    for i, t in enumerate(toks):
+        if t != "for" or i <= end:
+            continue
+        words = [w for w in toks[i + 1:i + 1 + 2 * _REACH]
+                 if content_word(w) and w not in OWN_RULES][:_REACH]
+        if words and 2 * sum(found.has(w, 0.75) for w in words) < len(words) \
+                and not any(w[:1].isdigit() for w in toks[i + 1:i + 3]):  # "for 90 days"
+            return " ".join(toks[i:i + 1 + 2 * _REACH]), ""
+    return None
+
+
 def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where the request ``a`` puts a word before the noun its subject
     (or an "every …") names and the stored ``b`` names that noun bare: "**Repeat** orders over 500 copies
@@ -99,7 +118,7 @@ def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
     # a modifier far more often than it adds one ("the brewery taproom" / "the taproom")
 
 
-_PLACING = frozenset("at in from within inside".split())  # noqa: SIM905
+_PLACING = frozenset("at in from within inside for with on".split())  # noqa: SIM905
 
 
 def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:

@@ -15,6 +15,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.wording import PREPOSITIONS
 
 _TO = frozenset(["to", "into", "onto", "towards", "toward"])
 #: Verbs that say one move from either end ("finance **sends** the invoices to customers" /
@@ -144,7 +145,10 @@ def turned_voice(a: Facets, b: Facets) -> tuple[str, str] | None:
             if doer is None or done is None or done == doer:
                 continue
             for j in active.get(_verb_stem(toks[i + 1]), ()):
-                if last.get(done, len(yt)) < j < first.get(doer, -1):
+                at = first.get(doer, -1)
+                if last.get(done, len(yt)) < j < at and not any(
+                        t in PREPOSITIONS for t in yt[j + 1:at]):  # its object, not "approval
+                    # **from** Tomasz" (which says the passive's "by")
                     found = (" ".join(toks[i:i + 3]), yt[j])
                     return (found[1], found[0]) if flip else found
     return None

@@ -82,7 +82,7 @@ don't doesn't didn't can't couldn't won't wouldn't shouldn't hasn't haven't hadn
 ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging",
                 "stage": "staging", "dev": "development", "development": "development",
                 "qa": "qa", "test": "test", "testing": "test", "sandbox": "sandbox",
-                "preview": "preview", "uat": "uat"}
+                "preview": "preview", "uat": "uat", "beta": "beta"}
 #: Words that name an environment before a system's noun ("the PMS **training** environment",
 #: "the POS **training** system") or after "environment for": only these, since most words
 #: there name no environment ("a quiet environment", "a controlled environment").
@@ -187,4 +187,4 @@ held holding submit submits submitted submitting file files filed filing log log
 logging record records recorded recording post posts posted posting put puts putting place
 places placed placing need needs needed needing require requires required requiring check
 checks checked checking review reviews reviewed reviewing inspect inspects inspected
-inspecting""".split())  # noqa: SIM905
+inspecting arrive arrives arrived arriving return returns returned returning""".split())  # noqa: SIM905

@@ -91,6 +91,8 @@ open opens opened opening | close closes closed closing shut shuts shutting
 grant grants granted granting issue issued issuing | revoke revokes revoked revoking
 add adds added adding | remove removes removed removing delete deletes deleted deleting
 lock locks locked locking | unlock unlocks unlocked unlocking
+charge charges charged charging | refund refunds refunded refunding
+fill fills filled filling refill refills refilled refilling | empty empties emptied emptying
 connect connects connected connecting | disconnect disconnects disconnected disconnecting
 subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
 hand_out give_out lend lends lent lending | return returns returned returning hand_back

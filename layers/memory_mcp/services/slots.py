@@ -155,13 +155,22 @@ def _daily(f: Facets) -> str | None:
     return None
 
 
+_PLURAL_PARTS = (("mornings",), ("afternoons",), ("evenings",), ("nights",))
+
+
 def _every_other(f: Facets) -> bool | None:
-    """True for "every other <day or unit>" (or "every second"), False for a plain "every
-    <day or unit>", None for neither."""
+    """True for "every other <day or unit>" (or "every second", "fortnightly"), False for a
+    plain "every <day or unit>" or a weekday in the plural ("on Wednesdays", "Wednesday
+    mornings"), None for neither."""
     toks = f.tokens
     found = None
-    for i, t in enumerate(toks[:-1]):
-        if t != "every":
+    for i, t in enumerate(toks):
+        if t in ("fortnightly", "biweekly", "bi-weekly"):
+            return True
+        if singular_weekday(t) in WEEKDAYS and (singular_weekday(t) != t or toks[
+                i + 1:i + 2] in _PLURAL_PARTS):  # "on Wednesdays", "Wednesday mornings"
+            found = False
+        if t != "every" or i + 1 == len(toks):
             continue
         nxt = toks[i + 1]
         after = toks[i + 2] if i + 2 < len(toks) else ""

@@ -20,6 +20,7 @@ from itertools import pairwise
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import (
     COMMON_VERBS,
+    COMPACT,
     ENVIRONMENTS,
     MONTHS,
     NEGATIONS,
@@ -93,6 +94,7 @@ def words(f: Facets) -> list[tuple[int, str]]:
     toks = f.tokens
     return [(i, t) for i, t in enumerate(toks)
             if t not in OWN_RULES and content_word(t) and singular_weekday(t) not in WEEKDAYS
+            and not COMPACT.fullmatch(t)  # "under **48h** notice": a duration, its own rule
             and not (t in _BOUND_WORDS and (len(t) > 3 or (i + 1 < len(toks)
                                             and number(toks[i + 1]) is not None)))]
 
@@ -193,9 +195,10 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         x, y = " ".join(w for _, w in xs), " ".join(w for _, w in ys)
         if x.startswith(y) or y.startswith(x):  # "web" / "website": one word family
             continue
-        if x in COMMON_VERBS and y in COMMON_VERBS:  # "trucks **drive**" / "trucks **run**":
-            continue  # a reworded verb where the word order did not show it
-        if predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}:
+        if _verbal(xs) and _verbal(ys):  # "trucks **drive**" / "trucks **run**", "before
+            continue  # they **go back**" / "before **return**": a reworded verb
+        if (predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}) \
+                and not _in_subjects(a, b, xs, ys):
             # the verb reworded ("go" / "are shipped", "is in charge of" / "manages"), unless
             # a word after a preposition changed as well: "shut on Mondays **for filming**" /
             # "closed on Mondays **for cleaning**" is another purpose, not only another verb
@@ -225,6 +228,29 @@ def _modifier_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tup
         if stem(ha[head].split()[0]) != stem(hb[head].split()[0]):
             return ha[head], hb[head]
     return None
+
+
+_PARTICLES = frozenset("back up out in off on down over".split())  # noqa: SIM905
+
+
+def _verbal(block: list[tuple[int, str]]) -> bool:
+    """A common verb, with its particle if any ("go back"): where the word order did not
+    show the verb, the list does."""
+    return any(w in COMMON_VERBS for _, w in block) \
+        and all(w in COMMON_VERBS or w in _PARTICLES for _, w in block)
+
+
+def _in_subjects(a: Facets, b: Facets, xs: list[tuple[int, str]],
+                 ys: list[tuple[int, str]]) -> bool:
+    """Both blocks are their texts' subjects, one of them the first word: "**maintenance
+    techs** on the hydrocracker rotate …" / "**Operators** on the hydrocracker rotate …" name
+    two groups, though "techs" reads as a verb by its -s."""
+    ea, eb = subject_end(a), subject_end(b)
+    parts_x = {p[:4] for _, w in xs for p in w.split("-")}
+    parts_y = {p[:4] for _, w in ys for p in w.split("-")}
+    return min(xs[0][0], ys[0][0]) == 0 and all(i <= ea for i, _ in xs) \
+        and all(i <= eb for i, _ in ys) and not (COMMON_VERBS & {w for _, w in xs + ys}) \
+        and not parts_x & parts_y  # "peroxide **formers**" / "peroxide-**forming** solvents"
 
 
 def _after_preposition(f: Facets, block: list[tuple[int, str]]) -> list[tuple[int, str]]:
