@@ -54,8 +54,17 @@ class Conflict:
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
 
+#: "forget the fume hood note: face velocity …": the note's topic stays, its wrapper goes.
+_TOPIC_NOTE = re.compile(r"^\s*(?:please\s+)?(?:forget|remove|delete|drop)\s+(?:the|my|our)\s+"
+                         r"(?:([\w\s-]{1,40}?)\s+)?(?:note|memory|fact)\s*:\s*", re.IGNORECASE)
+
+
 def strip_preamble(text: str) -> str:
-    """'forget that X' → 'X': the request's wrapper is not part of the fact."""
+    """'forget that X' → 'X', 'forget the fume hood note: X' → 'fume hood X': the request's
+    wrapper is not part of the fact."""
+    topic = _TOPIC_NOTE.match(text)
+    if topic is not None and text[topic.end():].strip():
+        return f"{topic.group(1) or ''} {text[topic.end():].strip()}".strip()
     stripped = _PREAMBLE.sub("", text, count=1).strip()
     return stripped or text.strip()
 

@@ -11,9 +11,13 @@ may enter" / "entry is restricted to staff holding a blue badge").
 
 from __future__ import annotations
 
+from itertools import pairwise
+
+from memory_mcp.services.direction import verb_stem
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, WEEKDAYS
 from memory_mcp.services.slots import UNIVERSALS
-from memory_mcp.services.stems import content_word, part_stems, stem
+from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem
 from memory_mcp.services.word_pool import parts_pool
 from memory_mcp.services.wording import (
     AUX,
@@ -68,20 +72,32 @@ def _only_phrases(f: Facets) -> list[tuple[list[str], frozenset[str], str]]:
 _CONDITIONALS = frozenset("if when whenever unless provided once while".split())  # noqa: SIM905
 
 
+#: Words of bounds, which the bounds rule compares ("when it **exceeds** 10 hours" / "above
+#: 10 hours").
+_BOUNDS = frozenset("""exceeds exceed exceeding exceeded above over under below beyond more less
+greater fewer higher lower least most""".split())  # noqa: SIM905
+
+
+def _compared(word: str) -> bool:
+    """A content word no other rule compares: not a day, month, time of day, number or bound
+    ("lunch **on Wednesday**" is the weekday rule's)."""
+    return content_word(word) and word not in OWN_RULES and singular_weekday(word) not in \
+        WEEKDAYS and word not in MONTHS and not word[:1].isdigit() and word not in _BOUNDS
+
+
 def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's clause, "") where one text holds the fact under a condition clause of which the
-    other has no clause and no word: "ARCs go out 12 weeks before publication **if the author
-    has approved final pages**" / "ARCs go out 12 weeks before publication". Both hold at
-    once, so forgetting one must not remove the other."""
+    """(a's clause, "") where one text holds the fact under a condition clause (at its start
+    too) of which the other has no word, whatever clause it has itself: "ARCs go out 12
+    weeks before publication **if the author has approved final pages**" / "ARCs go out 12
+    weeks before publication". Both hold at once, so forgetting one must not remove the
+    other."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        if any(t in _CONDITIONALS for t in y.tokens):
-            continue
         found = parts_pool(y)
         for i, t in enumerate(x.tokens):
-            if t not in _CONDITIONALS or i == 0:
+            if t not in _CONDITIONALS:
                 continue
             words = [w for w in x.tokens[i + 1:i + 1 + 2 * _REACH]
-                     if content_word(w) and w not in OWN_RULES][:_REACH]
+                     if _compared(w)][:_REACH]
             if words and not any(found.has(w, 0.75) for w in words):
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
                 return ("", clause) if flip else (clause, "")
@@ -91,8 +107,9 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
 def added_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's phrase, "") where the request ends a clause with a "for …" the stored text has
     fewer than half the words of, and no "for" of its own: "the branch stays open until 20:00
-    on Thursdays **for staff training**" / "the branch opens late until 20:00 on Thursdays". Another purpose
-    or beneficiary is another fact. Read from the request's side, as ``narrowed`` is."""
+    on Thursdays **for staff training**" / "the branch opens late until 20:00 on Thursdays".
+    Another purpose or beneficiary is another fact. Read from the request's side, as
+    ``narrowed`` is."""
     if "for" in b.tokens:
         return None
     toks, found, end = a.tokens, parts_pool(b), subject_end(a)
@@ -100,7 +117,7 @@ def added_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
         if t != "for" or i <= end:
             continue
         words = [w for w in toks[i + 1:i + 1 + 2 * _REACH]
-                 if content_word(w) and w not in OWN_RULES][:_REACH]
+                 if _compared(w)][:_REACH]
         if words and 2 * sum(found.has(w, 0.75) for w in words) < len(words) \
                 and not any(w[:1].isdigit() for w in toks[i + 1:i + 3]):  # "for 90 days"
             return " ".join(toks[i:i + 1 + 2 * _REACH]), ""
@@ -131,8 +148,9 @@ def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:
         if tx[k] not in _PLACING or not content_word(tx[k - 1]) \
                 or stem(tx[k - 1]) not in subject_y:
             continue
-        words = [w for w in tx[k + 1:end_x] if content_word(w) and w not in OWN_RULES]
-        if words and not any(found.has(w, 0.75) for w in words):
+        words = [w for w in tx[k + 1:end_x] if _compared(w)]
+        joined = [x + y for x, y in pairwise(words)]  # "the clean room" / "cleanroom"
+        if words and not any(found.has(w, 0.75) for w in words + joined):
             return " ".join(tx[k - 1:end_x]), tx[k - 1]
     return None
 
@@ -149,41 +167,59 @@ def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
         if not (in_subject or after_every) or not (content_word(mod) and content_word(noun)) \
                 or i in verbs_x or stem(mod) in y.stems \
                 or pool_y.has(mod, 0.75) or not mod.isalpha() or _verb_like(tx, i) \
-                or _shortened(mod, y) \
+                or _shortened(mod, noun, y) or (i == 0 and _instruction(mod, y)) \
                 or mod in OWN_RULES or noun in OWN_RULES:  # "**prod** Nord Pool API key",
             # "working **hours**": the environment and time rules read those
             continue
         for j, t in enumerate(ty):
             if stem(t) != stem(noun):
                 continue
-            bare = j == 0 or not content_word(ty[j - 1])
+            bare = j == 0 or not content_word(ty[j - 1]) or (
+                i > 0 and stem(ty[j - 1]) == stem(tx[i - 1]))  # "Payments **risk** team" /
+            # "Payments team": the modifier put between the same words
             if bare and ((in_subject and j <= end_y) or (after_every and j and ty[j - 1] in
                                                          UNIVERSALS)):
                 return f"{mod} {noun}", t
     return None
 
 
-#: Verbs a note starts with when it is an instruction ("**Keep** galley temperature logs in
-#: FoodSafe", "**Enter** training completions into the LMS"): the first word is the verb, not
-#: a modifier of the next.
-_IMPERATIVES = frozenset("""keep enter send put use add store log record file book check upload
-submit make run call email notify ask get set turn switch lock close open remove delete move
-copy post report sign wear bring take give hand return update review""".split())  # noqa: SIM905
-
-
 def _verb_like(toks: tuple[str, ...], i: int) -> bool:
     """A word that may be a verb rather than a modifier: after a pronoun ("we **keep** raw
-    data") or after a plural that starts the text ("Authors **receive** royalty
-    statements"), a third-person form ("the team **checks** customer returns"), or an
-    instruction's first word ("**Keep** galley logs …", "**Uploading** sea trial reports …")."""
+    data"), a third-person form ("the team **checks** customer returns"), or a common verb
+    after a plural that starts the text ("Authors **receive** royalty statements"; not
+    "Payments **risk** team"). An instruction's first word ("**Keep** galley logs …") is not
+    read as a verb: "**Store** managers approve refunds" / "Managers approve refunds" has the
+    same form, and that pair is two facts (the safe side)."""
     word = toks[i]
     return any(t in PRONOUNS for t in toks[max(0, i - 2):i]) or (
         word.endswith("s") and not word.endswith("ss")) or (
-        i == 0 and (word in _IMPERATIVES or word.endswith("ing"))) or (
-        i == 1 and toks[0].endswith("s") and not toks[0].endswith("ss"))
+        i == 1 and toks[0].endswith("s") and not toks[0].endswith("ss")
+        and word in COMMON_VERBS)
 
 
-def _shortened(word: str, other: Facets) -> bool:
-    """"**requal** simulator sessions" / "… for operator **requalification**": a clipped word
-    of the other text, not a modifier it lacks."""
-    return len(word) >= 4 and any(t.startswith(word) for t in other.tokens)
+def _shortened(word: str, noun: str, other: Facets) -> bool:
+    """"**requal** simulator sessions" / "simulator sessions for operator **requalification**":
+    a clipped word of the other text, beside the same noun with no verb between, not a
+    modifier it lacks ("**Temp** workers need a badge" / "Workers **need** a **temporary**
+    badge" are two rules)."""
+    if len(word) < 4:
+        return False
+    toks = other.tokens
+    for j, t in enumerate(toks):
+        if stem(t) != stem(noun):
+            continue
+        near = [*reversed(toks[max(0, j - 3):j]), None, *toks[j + 1:j + 5]]
+        for side in (near[:near.index(None)], near[near.index(None) + 1:]):
+            for w in side:
+                if w is None or w in AUX or w in COMMON_VERBS:
+                    break
+                if w.startswith(word):
+                    return True
+    return False
+
+
+def _instruction(word: str, other: Facets) -> bool:
+    """"**Keep** galley temp logs in FoodSafe" / "Galley logs are **kept** in FoodSafe": the
+    first word is the verb the other text states, not a modifier ("**Store** managers approve
+    refunds" / "Managers approve refunds" has no "store" to find)."""
+    return any(verb_stem(t) == verb_stem(word) for t in other.tokens)

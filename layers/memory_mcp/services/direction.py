@@ -11,6 +11,7 @@ in the other is another fact.
 
 from __future__ import annotations
 
+import bisect
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
@@ -113,20 +114,40 @@ _PARTICIPLES = {"fed": "feed", "led": "lead", "sent": "send", "paid": "pay", "he
 _PASSIVE_AUX = frozenset("is are was were be been being get gets got".split())  # noqa: SIM905
 
 
-def _verb_stem(word: str) -> str:
+def verb_stem(word: str) -> str:
+    """A verb's stem, irregular participles read as their verb ("kept": keep)."""
     return _PARTICIPLES.get(word) or stem(word)
+
+
+def _participle(word: str) -> bool:
+    """"fed", "approved", "driven": not "due", "close" or "payable" before a "by"."""
+    return word in _PARTICIPLES or word.endswith(("ed", "en"))
+
+
+def _nominal(word: str, before: str) -> bool:
+    """A noun made of the verb: "expense **approval**", "site **inspections**", "contract
+    **signing**" say who acts with a "by" of their own, not with an object."""
+    return word.endswith(_NOUN_ENDINGS) or (word.endswith("ing") and content_word(before))
+
+
+_NOUN_ENDINGS = ("al", "als", "tion", "tions", "sion", "sions", "ment", "ments", "ance", "ence",
+                 "er", "ers", "or", "ors", "ew", "ews")
 
 
 def turned_voice(a: Facets, b: Facets) -> tuple[str, str] | None:
     """One text passive, the other active, with the things in the same order: "belt 5 **is fed
     by** the sorter" / "belt 5 **feeds** the sorter" swap who acts on whom, where a rewording
     turns the order round too ("invoices are approved by Alice" / "Alice approves
-    invoices"). Linear in the texts: the other text's verbs and first and last places of each
-    stem are read once."""
+    invoices"). The active verb's object must follow it within a few words, with no
+    preposition between ("approval **from** Tomasz" says the passive's "by").
+
+    Linear in the texts: the other text's verbs and the first and last place of each stem are
+    read once, and for each passive only the active form nearest before its doer is asked."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         toks, yt = x.tokens, y.tokens
-        passives = [i for i in range(1, len(toks) - 2)
-                    if toks[i] in _PASSIVE_AUX and toks[i + 2] == "by"]
+        passives = {(toks[i + 1], i) for i in range(1, len(toks) - 2)
+                    if toks[i] in _PASSIVE_AUX and toks[i + 2] == "by"
+                    and _participle(toks[i + 1])}
         if not passives:
             continue
         active: dict[str, list[int]] = {}
@@ -136,19 +157,25 @@ def turned_voice(a: Facets, b: Facets) -> tuple[str, str] | None:
             st = stem(w)
             first.setdefault(st, j)
             last[st] = j
-            if not (j and yt[j - 1] in _PASSIVE_AUX) and yt[j + 1:j + 2] != ("by",):
-                active.setdefault(_verb_stem(w), []).append(j)
-        for i in passives:
+            if not (j and yt[j - 1] in _PASSIVE_AUX) and yt[j + 1:j + 2] != ("by",) \
+                    and not _nominal(w, yt[j - 1] if j else ""):
+                active.setdefault(verb_stem(w), []).append(j)
+        asked: set[tuple[str, str, str]] = set()
+        for verb, i in sorted(passives, key=lambda p: p[1]):
             doer = next((stem(t) for t in toks[i + 3:i + 3 + _REACH] if content_word(t)), None)
             done = next((stem(t) for t in reversed(toks[max(0, i - _REACH):i])
                          if content_word(t)), None)
-            if doer is None or done is None or done == doer:
+            key = (verb_stem(verb), str(done), str(doer))
+            if doer is None or done is None or done == doer or key in asked:
                 continue
-            for j in active.get(_verb_stem(toks[i + 1]), ()):
-                at = first.get(doer, -1)
-                if last.get(done, len(yt)) < j < at and not any(
-                        t in PREPOSITIONS for t in yt[j + 1:at]):  # its object, not "approval
-                    # **from** Tomasz" (which says the passive's "by")
-                    found = (" ".join(toks[i:i + 3]), yt[j])
-                    return (found[1], found[0]) if flip else found
+            asked.add(key)
+            at, places = first.get(doer, -1), active.get(key[0], [])
+            k = bisect.bisect_left(places, at) - 1  # the active form nearest before the doer
+            if k < 0:
+                continue
+            j = places[k]
+            if last.get(done, len(yt)) < j and at - j <= _REACH \
+                    and not any(t in PREPOSITIONS for t in yt[j + 1:at]):
+                found = (" ".join(toks[i:i + 3]), yt[j])
+                return (found[1], found[0]) if flip else found
     return None

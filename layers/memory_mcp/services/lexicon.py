@@ -187,4 +187,5 @@ held holding submit submits submitted submitting file files filed filing log log
 logging record records recorded recording post posts posted posting put puts putting place
 places placed placing need needs needed needing require requires required requiring check
 checks checked checking review reviews reviewed reviewing inspect inspects inspected
-inspecting arrive arrives arrived arriving return returns returned returning""".split())  # noqa: SIM905
+inspecting arrive arrives arrived arriving return returns returned returning receive
+receives received receiving get gets got""".split())  # noqa: SIM905

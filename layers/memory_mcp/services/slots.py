@@ -78,9 +78,27 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 #: Adverbs that make a rule hold for part of the cases ("**mostly** handled by Ines"): a text
 #: with one says less than a text without ("handled only by Ines").
-HEDGES = frozenset("""mostly mainly largely primarily partly partially usually generally
-typically normally often sometimes occasionally rarely seldom""".split())  # noqa: SIM905
-_PARTS = frozenset("some most many few several".split())  # noqa: SIM905
+HEDGES = frozenset("""mostly mainly largely primarily partly partially usually typically
+normally often frequently commonly predominantly chiefly sometimes occasionally rarely
+seldom""".split())  # noqa: SIM905
+_PARTS = frozenset("""some most many few several portion majority minority subset
+handful""".split())  # noqa: SIM905
+
+
+#: Hedges written in several words ("**from time to time**" is "sometimes").
+_HEDGE_PHRASES = (("time", "to", "time"), ("once", "in", "a", "while"), ("now", "and", "then"),
+                  ("every", "so", "often"))
+
+
+def _hedge(toks: tuple[str, ...]) -> str | None:
+    """The text's first hedge ("as often as needed" is none: a comparison, not a part)."""
+    for i, t in enumerate(toks):
+        if t in HEDGES and not (t == "often" and i and toks[i - 1] in ("as", "how", "so")):
+            return t
+        for phrase in _HEDGE_PHRASES:
+            if toks[i:i + len(phrase)] == phrase:
+                return " ".join(phrase)
+    return None
 
 
 def partial(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -89,8 +107,10 @@ def partial(a: Facets, b: Facets) -> tuple[str, str] | None:
     by Ines". (``quantity`` reads a quantifier right before a noun; "some **of the** crew"
     puts words between.)"""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        hedge = next((t for t in x.tokens if t in HEDGES), None)
-        if hedge is not None and not any(t in HEDGES for t in y.tokens):
+        hedge = _hedge(x.tokens)
+        if hedge is not None and _hedge(y.tokens) is None \
+                and not any(t in _PARTS for t in y.tokens):
+            # "usually held at 9am" / "held at 9am on **most** days": a part said another way
             return ("(none)", hedge) if flip else (hedge, "(none)")
         toks = x.tokens
         if any(w in _PARTS for w in y.tokens):
@@ -215,8 +235,11 @@ def _nth_weekday(f: Facets) -> str | None:
     toks = f.tokens
     return next((f"{t} {toks[i + 1]}" for i, t in enumerate(toks[:-1])
                  if t in _NTH and singular_weekday(toks[i + 1]) in WEEKDAYS
-                 and not (t == "second" and i and toks[i - 1] in ("every", "each"))), None)  # "every second
-    # Friday" is every other one
+                 and not (t in ("second", "2nd") and i and toks[i - 1] in ("every", "each"))
+                 # "every second Friday" is every other one; "the first Monday **after each
+                 # release**" is no monthly day
+                 and any(w in ("month", "months", "quarter", "monthly") for w in
+                         toks[max(0, i - 5):i + 7])), None)
 
 
 def _longer_period(f: Facets) -> str | None:

@@ -12,6 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.stems import content_word, stem
@@ -86,21 +87,22 @@ def parts_pool(f: Facets) -> Pool:
 def _parts(tokens: tuple[str, ...]) -> frozenset[str]:
     """Cached by the tokens (a tuple hashes in C): the rules ask for one text's pool several
     times a comparison, and a long text's set took a tenth of a second to build."""
+    joined = {x + y for x, y in pairwise(tokens) if x.isalpha() and y.isalpha()}  # "clean
+    # room" for "cleanroom", "help desk" for "helpdesk"
     return frozenset(p for t in tokens for p in (t, *re.split(r"[\-/]", t), t.replace("-", ""))
-                     ) | short_forms(tokens)
+                     ) | short_forms(tokens) | joined
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=16)  # as ``_parts``: a long text's tuple is megabytes
 def short_forms(tokens: tuple[str, ...]) -> frozenset[str]:
-    """The initials of three or four words in a row ("advance reader copies": arc), and of a
-    word and the number after it ("terminal 2": t2): what another text may write for them.
-    Two words' initials alone are not read (two letters match too much by chance)."""
+    """The initials of three or four words in a row ("advance reader copies": arc): what
+    another text may write for them. Two words' initials, or a letter and a number ("T2"
+    for "terminal 2"), are not read: they match too much by chance ("tower 2", "track 2",
+    "server 3" / "S3")."""
     out: set[str] = set()
     for i, t in enumerate(tokens):
         if not (t.isalpha() and content_word(t)):
             continue
-        if i + 1 < len(tokens) and tokens[i + 1].isdigit():
-            out.add(t[0] + tokens[i + 1])
         for n in (3, 4):
             run = tokens[i:i + n]
             if len(run) == n and all(w.isalpha() and content_word(w) for w in run):

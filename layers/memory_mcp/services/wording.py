@@ -61,8 +61,18 @@ shipment package pr module lesson part volume edition season episode wave round 
 hall ladder rescue engine truck ambulance bay zone line platform lane bed ward court field pitch
 station site terminal dock track van vehicle crane berth tank vat silo pier quay wharf hangar
 studio booth kiosk locker cabinet freezer fridge oven kiln enclosure paddock block wing tower
-door entrance exit checkpoint counter
+door entrance exit checkpoint counter class ext extension port
 """.split())  # noqa: SIM905
+#: Numbered *places and pieces of kit* ("tank 7", "bay 4", "Studio 3", "oven 2"): another
+#: number names another one wherever it stands, so a save naming another is kept beside the
+#: fact, not made its next version ("ferments in **tank 7**" / "… in **tank 3**": seven forget
+#: sets written apart from the rules label every such pair two facts). Other numbered things
+#: after the verb stay values ("the SDK is pinned to **release 2.3**" → "2.4").
+PLACE_NOUNS = frozenset(stem(w) for w in """room building floor desk rack bay hall zone platform
+lane bed ward court field pitch station site terminal dock track berth tank vat silo pier quay
+wharf hangar studio booth kiosk locker cabinet freezer fridge oven kiln enclosure paddock block
+wing tower door entrance exit checkpoint counter gate ladder rescue engine truck ambulance van
+vehicle crane unit class ext extension port""".split())  # noqa: SIM905
 #: Numbered *grades* of something rather than things of many: "severity 1", "priority 2",
 #: "tier 1", "version 4.2", "level 3", "week 2", "year 2024", "quarter 3". A grade before the
 #: verb, or changing together with anything else ("priority 1 tickets within 1 hour" /
@@ -138,7 +148,8 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
             return content[0] if content and _verb_s(toks[content[0]]) else None
         for i in content[1:]:
             after = toks[i + 1] if i + 1 < end else None
-            if _verb_s(toks[i]) or (after is not None and not content_word(after)):
+            if _verb_s(toks[i]) or (after is not None and not content_word(after)
+                                    and not _noun_like(toks[i])):
                 return i
         return None
     j = aux
@@ -153,6 +164,15 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
                 or any(t in DETERMINERS for t in toks[j:nxt]):
             return None  # "is **the** approver for": a role the copula names, not a predicate
     return nxt
+
+
+#: Endings of nouns, not verbs: "Confined space **entry** on unit 400 needs …" names the
+#: subject before its "on", where "Logs **go** to Datadog" has the verb there.
+_NOUN_ENDINGS = ("tion", "sion", "ment", "ance", "ence", "ity", "ness", "ship", "ntry", "stry")
+
+
+def _noun_like(word: str) -> bool:
+    return len(word) > 5 and word.endswith(_NOUN_ENDINGS)
 
 
 def _verb_s(word: str) -> bool:
@@ -411,7 +431,7 @@ def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str, bool, str] | N
         x = {n.split(" ", 1)[1] for n, _ in ia[noun]}
         y = {n.split(" ", 1)[1] for n, _ in ib[noun]}
         if not (x <= y or y <= x):
-            subject = (min(i for _, i in ia[noun]) < subject_end(a)
+            subject = (noun in PLACE_NOUNS or min(i for _, i in ia[noun]) < subject_end(a)
                        or min(i for _, i in ib[noun]) < subject_end(b))
             return (", ".join(sorted(n for n, _ in ia[noun])),
                     ", ".join(sorted(n for n, _ in ib[noun])), subject, noun)
