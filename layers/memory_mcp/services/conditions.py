@@ -75,7 +75,7 @@ _CONDITIONALS = frozenset("if when whenever unless provided once while".split())
 #: Words of bounds, which the bounds rule compares ("when it **exceeds** 10 hours" / "above
 #: 10 hours").
 _BOUNDS = frozenset("""exceeds exceed exceeding exceeded above over under below beyond more less
-greater fewer higher lower least most""".split())  # noqa: SIM905
+greater fewer higher lower least most minimum maximum min max""".split())  # noqa: SIM905
 
 
 def _compared(word: str) -> bool:
@@ -175,8 +175,9 @@ def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
             if stem(t) != stem(noun):
                 continue
             bare = j == 0 or not content_word(ty[j - 1]) or (
-                i > 0 and stem(ty[j - 1]) == stem(tx[i - 1]))  # "Payments **risk** team" /
-            # "Payments team": the modifier put between the same words
+                i > 0 and stem(ty[j - 1]) == stem(tx[i - 1]) and mod not in _BOUNDS
+                and not _verb_like(ty, j))  # "Payments **risk** team" / "Payments team":
+            # the modifier put between the same words
             if bare and ((in_subject and j <= end_y) or (after_every and j and ty[j - 1] in
                                                          UNIVERSALS)):
                 return f"{mod} {noun}", t
