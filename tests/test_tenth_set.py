@@ -59,6 +59,8 @@ from memory_mcp.services.runtime import Runtime
      "Sand hopper refill is done by the night shift, not days.", "opposite"),
     ("maintenance techs on the hydrocracker rotate 12-hour shifts, four on four off",
      "Operators on the hydrocracker rotate 12-hour shifts, four on four off.", "word"),
+    ("junior stylists cannot do blow-dries unsupervised",
+     "Junior stylists can do blow-dries unsupervised but not colour corrections.", "negation"),
 ])
 def test_near_misses_found_by_the_tenth_set_conflict(request_text: str, stored: str,
                                                      kind: str) -> None:

@@ -167,7 +167,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
                                            f"{_q(sorted(b.times))}"))
     if a.negations + values.set_aside(a, b) != b.negations + values.set_aside(b, a) \
-            or values.affirms_aside(a, b) or values.affirms_aside(b, a):
+            or values.affirms_aside(a, b) or values.affirms_aside(b, a) \
+            or values.denies_affirmed(a, b) or values.denies_affirmed(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)),

@@ -64,6 +64,20 @@ def affirms_aside(f: Facets, other: Facets) -> bool:
     # the blue cabinet"
 
 
+def denies_affirmed(f: Facets, other: Facets) -> bool:
+    """With as many denials each, ``f`` denies what ``other`` states outright: "junior
+    stylists **cannot do blow-dries** unsupervised" / "junior stylists can do blow-dries
+    unsupervised **but not colour corrections**" (one "not" each, about other things). At
+    least three words of one denial stated, none of them denied or set aside by the other
+    (with two, three rewordings that put the denial elsewhere were refused)."""
+    if not f.negations or f.negations != other.negations or f.tokens[:1] in (
+            ("no",), ("never",), ("nobody",), ("none",)):  # "**No** concrete may be poured
+        # …" denies the whole sentence, as "pours … are **not** allowed" does
+        return False
+    aside = frozenset().union(*other.contrasts, *other.negated, *other.excluded)
+    return any(len((d & other.stems) - aside) >= 3 for d in f.negated)
+
+
 def durations_text(values: tuple[float, ...]) -> str:
     """Durations in days as a person reads them: 0.00347 → "5 minutes", 30 → "30 days"."""
     out = []
