@@ -61,6 +61,9 @@ from memory_mcp.services.runtime import Runtime
      "Operators on the hydrocracker rotate 12-hour shifts, four on four off.", "word"),
     ("junior stylists cannot do blow-dries unsupervised",
      "Junior stylists can do blow-dries unsupervised but not colour corrections.", "negation"),
+    # the twelfth set's first run
+    ("The continuous customs bond is renewed every other January by Kenji Watanabe.",
+     "The continuous customs bond is renewed every January by Kenji Watanabe.", "schedule"),
 ])
 def test_near_misses_found_by_the_tenth_set_conflict(request_text: str, stored: str,
                                                      kind: str) -> None:
@@ -83,6 +86,19 @@ def test_near_misses_found_by_the_tenth_set_conflict(request_text: str, stored: 
      "Each van carries two fire blankets and a DC isolator kit."),
     ("Donated food goes to the store in the back barn for the community pet food bank",
      "Donated food goes to the store in the back barn."),
+    # the twelfth set's first run
+    ("Vehicle deck loading for freight lorries stops 15 minutes before departure.",
+     "Vehicle deck loading stops 15 minutes before departure."),
+    ("Final guest numbers for destination weddings are due to caterers 10 days before the "
+     "wedding.", "Final guest numbers are due to caterers 10 days before the wedding."),
+    ("Shipments containing textiles valued over $2,500 need a formal entry.",
+     "Shipments valued over $2,500 need a formal entry."),
+    ("Anyone with a cold must not enter the cleanroom during a batch fill.",
+     "Anyone with a cold must not enter the cleanroom."),
+    ("For homes with pets, re-entry after fogging is allowed only after 4 hours of "
+     "ventilation.", "Re-entry after fogging is allowed only after 4 hours of ventilation."),
+    ("Guests using mobility scooters get cabins on Deck 5 near the forward elevators.",
+     "Guests using medical oxygen get cabins on Deck 5 near the forward elevators."),
 ])
 def test_a_request_placed_narrower_than_the_fact_conflicts(request_text: str,
                                                            stored: str) -> None:
@@ -213,6 +229,14 @@ def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str
     ("Managers approve overtime when it exceeds 10 hours.",
      "Overtime above 10 hours needs manager approval."),
     ("Visitors inside the clean room must wear gowns.", "Cleanroom visitors must wear gowns."),
+    # the twelfth set's rewordings
+    ("a formal entry is required for any shipment worth more than 2500 dollars",
+     "Shipments valued over $2,500 need a formal entry."),
+    ("forget: if the morning-before forecast shows over 60% chance of rain, outdoor ceremonies "
+     "go to the marquee", "Outdoor ceremonies move to the marquee if rain probability is above "
+     "60% the morning before."),
+    ("tanker picks up milk from us every second day",
+     "The milk tanker picks up milk every other day."),
 ])
 def test_rewordings_found_by_the_review_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
@@ -227,3 +251,11 @@ def test_the_passive_rule_finds_the_turn_in_a_long_text() -> None:
     turned = facets(filler + "Pump 4 feeds tank 9.")
     assert direction.turned_voice(facets(text), turned) == ("is fed by", "feeds")
     assert direction.turned_voice(facets(text), facets(text + " Tanks are cleaned.")) is None
+
+
+def test_a_simulator_is_an_environment() -> None:
+    """Commands to the spacecraft's simulator are not commands to the spacecraft."""
+    found = agreement.conflicts("Only certified operators may uplink commands to the KESTREL-2 "
+                                "simulator.", "Only certified operators may uplink commands to "
+                                "KESTREL-2.")
+    assert "environment" in {c.kind for c in found}

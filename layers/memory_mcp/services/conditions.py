@@ -11,11 +11,9 @@ may enter" / "entry is restricted to staff holding a blue badge").
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from memory_mcp.services.direction import verb_stem
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, WEEKDAYS
+from memory_mcp.services.lexicon import COMMON_VERBS, CURRENCIES, MONTHS, WEEKDAYS
 from memory_mcp.services.slots import UNIVERSALS
 from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem
 from memory_mcp.services.word_pool import parts_pool
@@ -82,7 +80,8 @@ def _compared(word: str) -> bool:
     """A content word no other rule compares: not a day, month, time of day, number or bound
     ("lunch **on Wednesday**" is the weekday rule's)."""
     return content_word(word) and word not in OWN_RULES and singular_weekday(word) not in \
-        WEEKDAYS and word not in MONTHS and not word[:1].isdigit() and word not in _BOUNDS
+        WEEKDAYS and word not in MONTHS and not word[:1].isdigit() and word not in _BOUNDS \
+        and word not in CURRENCIES
 
 
 def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -98,27 +97,30 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
                 continue
             words = [w for w in x.tokens[i + 1:i + 1 + 2 * _REACH]
                      if _compared(w)][:_REACH]
-            if words and not any(found.has(w, 0.75) for w in words):
+            if words and not any(found.has(p, 0.75) for w in words
+                                 for p in (w, *w.split("-"))):  # "morning-before"
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
                 return ("", clause) if flip else (clause, "")
     return None
 
 
 def added_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's phrase, "") where the request ends a clause with a "for …" the stored text has
-    fewer than half the words of, and no "for" of its own: "the branch stays open until 20:00
+    """(a's phrase, "") where the request ends a clause with a "for …" (or "during …") the
+    stored text lacks more than half the words of, or opens with one whose first word it
+    lacks, and has no "for" of its own: "the branch stays open until 20:00
     on Thursdays **for staff training**" / "the branch opens late until 20:00 on Thursdays".
     Another purpose or beneficiary is another fact. Read from the request's side, as
     ``narrowed`` is."""
-    if "for" in b.tokens:
+    if "for" in b.tokens or "during" in b.tokens:
         return None
     toks, found, end = a.tokens, parts_pool(b), subject_end(a)
     for i, t in enumerate(toks):
-        if t != "for" or i <= end:
-            continue
+        if t not in ("for", "during") or (0 < i <= end):  # after the verb, or opening the
+            continue  # text ("**For homes with pets**, re-entry is allowed only after …")
         words = [w for w in toks[i + 1:i + 1 + 2 * _REACH]
                  if _compared(w)][:_REACH]
-        if words and 2 * sum(found.has(w, 0.75) for w in words) < len(words) \
+        missing = [not found.has(w, 0.75) for w in words]
+        if words and (missing[0] if i == 0 else 2 * sum(missing) > len(words)) \
                 and not any(w[:1].isdigit() for w in toks[i + 1:i + 3]):  # "for 90 days"
             return " ".join(toks[i:i + 1 + 2 * _REACH]), ""
     return None
@@ -135,23 +137,39 @@ def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
     # a modifier far more often than it adds one ("the brewery taproom" / "the taproom")
 
 
-_PLACING = frozenset("at in from within inside for with on".split())  # noqa: SIM905
+_PLACING = frozenset("""at in from within inside for with on containing carrying holding using
+needing""".split())  # noqa: SIM905
+#: How far into a text a placing phrase may start and still narrow its subject ("Vehicle deck
+#: loading **for freight lorries** stops …"): the subject's end as the word order shows it is
+#: unreliable there ("loading" before "for" reads as the verb).
+_SUBJECT_REACH = 4
+_OBJECT_PRONOUNS = frozenset("us them me him her you it our their".split())  # noqa: SIM905
 
 
 def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:
     """"Groomers **at the Elm Street salon** must check …" / "Groomers must check …": the
-    request's subject placed where the stored text's is not, no word of the place in it."""
-    tx, end_x = x.tokens, subject_end(x)
-    subject_y = {stem(t) for t in y.tokens[:subject_end(y)]}
+    request's subject placed where the stored text's is not. The phrase's first word (or it
+    written together with the next: "the clean room" / "cleanroom") is nowhere in the stored
+    text: "guest numbers **for destination** weddings" / "… before the wedding"."""
+    tx = x.tokens
+    limit = min([i for i, t in enumerate(tx) if t in AUX] + [_SUBJECT_REACH + 1, len(tx)])
+    subject_y = {stem(t) for t in y.tokens[:max(subject_end(y), 1) + 2]}
     found = parts_pool(y)
-    for k in range(1, end_x):
+    for k in range(1, limit):
         if tx[k] not in _PLACING or not content_word(tx[k - 1]) \
                 or stem(tx[k - 1]) not in subject_y:
             continue
-        words = [w for w in tx[k + 1:end_x] if _compared(w)]
-        joined = [x + y for x, y in pairwise(words)]  # "the clean room" / "cleanroom"
-        if words and not any(found.has(w, 0.75) for w in words + joined):
-            return " ".join(tx[k - 1:end_x]), tx[k - 1]
+        if tx[k + 1:k + 2] and tx[k + 1] in PRONOUNS | _OBJECT_PRONOUNS:
+            continue  # "picks up milk **from us**": no place
+        words: list[str] = []
+        for w in tx[k + 1:k + 6]:
+            if w in AUX or w in COMMON_VERBS or w in UNIVERSALS or len(words) == 3:
+                break
+            if _compared(w):
+                words.append(w)
+        if words and not found.has(words[0], 0.75) and not (
+                len(words) > 1 and found.has(words[0] + words[1], 0.75)):
+            return " ".join([tx[k - 1], tx[k], *words]), tx[k - 1]
     return None
 
 

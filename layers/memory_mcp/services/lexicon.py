@@ -82,7 +82,8 @@ don't doesn't didn't can't couldn't won't wouldn't shouldn't hasn't haven't hadn
 ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "staging",
                 "stage": "staging", "dev": "development", "development": "development",
                 "qa": "qa", "test": "test", "testing": "test", "sandbox": "sandbox",
-                "preview": "preview", "uat": "uat", "beta": "beta"}
+                "preview": "preview", "uat": "uat", "beta": "beta",
+                "simulator": "simulator", "emulator": "simulator"}
 #: Words that name an environment before a system's noun ("the PMS **training** environment",
 #: "the POS **training** system") or after "environment for": only these, since most words
 #: there name no environment ("a quiet environment", "a controlled environment").

@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import (
+    MONTHS,
     NUMBER_WORDS,
     RANKS,
     ROLE_NOUNS,
@@ -195,9 +196,9 @@ def _every_other(f: Facets) -> bool | None:
         nxt = toks[i + 1]
         after = toks[i + 2] if i + 2 < len(toks) else ""
         if nxt in ("other", "second") and (singular_weekday(after) in WEEKDAYS
-                                           or after in UNIT_DAYS):
+                                           or after in UNIT_DAYS or after in MONTHS):
             return True  # not "unlike every other street"
-        if singular_weekday(nxt) in WEEKDAYS or nxt in UNIT_DAYS:
+        if singular_weekday(nxt) in WEEKDAYS or nxt in UNIT_DAYS or nxt in MONTHS:
             found = False
     return found
 
