@@ -32,3 +32,11 @@ async def kept_apart_then_forgotten(runtime: Runtime, principal: Principal, spac
     forgotten = await memories.forget(runtime, principal, rewording, None, space)
     assert forgotten["action"] == "forgotten", forgotten
     assert forgotten["memory"]["id"] == saved["memory"]["id"]
+
+
+async def kept_apart_in_a_new_space(runtime: Runtime, world: Any, stored: str, near: str,
+                                    rewording: str) -> None:
+    """``kept_apart_then_forgotten`` in a fresh space, by a member who may write there."""
+    space = await world.space()
+    m = await world.member(grants={space: "readwrite"})
+    await kept_apart_then_forgotten(runtime, m.principal, space, stored, near, rewording)

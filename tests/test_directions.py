@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from forget_checks import kept_apart_then_forgotten
+from forget_checks import kept_apart_in_a_new_space
 
 from memory_mcp.services import agreement, slots
 from memory_mcp.services.facets import facets, tokens
@@ -272,10 +272,8 @@ async def test_a_reversed_route_is_kept_apart_and_never_forgotten(
     """The route the other way round forgets nothing and is saved beside the stored fact (both
     can be true), not as its next version; the fact itself is still forgotten by a
     rewording."""
-    space = await world.space()
-    m = await world.member(grants={space: "readwrite"})
-    await kept_apart_then_forgotten(
-        runtime, m.principal, space,
+    await kept_apart_in_a_new_space(
+        runtime, world,
         "Model artifacts are pushed from MLflow to the S3 bucket ml-artifacts-prod.",
         "Model artifacts are pushed from the S3 bucket ml-artifacts-prod to MLflow.",
         "Outdated: model artifacts get pushed from MLflow to the ml-artifacts-prod S3 bucket")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from forget_checks import kept_apart_then_forgotten
+from forget_checks import kept_apart_in_a_new_space
 
 from memory_mcp.services import agreement
 from memory_mcp.services.facets import facets, tokens
@@ -198,10 +198,8 @@ def test_the_new_readings_stay_narrow() -> None:
 async def test_a_deputy_is_kept_apart_and_never_forgotten(runtime: Runtime, world: Any) -> None:
     """The deputy's rule forgets nothing and is saved beside the harbour master's; the fact
     itself is still forgotten by a rewording."""
-    space = await world.space()
-    m = await world.member(grants={space: "readwrite"})
-    await kept_apart_then_forgotten(
-        runtime, m.principal, space,
+    await kept_apart_in_a_new_space(
+        runtime, world,
         "Dangerous-goods containers must be inspected by the harbour master before unloading.",
         "Dangerous-goods containers must be inspected by the deputy harbour master before "
         "unloading.",

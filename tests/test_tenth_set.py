@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from forget_checks import kept_apart_then_forgotten
+from forget_checks import kept_apart_in_a_new_space
 
 from memory_mcp.services import agreement, direction
 from memory_mcp.services.facets import facets
@@ -168,10 +168,8 @@ async def test_another_committee_is_kept_apart_and_never_forgotten(runtime: Runt
                                                                    world: Any) -> None:
     """The risk committee's review forgets nothing and is saved beside the credit
     committee's; the fact itself is still forgotten by a rewording."""
-    space = await world.space()
-    m = await world.member(grants={space: "readwrite"})
-    await kept_apart_then_forgotten(
-        runtime, m.principal, space,
+    await kept_apart_in_a_new_space(
+        runtime, world,
         "Counterparty credit limits are reviewed quarterly by the credit committee.",
         "Counterparty credit limits are reviewed quarterly by the risk committee.",
         "forget: the credit committee reviews counterparty credit limits every quarter")
