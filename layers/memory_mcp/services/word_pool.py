@@ -99,12 +99,10 @@ def short_forms(tokens: tuple[str, ...]) -> frozenset[str]:
     another text may write for them. Two words' initials, or a letter and a number ("T2"
     for "terminal 2"), are not read: they match too much by chance ("tower 2", "track 2",
     "server 3" / "S3")."""
+    ok = [t.isalpha() and content_word(t) for t in tokens]  # each word read once
     out: set[str] = set()
-    for i, t in enumerate(tokens):
-        if not (t.isalpha() and content_word(t)):
-            continue
+    for i in range(len(tokens)):
         for n in (3, 4):
-            run = tokens[i:i + n]
-            if len(run) == n and all(w.isalpha() and content_word(w) for w in run):
-                out.add("".join(w[0] for w in run))
+            if i + n <= len(tokens) and all(ok[i:i + n]):
+                out.add("".join(w[0] for w in tokens[i:i + n]))
     return frozenset(out)
