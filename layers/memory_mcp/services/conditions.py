@@ -137,8 +137,8 @@ def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
     # a modifier far more often than it adds one ("the brewery taproom" / "the taproom")
 
 
-_PLACING = frozenset("""at in from within inside for with on containing carrying holding using
-needing""".split())  # noqa: SIM905
+_PLACING = frozenset("""at in from within inside for with containing carrying holding using
+needing""".split())  # noqa: SIM905  # not "on": "deploys happen **on** Thursdays instead"
 #: How far into a text a placing phrase may start and still narrow its subject ("Vehicle deck
 #: loading **for freight lorries** stops …"): the subject's end as the word order shows it is
 #: unreliable there ("loading" before "for" reads as the verb).
