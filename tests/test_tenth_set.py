@@ -235,6 +235,10 @@ def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str
      "60% the morning before."),
     ("tanker picks up milk from us every second day",
      "The milk tanker picks up milk every other day."),
+    # a denial of the whole sentence against a "not" later on
+    ("No concrete may be poured at the Elm Street site when it's below 5 degrees Celsius.",
+     "Concrete pours on the Elm Street site are not allowed when the temperature is below "
+     "5°C."),
 ])
 def test_rewordings_found_by_the_review_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []

@@ -70,9 +70,10 @@ def denies_affirmed(f: Facets, other: Facets) -> bool:
     unsupervised **but not colour corrections**" (one "not" each, about other things). At
     least three words of one denial stated, none of them denied or set aside by the other
     (with two, three rewordings that put the denial elsewhere were refused)."""
-    if not f.negations or f.negations != other.negations or f.tokens[:1] in (
-            ("no",), ("never",), ("nobody",), ("none",)):  # "**No** concrete may be poured
-        # …" denies the whole sentence, as "pours … are **not** allowed" does
+    if not f.negations or f.negations != other.negations or any(t.tokens[:1] in (
+            ("no",), ("never",), ("nobody",), ("none",)) for t in (f, other)):  # "**No**
+        # concrete may be poured …" denies the whole sentence, as "pours … are **not**
+        # allowed" does
         return False
     aside = frozenset().union(*other.contrasts, *other.negated, *other.excluded)
     return any(len((d & other.stems) - aside) >= 3 for d in f.negated)
