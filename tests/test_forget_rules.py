@@ -128,8 +128,8 @@ def test_a_numbered_value_is_an_update_a_numbered_subject_another_thing() -> Non
     "pinned to release 2.3" / "... 2.4" is the same fact's new value (a version). A numbered
     place or piece of kit is another one wherever it stands ("in tank 7" / "in tank 3": both
     tanks may be in use), so a save naming another is kept beside the fact: the safe side,
-    since a wrong version hides a fact that is still true, and the save's ``mayReplace``
-    still offers the old one to forget by id when it was a move."""
+    since a wrong version hides a fact that is still true, and the save's
+    ``keptSeparateFrom`` names the old one with its id, to forget when it was a move."""
     def subject(a: str, b: str) -> bool:
         return next(c.subject for c in agreement.conflicts(a, b) if c.kind == "identifier")
     assert subject("Invoice 1002 from Acme was paid", "Invoice 1001 from Acme was paid")
