@@ -11,11 +11,10 @@ may enter" / "entry is restricted to staff holding a blue badge").
 
 from __future__ import annotations
 
-from memory_mcp.services.direction import verb_stem
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import COMMON_VERBS, CURRENCIES, MONTHS, WEEKDAYS
 from memory_mcp.services.slots import UNIVERSALS
-from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem
+from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem, verb_stem
 from memory_mcp.services.word_pool import parts_pool
 from memory_mcp.services.wording import (
     AUX,
@@ -143,7 +142,8 @@ needing""".split())  # noqa: SIM905  # not "on": "deploys happen **on** Thursday
 #: loading **for freight lorries** stops …"): the subject's end as the word order shows it is
 #: unreliable there ("loading" before "for" reads as the verb).
 _SUBJECT_REACH = 4
-_OBJECT_PRONOUNS = frozenset("us them me him her you it our their".split())  # noqa: SIM905
+#: Words after a placing preposition that name no place ("picks up milk **from us**").
+_NO_PLACE = PRONOUNS | frozenset("us them me him her you it our their".split())  # noqa: SIM905
 
 
 def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:
@@ -159,7 +159,7 @@ def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:
         if tx[k] not in _PLACING or not content_word(tx[k - 1]) \
                 or stem(tx[k - 1]) not in subject_y:
             continue
-        if tx[k + 1:k + 2] and tx[k + 1] in PRONOUNS | _OBJECT_PRONOUNS:
+        if tx[k + 1:k + 2] and tx[k + 1] in _NO_PLACE:
             continue  # "picks up milk **from us**": no place
         words: list[str] = []
         for w in tx[k + 1:k + 6]:

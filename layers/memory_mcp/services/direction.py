@@ -15,7 +15,7 @@ import bisect
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.stems import PARTICIPLES, content_word, stem, verb_stem
 from memory_mcp.services.wording import PREPOSITIONS
 
 _TO = frozenset(["to", "into", "onto", "towards", "toward"])
@@ -104,24 +104,12 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
-#: Past participles whose stem is not the verb's ("is **fed** by" / "**feeds**").
-_PARTICIPLES = {"fed": "feed", "led": "lead", "sent": "send", "paid": "pay", "held": "hold",
-                "kept": "keep", "built": "build", "sold": "sell", "taught": "teach",
-                "bought": "buy", "brought": "bring", "caught": "catch", "made": "make",
-                "given": "give", "taken": "take", "written": "write", "driven": "drive",
-                "chosen": "choos", "seen": "see", "known": "know", "shown": "show",
-                "drawn": "draw", "run": "run", "overseen": "overse"}
 _PASSIVE_AUX = frozenset("is are was were be been being get gets got".split())  # noqa: SIM905
-
-
-def verb_stem(word: str) -> str:
-    """A verb's stem, irregular participles read as their verb ("kept": keep)."""
-    return _PARTICIPLES.get(word) or stem(word)
 
 
 def _participle(word: str) -> bool:
     """"fed", "approved", "driven": not "due", "close" or "payable" before a "by"."""
-    return word in _PARTICIPLES or word.endswith(("ed", "en"))
+    return word in PARTICIPLES or word.endswith(("ed", "en"))
 
 
 def _nominal(word: str, before: str) -> bool:

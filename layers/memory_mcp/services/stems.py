@@ -55,3 +55,17 @@ def part_stems(word: str) -> list[str]:
     """The stems of a word's content parts: "on-call" → ["call"], as a text's ``stems`` hold
     it (``facets``), so a phrase read apart from them compares with them."""
     return [stem(p) for p in re.split(r"[\-/]", word) if content_word(p)]
+
+
+#: Past participles whose stem is not the verb's ("is **fed** by" / "**feeds**").
+PARTICIPLES = {"fed": "feed", "led": "lead", "sent": "send", "paid": "pay", "held": "hold",
+               "kept": "keep", "built": "build", "sold": "sell", "taught": "teach",
+               "bought": "buy", "brought": "bring", "caught": "catch", "made": "make",
+               "given": "give", "taken": "take", "written": "write", "driven": "drive",
+               "chosen": "choos", "seen": "see", "known": "know", "shown": "show",
+               "drawn": "draw", "run": "run", "overseen": "overse"}
+
+
+def verb_stem(word: str) -> str:
+    """A verb's stem, irregular participles read as their verb ("kept": keep)."""
+    return PARTICIPLES.get(word) or stem(word)
