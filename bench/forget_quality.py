@@ -65,10 +65,13 @@ TENTH = ROOT / "bench" / "data" / "forget_tenth.json"
 ELEVENTH = ROOT / "bench" / "data" / "forget_eleventh.json"
 #: A twelfth, written after the eleventh's changes and a review: ``--set twelfth``.
 TWELFTH = ROOT / "bench" / "data" / "forget_twelfth.json"
+#: A thirteenth, written on 2026-12-04 after the twelfth's changes, in ten more domains:
+#: ``--set thirteenth``.
+THIRTEENTH = ROOT / "bench" / "data" / "forget_thirteenth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
-        "twelfth": TWELFTH}
+        "twelfth": TWELFTH, "thirteenth": THIRTEENTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

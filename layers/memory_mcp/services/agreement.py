@@ -21,6 +21,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from memory_mcp.services import (
+    anchors,
     conditions,
     direction,
     opposites,
@@ -34,12 +35,14 @@ from memory_mcp.services.facets import tokens as text_tokens
 from memory_mcp.services.word_pool import parts_pool, pool, short_forms
 
 _PREAMBLE = re.compile(
-    r"^\s*(?:(?:please\s+)?(?:forget|(?:remove|delete|drop)(?:\s+(?:the\s+)?(?:fact|memory|note)s?"
-    r"|(?=\s*:)))"
+    r"^\s*(?:(?:please\s+)?(?:forget(?:\s+the\s+(?:fact|memory|note)(?=\s+that\b))?"
+    r"|(?:remove|delete|drop)(?:\s+(?:the\s+)?(?:fact|memory|note)s?|(?=\s*:)))"
     r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
     # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
     # of the fact)
-    r"|(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+case)"
+    # ("that's outdated: …" too)
+    r"|(?:(?:that|this|it)(?:['\u2019]s|\s+is)\s+)?"
+    r"(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+case)"
     r"|not\s+true\s+any\s?more)\s*:\s*)", re.IGNORECASE)
 
 
@@ -178,7 +181,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             out.append(Conflict(kind, kind == "scope",
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
     condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
-        or conditions.added_clause(a, b) or conditions.added_purpose(a, b)
+        or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
+        or anchors.other_event(a, b) or anchors.value_or_words(a, b)
     if condition is not None:  # "only for registered charities" / "only for applicants on
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
@@ -186,7 +190,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     role = slots.role(a, b) or slots.role_noun(a, b) or slots.rank(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
-    route = direction.reversed_route(a, b) or direction.turned_voice(a, b)
+    route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
+        or direction.turned_sender(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs '
                                                f'"{route[1]}"'))

@@ -75,7 +75,7 @@ _BOUNDS = frozenset("""exceeds exceed exceeding exceeded above over under below 
 greater fewer higher lower least most minimum maximum min max""".split())  # noqa: SIM905
 
 
-def _compared(word: str) -> bool:
+def compared(word: str) -> bool:
     """A content word no other rule compares: not a day, month, time of day, number or bound
     ("lunch **on Wednesday**" is the weekday rule's)."""
     return content_word(word) and word not in OWN_RULES and singular_weekday(word) not in \
@@ -95,7 +95,7 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
             if t not in _CONDITIONALS:
                 continue
             words = [w for w in x.tokens[i + 1:i + 1 + 2 * _REACH]
-                     if _compared(w)][:_REACH]
+                     if compared(w)][:_REACH]
             if words and not any(found.has(p, 0.75) for w in words
                                  for p in (w, *w.split("-"))):  # "morning-before"
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
@@ -117,7 +117,7 @@ def added_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
         if t not in ("for", "during") or (0 < i <= end):  # after the verb, or opening the
             continue  # text ("**For homes with pets**, re-entry is allowed only after …")
         words = [w for w in toks[i + 1:i + 1 + 2 * _REACH]
-                 if _compared(w)][:_REACH]
+                 if compared(w)][:_REACH]
         missing = [not found.has(w, 0.75) for w in words]
         if words and (missing[0] if i == 0 else 2 * sum(missing) > len(words)) \
                 and not any(w[:1].isdigit() for w in toks[i + 1:i + 3]):  # "for 90 days"
@@ -165,7 +165,7 @@ def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:
         for w in tx[k + 1:k + 6]:
             if w in AUX or w in COMMON_VERBS or w in UNIVERSALS or len(words) == 3:
                 break
-            if _compared(w):
+            if compared(w):
                 words.append(w)
         if words and not found.has(words[0], 0.75) and not (
                 len(words) > 1 and found.has(words[0] + words[1], 0.75)):

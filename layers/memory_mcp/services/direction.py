@@ -62,10 +62,11 @@ def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]], dict[
 
 def _named(f: Facets) -> frozenset[str]:
     """Every place the text names: its stems, and each stem with the number after it ("tier
-    2"). Read once per comparison, so comparing routes stays linear in the texts (a cache keyed
+    2"), and each hyphenated word whole ("to the **on-call** director": ``stems`` holds its
+    parts). Read once per comparison, so comparing routes stays linear in the texts (a cache keyed
     by the facets would hash a long text's facets on every lookup)."""
-    return f.stems | frozenset(f"{stem(x)} {y}" for x, y in pairwise(f.tokens)
-                               if y[:1].isdigit())
+    return f.stems | frozenset(stem(t) for t in f.tokens if "-" in t) \
+        | frozenset(f"{stem(x)} {y}" for x, y in pairwise(f.tokens) if y[:1].isdigit())
 
 
 def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -165,5 +166,45 @@ def turned_voice(a: Facets, b: Facets) -> tuple[str, str] | None:
             if last.get(done, len(yt)) < j and at - j <= _REACH \
                     and not any(t in PREPOSITIONS for t in yt[j + 1:at]):
                 found = (" ".join(toks[i:i + 3]), yt[j])
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+#: Words between a sender and its verb that leave it the sender ("the regulator **must**
+#: send", "labels **also** deliver").
+_BETWEEN = frozenset("""must will shall should can may might would could also always usually
+then still""".split())  # noqa: SIM905
+
+
+def _senders(f: Facets) -> dict[str, str]:
+    """Stem → "<word> <verb>" for each word right before an active sending verb ("**labels**
+    deliver", "the **regulator** sends us"), one it does not take a "by" after."""
+    out: dict[str, str] = {}
+    toks = f.tokens
+    for j, w in enumerate(toks):
+        if verb_stem(w) not in _SENDS or toks[j + 1:j + 2] == ("by",):
+            continue
+        i = j - 1
+        while i >= 0 and toks[i] in _BETWEEN:
+            i -= 1
+        if i >= 0 and content_word(toks[i]) and toks[i] not in _PASSIVE_AUX:
+            out.setdefault(stem(toks[i]), f"{toks[i]} {w}")
+    return out
+
+
+def turned_sender(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """One text's sender is the other's receiver: "**labels deliver** mix stems to us" /
+    "mix stems are delivered **to labels**", "the **regulator sends** us the counts" / "the
+    counts are submitted **to the regulator**". A receiving verb keeps the fact ("labels
+    **receive** mix stems" is not read here), as does a text that has it send in both."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        sent_x = _senders(x)
+        if not sent_x:
+            continue
+        roles_y, _, shown_y = _places(y)
+        roles_x = _places(x)[0]
+        for place in sorted(sent_x.keys() - _senders(y).keys()):
+            if "to" in roles_y.get(place, set()) and "to" not in roles_x.get(place, set()):
+                found = (sent_x[place], f"to {shown_y[place]}")
                 return (found[1], found[0]) if flip else found
     return None

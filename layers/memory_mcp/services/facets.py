@@ -192,7 +192,8 @@ _SEASON_WORDS = {"fall": "autumn", "spring": "spring"}
 def _environments(lower: list[str]) -> frozenset[str]:
     """The environments a text names; "the **live** network" is production, but "goes live",
     "live chat" and "they live in" name none."""
-    out = {ENVIRONMENTS[w] for w in lower if w in ENVIRONMENTS}
+    out = {ENVIRONMENTS[w] for i, w in enumerate(lower) if w in ENVIRONMENTS
+           and (w not in _TEST_WORDS or _test_environment(lower, i))}
     for i, w in enumerate(lower):
         if w in NAMED_ENVIRONMENTS and ((lower[i + 1:i + 2] and lower[i + 1] in SYSTEM_NOUNS)
                                         or lower[max(0, i - 2):i] == ["environment", "for"]):
@@ -201,6 +202,19 @@ def _environments(lower: list[str]) -> frozenset[str]:
                 and lower[i + 1] not in _NOT_LIVE and content_word(lower[i + 1]):
             out.add("production")
     return frozenset(out)
+
+
+_TEST_WORDS = frozenset(["test", "testing"])
+
+
+def _test_environment(lower: list[str], i: int) -> bool:
+    """"the **test** PACS archive", "deployed to **test**", "the SYNOP **test** feed" name an
+    environment; "we load **test** at 125 %", "a gas **test** every 30 minutes" name a check:
+    a kind of test (a content word before it) that ends its phrase (none after it)."""
+    after = lower[i + 1] if i + 1 < len(lower) else ""
+    before = lower[i - 1] if i else ""
+    return not (content_word(before) and before not in ENVIRONMENTS
+                and not content_word(after))
 
 
 #: "live" is the production environment before a noun ("the **live** network", "Bikes'

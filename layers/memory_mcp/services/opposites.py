@@ -76,6 +76,7 @@ free complimentary | paid pay pays charged chargeable
 first | last
 earliest oldest | latest newest
 encrypted | decrypted plaintext
+refundable | forfeit forfeits forfeited non-refundable nonrefundable
 """
 
 _EVENTS = """
@@ -88,8 +89,10 @@ read reads reading read-only readonly | write writes wrote written writing
 start starts started starting begin begins began begun beginning | stop stops stopped
   stopping end ends ended ending finish finishes finished finishing
 open opens opened opening | close closes closed closing shut shuts shutting
-grant grants granted granting issue issued issuing | revoke revokes revoked revoking
-add adds added adding | remove removes removed removing delete deletes deleted deleting
+grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
+  cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
+add adds added adding place places placed placing put puts putting | remove removes
+  removed removing delete deletes deleted deleting
 lock locks locked locking | unlock unlocks unlocked unlocking
 charge charges charged charging | refund refunds refunded refunding
 fill fills filled filling refill refills refilled refilling | empty empties emptied emptying

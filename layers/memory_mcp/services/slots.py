@@ -286,16 +286,13 @@ def role(a: Facets, b: Facets) -> tuple[str, str] | None:
     return " ".join(sorted(ra[1])), " ".join(sorted(rb[1]))
 
 
-def _universal(f: Facets) -> str | None:
+def _universals(f: Facets) -> list[tuple[str, str]]:
     """The text's "all", "every", "each" or "any" of things (not "every night", "every 3
-    days": a schedule)."""
+    days": a schedule), each with the stem of the thing."""
     toks = f.tokens
-    for i, t in enumerate(toks):
-        nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if t in UNIVERSALS and content_word(nxt) and nxt not in EVERY_COUNTS \
-                and not nxt[:1].isdigit():
-            return t
-    return None
+    return [(t, stem(toks[i + 1])) for i, t in enumerate(toks[:-1])
+            if t in UNIVERSALS and content_word(toks[i + 1]) and toks[i + 1] not in EVERY_COUNTS
+            and not toks[i + 1][:1].isdigit()]
 
 
 def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
@@ -305,8 +302,11 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
     **the EU**", "**every** team has write access" / "**only** the platform team …").
     ``only_a`` / ``only_b``: each text's names the other lacks (``agreement``)."""
     for x, y, mine, flip in ((a, b, only_b, False), (b, a, only_a, True)):
-        word = _universal(x)
-        if word is None or _universal(y) is not None:
+        things_y = {thing for _, thing in _universals(y)}
+        # "every client must sign …" / "clients under 25 must sign … before **any** work
+        # starts": a universal of other things in the narrower text leaves it narrower
+        word = next((w for w, thing in _universals(x) if thing not in things_y), None)
+        if word is None:
             continue
         placed = [n for n in mine if not _continues(y, n, x)]
         narrow = "only" if "only" in y.tokens and "only" not in x.tokens else (
@@ -331,10 +331,11 @@ def _modified(x: Facets, y: Facets) -> str | None:
             end += 1  # "all employees **receive**": the verb ends the things
         if end == start:
             continue
-        head = stem(toks[end - 1])
+        heads = {stem(toks[k]) for k in range(start, end)}  # "all **clients**, residential
+        # included": the tokens lost the comma that ended the things
         for i, t in enumerate(y.tokens[1:], 1):
             prev = y.tokens[i - 1]
-            if stem(t) == head and content_word(prev) and stem(prev) not in x.stems \
+            if stem(t) in heads and content_word(prev) and stem(prev) not in x.stems \
                     and prev not in DETERMINERS and number(prev) is None and i - 1 not in verbs_y:
                 return prev  # not a verb before them ("Finance **settles** invoices")
     return None

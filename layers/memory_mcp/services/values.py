@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import bisect
 
+from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import STOP_WORDS
+from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS
 from memory_mcp.services.wording import subject_end
 
 _DURATION_SLACK = 0.03
@@ -76,7 +77,19 @@ def denies_affirmed(f: Facets, other: Facets) -> bool:
         # allowed" does
         return False
     aside = frozenset().union(*other.contrasts, *other.negated, *other.excluded)
-    return any(len((d & other.stems) - aside) >= 3 for d in f.negated)
+    if any(len((d & other.stems) - aside) >= 3 for d in f.negated):
+        return True
+    # two words suffice when the other's denials are about nothing this text mentions: "may
+    # **not draft letters**" / "may draft letters **but cannot sign them**"
+    mine, theirs = _denied_after(f), _denied_after(other)
+    return bool(theirs) and all(d and not d & f.stems for d in theirs) \
+        and any(len(d) >= 2 and d <= other.stems for d in mine)
+
+
+def _denied_after(f: Facets) -> list[frozenset[str]]:
+    """The words each negation word of ``f`` is followed by ("cannot **sign** them")."""
+    toks = list(f.tokens)
+    return [negation.after(toks, i) for i, t in enumerate(toks) if t in NEGATIONS]
 
 
 def durations_text(values: tuple[float, ...]) -> str:

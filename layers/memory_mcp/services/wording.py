@@ -148,6 +148,8 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
             return content[0] if content and _verb_s(toks[content[0]]) else None
         for i in content[1:]:
             after = toks[i + 1] if i + 1 < end else None
+            if _after_count(toks, i):
+                continue  # "max 12 **bicycles** on the lower deck", "all **claims**": a noun
             if _verb_s(toks[i]) or (after is not None and not content_word(after)
                                     and not _noun_like(toks[i])):
                 return i
@@ -173,6 +175,21 @@ _NOUN_ENDINGS = ("tion", "sion", "ment", "ance", "ence", "ity", "ness", "ship", 
 
 def _noun_like(word: str) -> bool:
     return len(word) > 5 and word.endswith(_NOUN_ENDINGS)
+
+
+#: Words a verb never directly follows: a count or a determiner starts a noun phrase.
+_NOUN_STARTS = (DETERMINERS - {"that"}) | frozenset(
+    "all each every some many few several both any no".split())  # noqa: SIM905
+
+
+def _after_count(toks: tuple[str, ...], i: int) -> bool:
+    """``toks[i]`` follows a determiner or a count ("max **12** bicycles"), not a numbered
+    name ("Unit 12 **covers** the old town")."""
+    prev = toks[i - 1]
+    if prev in _NOUN_STARTS:
+        return True
+    return number(prev) is not None and (i < 2 or toks[i - 2] in _BOUND_WORDS
+                                         or not content_word(toks[i - 2]))
 
 
 def _verb_s(word: str) -> bool:
@@ -250,14 +267,14 @@ def _modifier_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tup
     return None
 
 
-_PARTICLES = frozenset("back up out in off on down over".split())  # noqa: SIM905
+PARTICLES = frozenset("back up out in off on down over".split())  # noqa: SIM905
 
 
 def _verbal(block: list[tuple[int, str]]) -> bool:
     """A common verb, with its particle if any ("go back"): where the word order did not
     show the verb, the list does."""
     return any(w in COMMON_VERBS for _, w in block) \
-        and all(w in COMMON_VERBS or w in _PARTICLES for _, w in block)
+        and all(w in COMMON_VERBS or w in PARTICLES for _, w in block)
 
 
 def _in_subjects(a: Facets, b: Facets, xs: list[tuple[int, str]],
