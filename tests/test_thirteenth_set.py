@@ -112,3 +112,43 @@ async def test_a_sender_turned_receiver_is_kept_apart_and_never_forgotten(runtim
         "Sea lice counts must be submitted to the regulator every Friday by 17:00.",
         "the regulator sends us sea lice counts every Friday by 17:00",
         "forget: sea lice counts go to the regulator every Friday, no later than 17:00")
+
+
+# The fourteenth set's first run (on f09d739: 6 wrong forgets of 100)
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("patients over 70 are charged for a retinal photo with every sight test",
+     "Patients over 70 get a free retinal photo with every sight test.", "opposite"),
+    ("the dive instructor has to analyse and sign any nitrox fill above 32% oxygen",
+     "Nitrox fills above 32% oxygen must be analysed and signed by the fill-station tech.",
+     "role"),
+    ("the east wing dosing pumps are calibrated each quarter by our in-house maintenance team",
+     "Dosing pumps for the east wing are calibrated by Ecolab each quarter.", "role"),
+    ("Phishing reports from staff are triaged by the incident response team within 30 minutes.",
+     "Phishing reports from staff are triaged by tier-1 analysts within 30 minutes.", "role"),
+    ("rigging ropes are kept in service after five years or any shock load",
+     "Rigging ropes retired after five years or any shock load.", "opposite"),
+    ("Crew A covers emergency storm callouts on weekends.",
+     "Crew B covers emergency storm callouts on weekends.", "identifier"),
+    ("production of the ordering app runs 3.4.1 while staging stays on 3.3.9",
+     "Staging of the ordering app runs version 3.4.1 while production stays on 3.3.9.",
+     "environment"),
+    ("line 2 bandsaw blades get changed every 5 hours",
+     "Bandsaw blades on Line 2 are swapped every 4 operating hours.", "number"),
+])
+def test_near_misses_found_by_the_fourteenth_set_conflict(request_text: str, stored: str,
+                                                          kind: str) -> None:
+    for x, y in ((request_text, stored), (stored, request_text)):
+        found = {c.kind for c in agreement.conflicts(x, y)}
+        assert kind in found, (x, found)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("invoices are approved by Alice", "Alice approves invoices"),
+    ("Invoices must be paid by Friday", "Invoices are paid by the end of the week"),
+    ("line 2 bandsaw blades get changed after every four hours of operation",
+     "Bandsaw blades on Line 2 are swapped every 4 operating hours."),
+    ("greenmech services the chipper every 200 hours of engine time - forget",
+     "The chipper is serviced by Greenmech every 200 engine hours."),
+])
+def test_rewordings_found_by_the_fourteenth_set_agree(request_text: str, stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []

@@ -68,8 +68,13 @@ def strip_preamble(text: str) -> str:
     topic = _TOPIC_NOTE.match(text)
     if topic is not None and text[topic.end():].strip():
         return f"{topic.group(1) or ''} {text[topic.end():].strip()}".strip()
-    stripped = _PREAMBLE.sub("", text, count=1).strip()
+    stripped = _POSTAMBLE.sub("", _PREAMBLE.sub("", text, count=1)).strip()
     return stripped or text.strip()
+
+
+#: The request said after the fact: "… through the Shopify checkout **- forget this**".
+_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(]\s*(?:please\s+)?(?:forget|remove|delete|drop)"
+                        r"(?:\s+(?:this|that|it))?(?:\s+please)?\s*[.!)]*\s*$", re.IGNORECASE)
 
 
 #: An address, a domain, a path, a channel or a name with a digit is matched exactly:
@@ -116,6 +121,9 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if a.environments and b.environments and a.environments != b.environments:
         out.append(Conflict("environment", True, f"environments differ: "
                             f"{_q(sorted(a.environments))} vs {_q(sorted(b.environments))}"))
+    elif (crossed := things.crossed_environments(a, b)) is not None:
+        out.append(Conflict("environment", True, f'environments swapped: "{crossed[0]}" vs '
+                                                 f'"{crossed[1]}"'))
     elif a.environments and not b.environments:  # "the **staging** DB fails over to Frankfurt"
         # is not "the DB fails over to Frankfurt": a request or a save narrowed to one
         # environment is about that one, not the fact that names none
@@ -187,7 +195,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
-    role = slots.role(a, b) or slots.role_noun(a, b) or slots.rank(a, b)
+    role = slots.role(a, b) or slots.role_noun(a, b) or slots.rank(a, b) \
+        or direction.other_doer(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \

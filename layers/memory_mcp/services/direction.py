@@ -15,8 +15,16 @@ import bisect
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.stems import PARTICIPLES, content_word, stem, verb_stem
-from memory_mcp.services.wording import PREPOSITIONS
+from memory_mcp.services.lexicon import MONTHS, WEEKDAYS
+from memory_mcp.services.stems import (
+    PARTICIPLES,
+    content_word,
+    singular_weekday,
+    stem,
+    verb_stem,
+)
+from memory_mcp.services.word_pool import Pool, parts_pool
+from memory_mcp.services.wording import OWN_RULES, PREPOSITIONS, subject_end
 
 _TO = frozenset(["to", "into", "onto", "towards", "toward"])
 #: Verbs that say one move from either end ("finance **sends** the invoices to customers" /
@@ -207,4 +215,57 @@ def turned_sender(a: Facets, b: Facets) -> tuple[str, str] | None:
             if "to" in roles_y.get(place, set()) and "to" not in roles_x.get(place, set()):
                 found = (sent_x[place], f"to {shown_y[place]}")
                 return (found[1], found[0]) if flip else found
+    return None
+
+
+#: Words after "by" that give a deadline or a means, not a doer ("paid **by** Friday", "filed
+#: by the **end** of the month"): the value rules compare those.
+_NO_DOER = frozenset("""end close start noon midnight eod cob then now tomorrow today tonight
+deadline latest""".split())  # noqa: SIM905
+
+
+def _doers(f: Facets) -> list[str]:
+    """The words of each doer a passive names ("are calibrated each quarter **by our in-house
+    maintenance team**", "must be analysed and signed **by the fill-station tech**")."""
+    toks, out = f.tokens, []
+    for i, t in enumerate(toks):
+        if t != "by" or not any(_participle(toks[p]) and p and toks[p - 1] in _PASSIVE_AUX | {
+                "and", "or"} for p in range(max(0, i - 4), i)):
+            continue
+        words: list[str] = []
+        for w in toks[i + 1:i + 6]:
+            if w in PREPOSITIONS or w in _BETWEEN or (words and not content_word(w)):
+                break
+            if content_word(w):
+                words.append(w)
+        if words and not words[0][:1].isdigit() and words[0] not in _NO_DOER \
+                and words[0] not in OWN_RULES and singular_weekday(words[0]) not in WEEKDAYS \
+                and words[0] not in MONTHS:
+            out.append(" ".join(words[:3]))
+    return out
+
+
+def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Another one does it: "calibrated by **our in-house maintenance team**" / "calibrated by
+    **Ecolab**" (two doers sharing no word), or "**the dive instructor** has to analyse and
+    sign …" / "… must be analysed and signed **by the fill-station tech**" (an active subject
+    the passive text never names, doing what that text has someone else do)."""
+    pool_a, pool_b = parts_pool(a), parts_pool(b)
+    da, db = _doers(a), _doers(b)
+
+    def unnamed(phrase: str, pool: Pool) -> bool:
+        return not any(pool.has(w, 0.75) for w in phrase.split())
+
+    if da and db:
+        if all(unnamed(x, pool_b) for x in da) and all(unnamed(y, pool_a) for y in db):
+            return da[0], db[0]
+        return None
+    for doers, active, pool_doer, pool_active, flip in ((db, a, pool_b, pool_a, False),
+                                                       (da, b, pool_a, pool_b, True)):
+        if not doers or "by" in active.tokens:
+            continue
+        subject = " ".join(w for w in active.tokens[:subject_end(active)] if content_word(w))
+        if subject and unnamed(subject, pool_doer) and all(unnamed(d, pool_active)
+                                                           for d in doers):
+            return (doers[0], subject) if flip else (subject, doers[0])
     return None

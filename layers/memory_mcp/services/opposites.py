@@ -77,6 +77,8 @@ first | last
 earliest oldest | latest newest
 encrypted | decrypted plaintext
 refundable | forfeit forfeits forfeited non-refundable nonrefundable
+in_service | retire retires retired retiring decommission decommissions decommissioned
+  out_of_service
 """
 
 _EVENTS = """
@@ -137,6 +139,9 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
     out = [t for t, nxt in zip(tokens, nexts, strict=True)
            if not (t == "every" and (nxt in EVERY_COUNTS or nxt[:1].isdigit()))]
     for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
+        if y == "service" and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
+            out.append(f"{x}_service".replace("of_", "out_of_"))  # "kept **in service**" /
+            # "retired", "taken **out of service**"
         if y == "hours":
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
@@ -162,23 +167,25 @@ EVERY_COUNTS = frozenset(UNIT_DAYS) | frozenset(WEEKDAYS) | frozenset(
 
 
 @lru_cache(maxsize=1)
-def _sides() -> dict[str, tuple[int, int, bool]]:
-    """Form → (pair, side, is a state)."""
-    out: dict[str, tuple[int, int, bool]] = {}
+def _sides() -> dict[str, list[tuple[int, int, bool]]]:
+    """Form → each (pair, side, is a state) it takes: "charged" is the other side of "free"
+    and of "refunded"."""
+    out: dict[str, list[tuple[int, int, bool]]] = {}
+    index = 0
     for state, block in ((True, _STATES), (False, _EVENTS)):
         pairs = [p for p in block.replace("\n  ", " ").strip().splitlines() if p.strip()]
         for pair in pairs:
-            index = len({v[0] for v in out.values()})
             for side, forms in enumerate(pair.split("|")):
                 for form in forms.split():
-                    out[form] = (index, side, state)
+                    out.setdefault(form, []).append((index, side, state))
+            index += 1
     for verb in sorted(_PHRASAL):
         for a, b in (("in", "out"), ("on", "off"), ("up", "down")):
-            index = len({v[0] for v in out.values()})
             if f"{verb}_{a}" in out or f"{verb}_{b}" in out:
                 continue  # the lexicon pairs it ("hand out" / "return")
-            out[f"{verb}_{a}"] = (index, 0, verb in _PHRASAL_STATES)
-            out[f"{verb}_{b}"] = (index, 1, verb in _PHRASAL_STATES)
+            out[f"{verb}_{a}"] = [(index, 0, verb in _PHRASAL_STATES)]
+            out[f"{verb}_{b}"] = [(index, 1, verb in _PHRASAL_STATES)]
+            index += 1
     return out
 
 
@@ -218,8 +225,7 @@ def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, boo
     states: dict[int, bool] = {}
     for tokens, held in ((a, held_a), (b, held_b)):
         for t in _forms(tokens):
-            if t in sides:
-                pair, side, state = sides[t]
+            for pair, side, state in sides.get(t, ()):
                 held.setdefault((pair, side), t)
                 states[pair] = state
     found = [(word.replace("_", " "), held_b[(pair, 1 - side)].replace("_", " "), states[pair])

@@ -135,3 +135,29 @@ def swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
             # a frequency and a word ("**night** shift" / "**day** shift") two things
             return word, other
     return None
+
+
+def crossed_environments(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """The same environments holding the same values the other way round: "**production**
+    runs 3.4.1 while **staging** stays on 3.3.9" / "**staging** runs 3.4.1 while
+    **production** stays on 3.3.9". Each environment is paired with the first value written
+    with digits after it (before the next environment); a rewording that names them in the
+    other order moves their values with them."""
+    def pairs(f: Facets) -> dict[str, str]:
+        out: dict[str, str] = {}
+        env: str | None = None
+        for t in f.tokens:
+            if t in ENVIRONMENTS and ENVIRONMENTS[t] in f.environments:
+                env = ENVIRONMENTS[t]
+            elif env is not None and any(ch.isdigit() for ch in t):
+                out.setdefault(env, t)
+                env = None
+        return out
+
+    if len(a.environments) < 2 or a.environments != b.environments:
+        return None
+    pa, pb = pairs(a), pairs(b)
+    for env in sorted(pa.keys() & pb.keys()):
+        if pa[env] != pb[env] and pa[env] in pb.values() and pb[env] in pa.values():
+            return f"{env} {pa[env]}", f"{env} {pb[env]}"
+    return None

@@ -11,7 +11,7 @@ import bisect
 
 from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS
+from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, UNIT_DAYS
 from memory_mcp.services.wording import subject_end
 
 _DURATION_SLACK = 0.03
@@ -146,12 +146,19 @@ def each_has_more(a: Facets, b: Facets) -> tuple[str, str] | None:
     def extra(x: Facets, y: Facets) -> list[str]:
         spans = y.durations
         out = [show_number(n) for n in sorted(x.numbers - hours(y.numbers), key=abs)
-               if not any(close(n, d) for d in spans)]
+               if not any(close(n, d) or _counted(n, d, x) for d in spans)]
         out += [durations_text((d,)) for d in x.durations
-                if not any(close(d, e) for e in spans) and d not in y.numbers]
+                if not any(close(d, e) for e in spans) and d not in y.numbers
+                and not any(_counted(n, d, y) for n in y.numbers)]
         return out
     ea, eb = extra(a, b), extra(b, a)
     return (", ".join(ea), ", ".join(eb)) if ea and eb else None
+
+
+def _counted(n: float, days: float, f: Facets) -> bool:
+    """``f`` counts ``n`` of a unit it names apart from the number, which makes ``days``:
+    "every **4** operating **hours**" / "every four hours of operation"."""
+    return any(close(n * UNIT_DAYS[t], days) for t in f.tokens if t in UNIT_DAYS)
 
 
 _BOUND_WORDS = {"max": "at most", "min": "at least", "gt": "more than", "lt": "less than"}

@@ -61,7 +61,7 @@ shipment package pr module lesson part volume edition season episode wave round 
 hall ladder rescue engine truck ambulance bay zone line platform lane bed ward court field pitch
 station site terminal dock track van vehicle crane berth tank vat silo pier quay wharf hangar
 studio booth kiosk locker cabinet freezer fridge oven kiln enclosure paddock block wing tower
-door entrance exit checkpoint counter class ext extension port
+door entrance exit checkpoint counter class ext extension port crew team shift plan
 """.split())  # noqa: SIM905
 #: Numbered *places and pieces of kit* ("tank 7", "bay 4", "Studio 3", "oven 2"): another
 #: number names another one wherever it stands, so a save naming another is kept beside the
@@ -429,7 +429,10 @@ def _letter_id(toks: tuple[str, ...], i: int) -> bool:
     tok = toks[i]
     if len(tok) != 1 or not tok.isalpha():
         return False
-    return tok not in ("a", "i") or i + 1 == len(toks) or not content_word(toks[i + 1])
+    after = toks[i + 1] if i + 1 < len(toks) else ""
+    return tok not in ("a", "i") or not content_word(after) or (
+        tok == "a" and _verb_s(after) and i > 0 and stem(toks[i - 1]) in ID_NOUNS)  # "Crew
+    # **A** covers …": no article stands before a verb's -s
 
 
 def subject_end(f: Facets) -> int:
