@@ -152,3 +152,42 @@ def test_near_misses_found_by_the_fourteenth_set_conflict(request_text: str, sto
 ])
 def test_rewordings_found_by_the_fourteenth_set_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
+
+
+# Near misses earlier sets left, found by the rules above once their blocks are read
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("The Denver subrogation team handles all auto claims for Colorado and Utah.",
+     "The Denver claims team handles all auto claims for Colorado and Utah.", "word"),
+    ("pipe bursts in the north district get reported to the zone 2 leak detection team",
+     "Pipe bursts in the north district are reported to the Zone 2 repair crew.", "word"),
+    ("Hydrofluoric acid work requires a face shield and a second person present",
+     "Hydrofluoric acid work requires calcium gluconate gel on the bench and a second person "
+     "present.", "word"),
+])
+def test_a_block_in_another_words_place_conflicts(request_text: str, stored: str,
+                                                  kind: str) -> None:
+    for x, y in ((request_text, stored), (stored, request_text)):
+        found = {c.kind for c in agreement.conflicts(x, y)}
+        assert kind in found, (x, found)
+
+
+def test_a_request_adding_a_condition_block_conflicts_one_way() -> None:
+    """Read from the request's side: it adds three words in one place to the fact."""
+    request = ("Tenants at Riverside Towers may keep cats with written approval from "
+               "management, but not dogs.")
+    stored = "Tenants at Riverside Towers may keep cats but not dogs."
+    assert "words" in {c.kind for c in agreement.conflicts(request, stored)}
+    # two added words are not enough: a rewording adds as many ("a twelve-hour fast")
+    assert agreement.conflicts("Tenants at Riverside Towers may keep cats, but never dogs.",
+                               stored) == []
+
+
+@pytest.mark.anyio
+async def test_a_narrower_request_forgets_nothing_and_is_saved_apart(runtime: Runtime,
+                                                                    world: Any) -> None:
+    await kept_apart_in_a_new_space(
+        runtime, world,
+        "Tenants at Riverside Towers may keep cats but not dogs.",
+        "Tenants at Riverside Towers may keep cats with written approval from management, "
+        "but not dogs.",
+        "forget: at Riverside Towers tenants can have cats, but dogs are not allowed")

@@ -22,6 +22,7 @@ from itertools import pairwise
 
 from memory_mcp.services import (
     anchors,
+    blocks,
     conditions,
     direction,
     opposites,
@@ -250,8 +251,12 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
                                            f"{_q([w for _, w in only_a[:4]])} vs "
                                            f"{_q([w for _, w in only_b[:4]])}"))
     elif not (subject_found or out):
-        swap = wording.swap(a, b, [(i, w) for i, w in only_a if w not in opposite],
-                            [(i, w) for i, w in only_b if w not in opposite])
+        xs = [(i, w) for i, w in only_a if w not in opposite]
+        ys = [(i, w) for i, w in only_b if w not in opposite]
+        swap = wording.swap(a, b, xs, ys) or blocks.swapped_block(a, b, xs, ys)
+        added = None if swap is not None else blocks.added_block(a, b, only_a, only_b)
+        if added is not None:
+            out.append(Conflict("words", True, f'the request adds "{added}"'))
         if swap is not None:  # another person, thing or value in the same place: another fact
             out.append(Conflict("word", True, f'one word differs: "{swap[0]}" vs "{swap[1]}"'))
     return out

@@ -148,7 +148,7 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
             return content[0] if content and _verb_s(toks[content[0]]) else None
         for i in content[1:]:
             after = toks[i + 1] if i + 1 < end else None
-            if _after_count(toks, i):
+            if _after_count(toks, i) or _names_group(toks, i, end):
                 continue  # "max 12 **bicycles** on the lower deck", "all **claims**": a noun
             if _verb_s(toks[i]) or (after is not None and not content_word(after)
                                     and not _noun_like(toks[i])):
@@ -190,6 +190,16 @@ def _after_count(toks: tuple[str, ...], i: int) -> bool:
         return True
     return number(prev) is not None and (i < 2 or toks[i - 2] in _BOUND_WORDS
                                          or not content_word(toks[i - 2]))
+
+
+_GROUPS = frozenset("team teams crew crews desk department unit group squad office".split())  # noqa: SIM905
+
+
+def _names_group(toks: tuple[str, ...], i: int, end: int) -> bool:
+    """"the Denver **claims** team handles …": a word before a group's noun that a verb
+    follows names the group."""
+    return i + 2 < end and toks[i + 1] in _GROUPS and (toks[i + 2] in AUX
+                                                        or _verb_s(toks[i + 2]))
 
 
 def _verb_s(word: str) -> bool:

@@ -1,0 +1,75 @@
+"""A few words standing where the other text has one or two, the rest the same sentence.
+
+The swapped-word rule (``wording.swap``) compares at most two unmatched words a side, and the
+"each says what the other does not" rule needs three a side, so a pair between the two was
+read by neither: "… get reported to the zone 2 **leak detection team**" / "… are reported to
+the Zone 2 **repair crew**", "… requires **a face shield** and a second person present" /
+"… requires **calcium gluconate gel on the bench** and a second person present". Both pairs
+forgot the stored fact in forget sets written apart from the rules (the seventh and the
+eleventh). Here the unmatched words of both texts must face each other in one aligned block,
+outside any verb, with at least three words around it the texts share: one place in one
+sentence, holding another thing. Fourteen forget sets' rewordings lose nothing to it (measured
+with bench/forget_quality.py).
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.stems import stem
+from memory_mcp.services.wording import predicates, words
+
+#: Unmatched words a side this rule reads: more is the "each says what the other does not"
+#: rule's (or a long text's).
+_MOST = 4
+#: Shared content words each text must keep outside the block.
+_SHARED = 3
+
+
+def swapped_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
+                  only_b: list[tuple[int, str]]) -> tuple[str, str] | None:
+    """(a's block, b's block) when ``only_a`` and ``only_b`` (each text's content words the
+    other lacks, by position) are one aligned block of three or four words against one or two,
+    none of them a verb; None otherwise."""
+    la, lb = len(only_a), len(only_b)
+    if not (la and lb and max(la, lb) <= _MOST and min(la, lb) < 3 <= max(la, lb)):
+        return None
+    wa, wb = words(a), words(b)
+    if len(wa) - la < _SHARED or len(wb) - lb < _SHARED:
+        return None
+    lone_a, lone_b = {i for i, _ in only_a}, {i for i, _ in only_b}
+    if predicates(a) & lone_a or predicates(b) & lone_b:  # a reworded verb phrase
+        return None
+    key_a = [f"\0{w}" if i in lone_a else stem(w) for i, w in wa]
+    key_b = [f"\0{w}" if i in lone_b else stem(w) for i, w in wb]
+    ops = [op for op in SequenceMatcher(None, key_a, key_b, autojunk=False).get_opcodes()
+           if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "replace":
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    xs, ys = wa[i1:i2], wb[j1:j2]
+    if {i for i, _ in xs} != lone_a or {i for i, _ in ys} != lone_b:
+        return None  # shared words inside the block: the texts are ordered otherwise
+    return " ".join(w for _, w in xs), " ".join(w for _, w in ys)
+
+
+def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
+                only_b: list[tuple[int, str]]) -> str | None:
+    """The block of three or more words the request ``a`` adds, in one place, to everything
+    the stored ``b`` says: "may keep cats **with written approval from management**, but not
+    dogs" / "may keep cats but not dogs" (a condition the fact does not have: forgetting the
+    narrower rule must not remove the broader one). With two words, two rewordings of the
+    fourteen sets were refused ("a **twelve-hour** fast" / "must be fasted for 12 hours")."""
+    if only_b or len(only_a) < _SHARED:
+        return None
+    wa, wb = words(a), words(b)
+    if len(wb) < _SHARED:
+        return None
+    lone = {i for i, _ in only_a}
+    key_a = [f"\0{w}" if i in lone else stem(w) for i, w in wa]
+    ops = [op for op in SequenceMatcher(None, key_a, [stem(w) for _, w in wb],
+                                        autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(ops) != 1 or ops[0][0] != "delete" or {i for i, _ in wa[ops[0][1]:ops[0][2]]} != lone:
+        return None
+    return " ".join(w for _, w in wa[ops[0][1]:ops[0][2]])
