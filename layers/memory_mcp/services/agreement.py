@@ -36,7 +36,7 @@ from memory_mcp.services.facets import tokens as text_tokens
 from memory_mcp.services.word_pool import parts_pool, pool, short_forms
 
 _PREAMBLE = re.compile(
-    r"^\s*(?:(?:please\s+)?(?:forget(?:\s+the\s+(?:fact|memory|note)(?=\s+that\b))?"
+    r"^\s*(?:(?:please\s+)?(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b))?"
     r"|(?:remove|delete|drop)(?:\s+(?:the\s+)?(?:fact|memory|note)s?|(?=\s*:)))"
     r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
     # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
@@ -143,6 +143,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                         or b.numbers <= values.hours(a.numbers)):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
+    elif (nth := things.ordinal_thing(a, b)) is not None:
+        out.append(Conflict("scope", True, f'one of them: "{nth[0]}" vs "{nth[1]}"'))
     if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
         out.append(Conflict("number", False, "one number is negative in one text only"))
     bound = values.bounds_differ(a, b)
@@ -174,6 +176,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     for kind, x, y in (("weekday", a.weekdays, b.weekdays), ("month", a.months, b.months)):
         if x and y and x != y:
             out.append(Conflict(kind, False, f"{kind}s differ: {_q(sorted(x))} vs {_q(sorted(y))}"))
+    if bool(a.months) != bool(b.months) and len(a.months | b.months) >= 2:
+        # "closes at 18:00 **from October to March**" / "shuts at 6 pm all year round": a
+        # season one text only keeps (a single month may be a date: "the March release")
+        out.append(Conflict("month", False, "only one names months: "
+                                            f"{_q(sorted(a.months | b.months))}"))
     if a.times and b.times and not (a.times <= b.times or b.times <= a.times):  # "every night
         # at midnight" says more than "every night", not something else
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "

@@ -209,13 +209,32 @@ def turned_sender(a: Facets, b: Facets) -> tuple[str, str] | None:
         sent_x = _senders(x)
         if not sent_x:
             continue
-        roles_y, _, shown_y = _places(y)
-        roles_x = _places(x)[0]
+        to_y, to_x = _receivers(y), _receivers(x)
         for place in sorted(sent_x.keys() - _senders(y).keys()):
-            if "to" in roles_y.get(place, set()) and "to" not in roles_x.get(place, set()):
-                found = (sent_x[place], f"to {shown_y[place]}")
+            if place in to_y and place not in to_x:
+                found = (sent_x[place], to_y[place])
                 return (found[1], found[0]) if flip else found
     return None
+
+
+def _receivers(f: Facets) -> dict[str, str]:
+    """Stem → "to <phrase>" for each content word of the phrase after each "to" ("to the
+    council's environment **team**", "to the hill **party**"), up to a preposition."""
+    out: dict[str, str] = {}
+    toks = f.tokens
+    for i, t in enumerate(toks):
+        if t not in _TO:
+            continue
+        phrase: list[str] = []
+        for w in toks[i + 1:i + 1 + _REACH + 1]:
+            if w in PREPOSITIONS or w in _BETWEEN or (phrase and content_word(phrase[-1])
+                                                      and not content_word(w)):
+                break
+            phrase.append(w)
+        for w in phrase:
+            if content_word(w):
+                out.setdefault(stem(w), " ".join([t, *phrase]))
+    return out
 
 
 #: Words after "by" that give a deadline or a means, not a doer ("paid **by** Friday", "filed

@@ -39,6 +39,9 @@ from memory_mcp.services.stems import content_word, singular_weekday, stem
 #: two addresses, not one word each and a shared "@harlowlaw.com". A minus sign before a
 #: number is a token ("-18": "minus", "18"), so "-18 °C" and "18 °C" differ.
 _SPELLED = re.compile(r"(\d+(?:\.\d+)?)-(second|minute|hour|day|week|month|year)")
+#: A number written into a word: "a **35-tonne** limit", "a **4-seat** cabin" (durations,
+#: "10-minute", are ``COMPACT``'s).
+_COUNTED = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)-[a-z][a-z-]*")
 _JOINED = re.compile(r"\d+(?:[\-/.]\d+)+")
 _TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+|(?<![\w\-])[-\u2212\u2013](?=\d)"
                     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
@@ -133,6 +136,10 @@ def _read(text: str) -> Facets:
             per = COMPACT_UNITS.get(unit) or UNIT_DAYS[unit]
             durations.append(float(compact.group(1)) * per)
             continue
+        counted = _COUNTED.fullmatch(low)
+        if value is None and counted and i not in read:  # "a **35-tonne** limit"
+            value = float(counted.group(1).replace(",", ""))
+            nxt = ""  # its unit is written into it: not a duration of the next word
         if value is None and low in ("a", "an", "per") and nxt in UNIT_DAYS and nxt != "second" \
                 and i not in read and lower[i + 2:i + 3] != ["of"]:  # "a quarter of the staff"
             value = 1.0

@@ -75,6 +75,22 @@ _FREQUENCY = {"hourly": 1 / 24, "daily": 1.0, "weekly": 7.0, "biweekly": 14.0,
 _PAST = {"half": 30, "quarter": 15}
 
 
+def _and_a_half(lower: list[str], i: int) -> tuple[float, int] | None:
+    """(days, the end of the words) for "an hour and a half", "one and a half hours", "2 and
+    a half days" starting at ``i``; None otherwise."""
+    w = lower[i]
+    count = 1.0 if w in ("a", "an") else number(w)
+    if count is None:
+        return None
+    if lower[i + 1:i + 4] == ["and", "a", "half"] and lower[i + 4:i + 5] \
+            and lower[i + 4] in UNIT_DAYS:
+        return (count + 0.5) * UNIT_DAYS[lower[i + 4]], i + 5
+    if lower[i + 1:i + 2] and lower[i + 1] in UNIT_DAYS and lower[i + 2:i + 5] == [
+            "and", "a", "half"]:
+        return (count + 0.5) * UNIT_DAYS[lower[i + 1]], i + 5
+    return None
+
+
 def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set[int]:
     """Read the spoken forms of a time, a duration or a frequency into ``numbers`` and
     ``durations``; returns the token positions they used, which are not read again.
@@ -110,6 +126,9 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
                 and lower[i + 2] in ("a", "an") and lower[i + 3] in UNIT_DAYS:
             durations.append(0.25 * UNIT_DAYS[lower[i + 3]])  # "a quarter of an hour"
             used.update((i, i + 1, i + 2, i + 3))
+        elif (half := _and_a_half(lower, i)) is not None:  # "an hour and a half"
+            durations.append(half[0])
+            used.update(range(i, half[1]))
         elif w in ("every", "each") and i + 1 < n and (lower[i + 1] in UNIT_DAYS or (
                 lower[i + 1] == "other" and i + 2 < n and lower[i + 2] in UNIT_DAYS)):
             other = lower[i + 1] == "other"  # "every other week": a period of two

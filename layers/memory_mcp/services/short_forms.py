@@ -108,7 +108,8 @@ def expand(raw: list[str]) -> list[str]:
         elif low in ("alternate", "alternating") and i + 1 < len(raw) \
                 and _periodic(raw[i + 1].lower()):
             out += ["every", "other"]  # "alternate Sundays": every other Sunday
-        elif len(token) >= 3 and token.endswith("s") and token[:-1].isupper():
+        elif len(token) >= 3 and token.endswith("s") and token[:-1].isupper() \
+                and not token.endswith("'s"):  # "G-BXRT's" is the name's possessive
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)

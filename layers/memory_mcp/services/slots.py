@@ -225,7 +225,28 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
         return da, pb
     if db and not da and pa and not pb:
         return pa, db
+    ea, eb = _per_event(a), _per_event(b)  # "refilled **after each flight day**" / "refilled
+    # **once a week**": on an event, or by the calendar
+    if ea and not eb and _by_calendar(b) and not _by_calendar(a):
+        return ea, "by the calendar"
+    if eb and not ea and _by_calendar(a) and not _by_calendar(b):
+        return "by the calendar", eb
     return None
+
+
+def _per_event(f: Facets) -> str | None:
+    """"after each flight day", "before every public session": a schedule set by events."""
+    toks = f.tokens
+    for i in range(len(toks) - 2):
+        if toks[i] in ("after", "before") and toks[i + 1] in ("each", "every") \
+                and content_word(toks[i + 2]) and toks[i + 2] not in EVERY_COUNTS:
+            return " ".join(toks[i:i + 3])
+    return None
+
+
+def _by_calendar(f: Facets) -> bool:
+    """A period or a day says when: "once a week", "weekly", "on Mondays"."""
+    return bool(f.durations or f.weekdays or f.times or f.months)
 
 
 _NTH = frozenset("first second third fourth last 1st 2nd 3rd 4th final".split())  # noqa: SIM905
@@ -287,11 +308,12 @@ def role(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 def _universals(f: Facets) -> list[tuple[str, str]]:
-    """The text's "all", "every", "each" or "any" of things (not "every night", "every 3
+    """The text's "all", "every", "each", "any" or "both" of things (not "every night", "every 3
     days": a schedule), each with the stem of the thing."""
     toks = f.tokens
     return [(t, stem(toks[i + 1])) for i, t in enumerate(toks[:-1])
-            if t in UNIVERSALS and content_word(toks[i + 1]) and toks[i + 1] not in EVERY_COUNTS
+            if (t in UNIVERSALS or t == "both") and content_word(toks[i + 1])
+            and toks[i + 1] not in EVERY_COUNTS
             and not toks[i + 1][:1].isdigit()]
 
 
@@ -324,8 +346,8 @@ def _modified(x: Facets, y: Facets) -> str | None:
     readings for **all** customers" / "… for **residential** customers", "**all** books" /
     "**children's** books")."""
     toks, verbs_x, verbs_y = x.tokens, predicates(x), predicates(y)
-    for start in (i + 1 for i, t in enumerate(toks) if t in UNIVERSALS):  # "checks **all** fire
-        # exits before **every** event": each
+    for start in (i + 1 for i, t in enumerate(toks) if t in UNIVERSALS or t == "both"):
+        # "checks **all** fire exits before **every** event": each
         end = start
         while end < min(start + 4, len(toks)) and content_word(toks[end]) and end not in verbs_x:
             end += 1  # "all employees **receive**": the verb ends the things

@@ -13,7 +13,15 @@ import re
 
 from memory_mcp.services import values, wording
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import COMPACT, ENVIRONMENTS, MONTHS, ORDINAL, TIMES, WEEKDAYS
+from memory_mcp.services.lexicon import (
+    COMPACT,
+    ENVIRONMENTS,
+    MONTHS,
+    ORDINAL,
+    TIMES,
+    UNIT_DAYS,
+    WEEKDAYS,
+)
 from memory_mcp.services.stems import content_word, singular_weekday, stem
 from memory_mcp.services.word_pool import parts_pool, pool
 
@@ -161,3 +169,31 @@ def crossed_environments(a: Facets, b: Facets) -> tuple[str, str] | None:
         if pa[env] != pb[env] and pa[env] in pb.values() and pb[env] in pa.values():
             return f"{env} {pa[env]}", f"{env} {pb[env]}"
     return None
+
+
+
+def ordinal_thing(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """One of the things, against the things: "the **18th green** is mowed at 3.2 mm" /
+    "**greens** are mowed at 3.2 mm". An ordinal before a noun the other text names with no
+    number or ordinal before it. Only an ordinal in digits, before no word of time: "every
+    **second Wednesday**", "the **last working** day" are schedules."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for first, noun in zip(x.tokens, x.tokens[1:], strict=False):
+            if not (_NTH.fullmatch(first) and content_word(noun)) or _timely(noun) \
+                    or float(first[:-2]) in y.numbers:  # "grade 5" / "5th grade"
+                continue
+            head = stem(noun)
+            bare = [t for i, t in enumerate(y.tokens) if stem(t) == head and not (
+                i and (y.tokens[i - 1][:1].isdigit() or ORDINAL.fullmatch(y.tokens[i - 1])))]
+            if bare and not any(ORDINAL.fullmatch(t) for t in y.tokens):
+                found = f"{first} {noun}", bare[0]
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+_NTH = re.compile(r"\d+(?:st|nd|rd|th)")
+
+
+def _timely(word: str) -> bool:
+    return singular_weekday(word) in WEEKDAYS or word in MONTHS or word in TIMES \
+        or word in UNIT_DAYS or word in _PERIODS
