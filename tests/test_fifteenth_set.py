@@ -62,3 +62,32 @@ def test_spoken_durations_are_read_whole() -> None:
     for text in ("an hour and a half", "one and a half hours", "90 minutes"):
         assert facets(f"it takes {text}").durations == (0.0625,), text
     assert facets("it takes 2 and a half days").durations == (2.5,)
+
+
+# A review's pairs (written apart from the rules) against this session's rules
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("From December to February the gritting crew starts at 4 am.",
+     "In winter (Dec-Feb) the gritting crew starts at 4 am."),
+    ("From June through August the ferry runs an hourly timetable.",
+     "The ferry runs an hourly timetable in summer (June-August)."),
+    ("The two kitchens each close at 10 pm.", "Both kitchens close at 10 pm."),
+    ("The deposit is a tenth of the order value.", "The deposit is 10% of the order value."),
+    ("Scrap the note saying the shuttle bus leaves the main gate every 20 minutes.",
+     "The shuttle bus leaves the main gate every 20 minutes."),
+])
+def test_rewordings_found_by_the_review_agree(request_text: str, stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []
+
+
+def test_a_doer_named_with_a_word_of_time_is_still_a_doer() -> None:
+    found = agreement.conflicts("The security guard locks the loading dock at 10 pm.",
+                                "The loading dock is locked at 10 pm by the night supervisor.")
+    assert "role" in {c.kind for c in found}
+    # a deadline is no doer
+    assert agreement.conflicts("Invoices must be paid by Friday morning",
+                               "Invoices are paid by Friday morning") == []
+
+
+def test_months_written_together_are_months() -> None:
+    assert facets("in winter (Dec-Feb)").months == {"dec", "feb"}
+    assert facets("mid-Nov to late Feb").months == {"nov", "feb"}

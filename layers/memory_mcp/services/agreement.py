@@ -37,7 +37,8 @@ from memory_mcp.services.word_pool import parts_pool, pool, short_forms
 
 _PREAMBLE = re.compile(
     r"^\s*(?:(?:please\s+)?(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b))?"
-    r"|(?:remove|delete|drop)(?:\s+(?:the\s+)?(?:fact|memory|note)s?|(?=\s*:)))"
+    r"|(?:remove|delete|drop|scrap|erase|discard)(?:\s+(?:the\s+)?(?:fact|memory|note|rule)s?"
+    r"|(?=\s*:)))"
     r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
     # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
     # of the fact)

@@ -15,11 +15,11 @@ from difflib import SequenceMatcher
 
 from memory_mcp.services.conditions import compared
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import COMMON_VERBS
+from memory_mcp.services.lexicon import COMMON_VERBS, ORDINAL
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.word_pool import parts_pool
-from memory_mcp.services.wording import AUX, CLAUSE_BREAKS, PARTICLES
+from memory_mcp.services.wording import ALIGN_MAX, AUX, CLAUSE_BREAKS, PARTICLES
 
 #: Content words read after an anchor: the event's own words, not the clause after it.
 _REACH = 4
@@ -77,7 +77,7 @@ def value_or_words(a: Facets, b: Facets) -> tuple[str, str] | None:
     are …" (two conditions). Words of time ("at night", "daily", "on Fridays") may say the
     value again, so they keep the pair for the value rules."""
     ta, tb = a.tokens, b.tokens
-    if max(len(ta), len(tb)) > _ALIGN_MAX:
+    if max(len(ta), len(tb)) > ALIGN_MAX:
         return None
     ka, kb = [stem(t) for t in ta], [stem(t) for t in tb]
     ops = SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes()
@@ -97,12 +97,15 @@ def value_or_words(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
-#: Tokens beyond which two texts are not aligned word by word (``wording.swap`` too).
-_ALIGN_MAX = 400
 
 
 def _value(word: str) -> bool:
-    return number(word) is not None or _digits(word)
+    """A number, or a word that counts ("a **tenth**", "**half**")."""
+    return number(word) is not None or _digits(word) or bool(ORDINAL.fullmatch(word)) \
+        or word in _FRACTIONS
+
+
+_FRACTIONS = frozenset("half halves third thirds quarter quarters dozen percent".split())  # noqa: SIM905
 
 
 def _digits(word: str) -> bool:

@@ -18,7 +18,7 @@ from difflib import SequenceMatcher
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.stems import stem
-from memory_mcp.services.wording import predicates, words
+from memory_mcp.services.wording import ALIGN_MAX, predicates, words
 
 #: Unmatched words a side this rule reads: more is the "each says what the other does not"
 #: rule's (or a long text's).
@@ -36,7 +36,7 @@ def swapped_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     if not (la and lb and max(la, lb) <= _MOST and min(la, lb) < 3 <= max(la, lb)):
         return None
     wa, wb = words(a), words(b)
-    if len(wa) - la < _SHARED or len(wb) - lb < _SHARED:
+    if len(wa) - la < _SHARED or len(wb) - lb < _SHARED or max(len(wa), len(wb)) > ALIGN_MAX:
         return None
     lone_a, lone_b = {i for i, _ in only_a}, {i for i, _ in only_b}
     if predicates(a) & lone_a or predicates(b) & lone_b:  # a reworded verb phrase
@@ -64,7 +64,7 @@ def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     if only_b or len(only_a) < _SHARED:
         return None
     wa, wb = words(a), words(b)
-    if len(wb) < _SHARED:
+    if len(wb) < _SHARED or max(len(wa), len(wb)) > ALIGN_MAX:
         return None
     lone = {i for i, _ in only_a}
     key_a = [f"\0{w}" if i in lone else stem(w) for i, w in wa]

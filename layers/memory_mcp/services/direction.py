@@ -257,11 +257,15 @@ def _doers(f: Facets) -> list[str]:
                 break
             if content_word(w):
                 words.append(w)
-        if words and not words[0][:1].isdigit() and words[0] not in _NO_DOER \
-                and words[0] not in OWN_RULES and singular_weekday(words[0]) not in WEEKDAYS \
-                and words[0] not in MONTHS:
-            out.append(" ".join(words[:3]))
+        if words and words[0] not in _NO_DOER and not all(_timely(w) for w in words):
+            out.append(" ".join(words[:3]))  # "by the **night** supervisor" is a doer
     return out
+
+
+def _timely(word: str) -> bool:
+    """A word of a deadline ("by **Friday morning**", "by **6**")."""
+    return word[:1].isdigit() or word in OWN_RULES or singular_weekday(word) in WEEKDAYS \
+        or word in MONTHS
 
 
 def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:

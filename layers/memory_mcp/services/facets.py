@@ -99,8 +99,13 @@ def _weekdays(lower: list[str]) -> frozenset[str]:
 
 
 def _months(lower: list[str], raw: list[str]) -> frozenset[str]:
-    return frozenset(MONTHS[w] for i, (w, t) in enumerate(zip(lower, raw, strict=True))
-                     if w in MONTHS and (w != "may" or (t == "May" and not _asks(lower, i))))
+    found = {MONTHS[w] for i, (w, t) in enumerate(zip(lower, raw, strict=True))
+             if w in MONTHS and (w != "may" or (t == "May" and not _asks(lower, i)))}
+    for w, t in zip(lower, raw, strict=True):  # "Dec-Feb", "mid-Nov", "June-August"
+        if "-" in w:
+            found.update(MONTHS[p] for p, q in zip(w.split("-"), t.split("-"), strict=False)
+                         if p in MONTHS and (p != "may" or q == "May"))
+    return frozenset(found)
 
 
 def dates(text: str) -> tuple[frozenset[str], frozenset[str]]:

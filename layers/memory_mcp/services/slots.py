@@ -333,7 +333,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
         placed = [n for n in mine if not _continues(y, n, x)]
         narrow = "only" if "only" in y.tokens and "only" not in x.tokens else (
             placed[0] if placed else None)
-        if narrow is None and y.numbers - x.numbers:
+        if narrow is None and y.numbers - x.numbers - ({2.0} if word == "both" else set()):
+            # ("**both** kitchens" / "the **two** kitchens": one set)
             narrow = next(t for t in y.tokens if t[:1].isdigit() or t in NUMBER_WORDS)
         narrow = narrow or _modified(x, y)
         if narrow is not None:

@@ -46,7 +46,7 @@ LONG_ALLOWANCE = 3
 SHORT_ALLOWANCE = 3
 #: Past this many content words the in-place alignment is not attempted (``LONG_ALLOWANCE``
 #: already decides such texts, and aligning them would cost every save of a long text).
-_ALIGN_MAX = 400
+ALIGN_MAX = 400
 #: Auxiliaries and copulas: the predicate follows them.
 AUX = frozenset("""is are was were be been being am has have had will would can could must
 should shall may might does do did""".split())  # noqa: SIM905
@@ -219,7 +219,7 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     what a fact says are its subject and its arguments ("allergic to peanuts" / "... to
     shellfish")."""
     wa, wb = words(a), words(b)
-    if max(len(wa), len(wb)) > _ALIGN_MAX:
+    if max(len(wa), len(wb)) > ALIGN_MAX:
         return None
     more_a = _surplus(wa, wb) if not only_a and only_b else set()
     more_b = _surplus(wb, wa) if not only_b and only_a else set()
