@@ -144,6 +144,9 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                         or b.numbers <= values.hours(a.numbers)):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
+    elif (dotted := things.other_decimals(a, b)) is not None:  # "Genesis **2.1**" /
+        # "Genesis **2.0**": "2.0" is the 2 of "Kiln 2" as a number, not as a version
+        out.append(Conflict("number", False, f'numbers differ: "{dotted[0]}" vs "{dotted[1]}"'))
     elif (nth := things.ordinal_thing(a, b)) is not None:
         out.append(Conflict("scope", True, f'one of them: "{nth[0]}" vs "{nth[1]}"'))
     if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
@@ -190,7 +193,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             or values.affirms_aside(a, b) or values.affirms_aside(b, a) \
             or values.denies_affirmed(a, b) or values.denies_affirmed(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
-    for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)),
+    for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
+                         or slots.part_of_bare(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)),
                         ("schedule", slots.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against

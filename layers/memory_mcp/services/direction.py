@@ -195,9 +195,21 @@ def _senders(f: Facets) -> dict[str, str]:
         i = j - 1
         while i >= 0 and toks[i] in _BETWEEN:
             i -= 1
-        if i >= 0 and content_word(toks[i]) and toks[i] not in _PASSIVE_AUX:
-            out.setdefault(stem(toks[i]), f"{toks[i]} {w}")
+        if i < 0 or not content_word(toks[i]) or toks[i] in _PASSIVE_AUX:
+            continue
+        # the sender's phrase: "the **packer** in Saint-Jérôme sends" names the packer too
+        start = i
+        while start > 0 and i - start < _REACH and (content_word(toks[start - 1])
+                                                     or toks[start - 1] in _OF_IN):
+            start -= 1
+        for k in range(start, i + 1):
+            if content_word(toks[k]) and toks[k] not in _PASSIVE_AUX:
+                out.setdefault(stem(toks[k]), f"{toks[k]} … {w}" if k < i else f"{toks[k]} {w}")
     return out
+
+
+#: Prepositions inside a sender's phrase ("the dealer **in** Cremona ships").
+_OF_IN = frozenset(["in", "of", "at", "from"])
 
 
 def turned_sender(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -79,6 +79,7 @@ encrypted | decrypted plaintext
 refundable | forfeit forfeits forfeited non-refundable nonrefundable
 in_service | retire retires retired retiring decommission decommissions decommissioned
   out_of_service
+dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
 """
 
 _EVENTS = """
@@ -91,6 +92,7 @@ read reads reading read-only readonly | write writes wrote written writing
 start starts started starting begin begins began begun beginning | stop stops stopped
   stopping end ends ended ending finish finishes finished finishing
 open opens opened opening | close closes closed closing shut shuts shutting
+run runs running | shut_down
 grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
 add adds added adding place places placed placing put puts putting | remove removes
@@ -136,7 +138,9 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
     """The tokens, and each phrasal verb with its particle as one form ("sign_in")."""
     # "every" before a number, a unit or a day counts time ("every twelve months"), not things
     nexts = (*tokens[1:], "") if tokens else ()  # a text of no words ("👍") has none
-    out = [t for t, nxt in zip(tokens, nexts, strict=True)
+    prevs = ("", *tokens[:-1]) if tokens else ()
+    out = [("shut_down" if t in _RUN and p in _STOPS else t)  # "stops **running**"
+           for t, nxt, p in zip(tokens, nexts, prevs, strict=True)
            if not (t == "every" and (nxt in EVERY_COUNTS or nxt[:1].isdigit()))]
     for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
         if y == "service" and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
@@ -159,6 +163,9 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
             out.append(_SWITCHED[particle])  # "push notifications **are on** by default"
     return out
 
+
+_RUN = frozenset(["run", "runs", "running"])
+_STOPS = frozenset(["stop", "stops", "stopped", "stopping", "cease", "ceases", "halt", "halts"])
 
 EVERY_COUNTS = frozenset(UNIT_DAYS) | frozenset(WEEKDAYS) | frozenset(
     w + "s" for w in WEEKDAYS) | frozenset(NUMBER_WORDS) | frozenset(TIMES) | frozenset(

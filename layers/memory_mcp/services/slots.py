@@ -413,3 +413,24 @@ def _role_nouns(f: Facets) -> dict[str, str]:
         if job is not None:
             out.setdefault(job, t)
     return out
+
+
+#: Words that take part of the things: "**most** Oakridge district jobs".
+_PART = frozenset("most some many few several".split())  # noqa: SIM905
+#: Words that would say the part another way ("the majority of", "a few of").
+_PART_SAID = _PART | frozenset("majority minority portion share part half".split())  # noqa: SIM905
+
+
+def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("most", "(none)") where one text takes part of things ("**most** Oakridge district
+    jobs can only be booked …") that the other names with no quantity anywhere ("Jobs in the
+    Oakridge district are booked only …"), wherever each puts the words around them."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if any(t in _PART_SAID or t in UNIVERSALS for t in y.tokens):
+            continue
+        toks = x.tokens
+        for i, word in enumerate(toks[:-1]):
+            if word in _PART and content_word(toks[i + 1]) and any(
+                    stem(t) in y.stems for t in toks[i + 1:i + 4] if content_word(t)):
+                return ("(none)", word) if flip else (word, "(none)")
+    return None

@@ -197,3 +197,18 @@ _NTH = re.compile(r"\d+(?:st|nd|rd|th)")
 def _timely(word: str) -> bool:
     return singular_weekday(word) in WEEKDAYS or word in MONTHS or word in TIMES \
         or word in UNIT_DAYS or word in _PERIODS
+
+
+_DECIMAL = re.compile(r"\d+\.\d+")
+
+
+def other_decimals(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Numbers written with a decimal point that each text has and the other lacks, as written:
+    "the Genesis **2.1** controller" / "the Genesis **2.0** controller", where "2.0" equals
+    the 2 of "Kiln 2" and the numbers alone looked contained."""
+    da = {t for t in a.tokens if _DECIMAL.fullmatch(t)}
+    db = {t for t in b.tokens if _DECIMAL.fullmatch(t)}
+    if da - db and db - da and not ({float(t) for t in da} <= {float(t) for t in db}
+                                    or {float(t) for t in db} <= {float(t) for t in da}):
+        return ", ".join(sorted(da - db)), ", ".join(sorted(db - da))
+    return None
