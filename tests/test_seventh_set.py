@@ -79,7 +79,7 @@ from memory_mcp.services.runtime import Runtime
      "Food is allowed in the lab, not in the lounge, during lunch breaks", "negation"),
     ("The shop closes early in fall", "The shop closes early in winter", "time"),
     ("PRs need min 2 approvals", "PRs need max 2 approvals", "bound"),
-    ("Refunds are approved by Max", "Refunds are approved by the manager", "role"),  # another doer
+    ("Refunds are approved by Max", "Refunds are approved by the manager", "word"),
     ("Towels are given out at reception", "Towels are given back at reception", "opposite"),
     ("Homework is handed out on Mondays", "Homework is handed in on Mondays", "opposite"),
     ("Refunds over 200 AUD need approval", "Refunds over $200 need approval", "currency"),

@@ -104,8 +104,11 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
     targets_b: dict[str, set[str]] = {}
     for before, place in routes_b:
         targets_b.setdefault(before, set()).add(place)
+    phrases = (_receivers(a), _receivers(b))
     for before, place in sorted(routes_a):  # one pass over each text's routes: linear
         for other in sorted(targets_b.get(before, set()) - {place}):
+            if any(place in r and r[place] == r.get(other) for r in phrases):
+                continue  # one destination: "to the S3 bucket ml-artifacts-prod"
             if place in named_b and other in named_a and "to" not in roles_b.get(place, set()) \
                     and "to" not in roles_a.get(other, set()):
                 return (f"{shown_a[before]} to {shown_a[place]}",
@@ -291,7 +294,14 @@ def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
     def unnamed(phrase: str, pool: Pool) -> bool:
         return not any(pool.has(w, 0.75) for w in phrase.split())
 
+    def one_word_each(x: str, y: str) -> bool:
+        """"a **lawyer**" / "an **attorney**": a synonym as often as another doer; the
+        swapped-word rule reads single words where the sentences align."""
+        return " " not in x and " " not in y
+
     if da and db:
+        if one_word_each(da[0], db[0]):
+            return None
         if all(unnamed(x, pool_b) for x in da) and all(unnamed(y, pool_a) for y in db):
             return da[0], db[0]
         return None
@@ -301,6 +311,7 @@ def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         subject = " ".join(w for w in active.tokens[:subject_end(active)] if content_word(w))
         if subject and unnamed(subject, pool_doer) and all(unnamed(d, pool_active)
-                                                           for d in doers):
+                                                           for d in doers) \
+                and not one_word_each(subject, doers[0]):
             return (doers[0], subject) if flip else (subject, doers[0])
     return None

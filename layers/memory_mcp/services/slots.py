@@ -307,14 +307,18 @@ def role(a: Facets, b: Facets) -> tuple[str, str] | None:
     return " ".join(sorted(ra[1])), " ".join(sorted(rb[1]))
 
 
+def _universal_at(f: Facets) -> list[tuple[int, tuple[str, str]]]:
+    """``_universals`` with each one's token position."""
+    toks = f.tokens
+    return [(i, (t, stem(toks[i + 1]))) for i, t in enumerate(toks[:-1])
+            if (t in UNIVERSALS or t == "both") and content_word(toks[i + 1])
+            and toks[i + 1] not in EVERY_COUNTS and not toks[i + 1][:1].isdigit()]
+
+
 def _universals(f: Facets) -> list[tuple[str, str]]:
     """The text's "all", "every", "each", "any" or "both" of things (not "every night", "every 3
     days": a schedule), each with the stem of the thing."""
-    toks = f.tokens
-    return [(t, stem(toks[i + 1])) for i, t in enumerate(toks[:-1])
-            if (t in UNIVERSALS or t == "both") and content_word(toks[i + 1])
-            and toks[i + 1] not in EVERY_COUNTS
-            and not toks[i + 1][:1].isdigit()]
+    return [found for _, found in _universal_at(f)]
 
 
 def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
@@ -324,7 +328,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
     **the EU**", "**every** team has write access" / "**only** the platform team …").
     ``only_a`` / ``only_b``: each text's names the other lacks (``agreement``)."""
     for x, y, mine, flip in ((a, b, only_b, False), (b, a, only_a, True)):
-        things_y = {thing for _, thing in _universals(y)}
+        things_y = {stem(t) for i, (w, _) in _universal_at(y) for t in y.tokens[i + 1:i + 4]}
         # "every client must sign …" / "clients under 25 must sign … before **any** work
         # starts": a universal of other things in the narrower text leaves it narrower
         word = next((w for w, thing in _universals(x) if thing not in things_y), None)
