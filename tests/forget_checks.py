@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from memory_mcp.models import Principal
-from memory_mcp.services import memories
+from memory_mcp.services import agreement, memories
 from memory_mcp.services.runtime import Runtime
 
 
@@ -40,3 +40,11 @@ async def kept_apart_in_a_new_space(runtime: Runtime, world: Any, stored: str, n
     space = await world.space()
     m = await world.member(grants={space: "readwrite"})
     await kept_apart_then_forgotten(runtime, m.principal, space, stored, near, rewording)
+
+
+def assert_conflict_both_ways(request: str, stored: str, kind: str) -> None:
+    """The rules find a conflict of ``kind`` read either way round (a near miss is another
+    fact whichever text is stored)."""
+    for x, y in ((request, stored), (stored, request)):
+        found = {c.kind for c in agreement.conflicts(x, y)}
+        assert kind in found, (x, found)

@@ -8,6 +8,7 @@ and a half"). Each near miss below forgot the stored fact before this change."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import assert_conflict_both_ways
 
 from memory_mcp.services import agreement
 from memory_mcp.services.facets import facets
@@ -36,9 +37,7 @@ from memory_mcp.services.facets import facets
 ])
 def test_near_misses_found_by_the_fifteenth_set_conflict(request_text: str, stored: str,
                                                          kind: str) -> None:
-    for x, y in ((request_text, stored), (stored, request_text)):
-        found = {c.kind for c in agreement.conflicts(x, y)}
-        assert kind in found, (x, found)
+    assert_conflict_both_ways(request_text, stored, kind)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from forget_checks import kept_apart_in_a_new_space
+from forget_checks import assert_conflict_both_ways, kept_apart_in_a_new_space
 
 from memory_mcp.services import agreement
 from memory_mcp.services.facets import facets
@@ -60,9 +60,7 @@ from memory_mcp.services.runtime import Runtime
 ])
 def test_near_misses_found_by_the_thirteenth_set_conflict(request_text: str, stored: str,
                                                           kind: str) -> None:
-    for x, y in ((request_text, stored), (stored, request_text)):
-        found = {c.kind for c in agreement.conflicts(x, y)}
-        assert kind in found, (x, found)
+    assert_conflict_both_ways(request_text, stored, kind)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -137,9 +135,7 @@ async def test_a_sender_turned_receiver_is_kept_apart_and_never_forgotten(runtim
 ])
 def test_near_misses_found_by_the_fourteenth_set_conflict(request_text: str, stored: str,
                                                           kind: str) -> None:
-    for x, y in ((request_text, stored), (stored, request_text)):
-        found = {c.kind for c in agreement.conflicts(x, y)}
-        assert kind in found, (x, found)
+    assert_conflict_both_ways(request_text, stored, kind)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -166,9 +162,7 @@ def test_rewordings_found_by_the_fourteenth_set_agree(request_text: str, stored:
 ])
 def test_a_block_in_another_words_place_conflicts(request_text: str, stored: str,
                                                   kind: str) -> None:
-    for x, y in ((request_text, stored), (stored, request_text)):
-        found = {c.kind for c in agreement.conflicts(x, y)}
-        assert kind in found, (x, found)
+    assert_conflict_both_ways(request_text, stored, kind)
 
 
 def test_a_request_adding_a_condition_block_conflicts_one_way() -> None:
