@@ -104,9 +104,10 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
     targets_b: dict[str, set[str]] = {}
     for before, place in routes_b:
         targets_b.setdefault(before, set()).add(place)
-    phrases = (_receivers(a), _receivers(b))
+    phrases: tuple[dict[str, str], ...] = ()
     for before, place in sorted(routes_a):  # one pass over each text's routes: linear
         for other in sorted(targets_b.get(before, set()) - {place}):
+            phrases = phrases or (_receivers(a), _receivers(b))  # read once, when needed
             if any(place in r and r[place] == r.get(other) for r in phrases):
                 continue  # one destination: "to the S3 bucket ml-artifacts-prod"
             if place in named_b and other in named_a and "to" not in roles_b.get(place, set()) \
@@ -220,12 +221,13 @@ def turned_sender(a: Facets, b: Facets) -> tuple[str, str] | None:
     "mix stems are delivered **to labels**", "the **regulator sends** us the counts" / "the
     counts are submitted **to the regulator**". A receiving verb keeps the fact ("labels
     **receive** mix stems" is not read here), as does a text that has it send in both."""
-    for x, y, flip in ((a, b, False), (b, a, True)):
-        sent_x = _senders(x)
-        if not sent_x:
-            continue
-        to_y, to_x = _receivers(y), _receivers(x)
-        for place in sorted(sent_x.keys() - _senders(y).keys()):
+    sent = (_senders(a), _senders(b))
+    if not (sent[0] or sent[1]):
+        return None
+    to = (_receivers(a), _receivers(b))
+    for x, y, flip in ((0, 1, False), (1, 0, True)):
+        sent_x, to_y, to_x = sent[x], to[y], to[x]
+        for place in sorted(sent_x.keys() - sent[y].keys()):
             if place in to_y and place not in to_x:
                 found = (sent_x[place], to_y[place])
                 return (found[1], found[0]) if flip else found
@@ -258,13 +260,18 @@ _NO_DOER = frozenset("""end close start noon midnight eod cob then now tomorrow 
 deadline latest""".split())  # noqa: SIM905
 
 
+#: Words before a passive's participle: its auxiliary, or the participle before it
+#: ("analysed **and** signed by").
+_BEFORE_PARTICIPLE = _PASSIVE_AUX | frozenset(["and", "or"])
+
+
 def _doers(f: Facets) -> list[str]:
     """The words of each doer a passive names ("are calibrated each quarter **by our in-house
     maintenance team**", "must be analysed and signed **by the fill-station tech**")."""
     toks, out = f.tokens, []
     for i, t in enumerate(toks):
-        if t != "by" or not any(_participle(toks[p]) and p and toks[p - 1] in _PASSIVE_AUX | {
-                "and", "or"} for p in range(max(0, i - 4), i)):
+        if t != "by" or not any(_participle(toks[p]) and p and toks[p - 1] in _BEFORE_PARTICIPLE
+                                for p in range(max(0, i - 4), i)):
             continue
         words: list[str] = []
         for w in toks[i + 1:i + 6]:
@@ -288,8 +295,10 @@ def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
     **Ecolab**" (two doers sharing no word), or "**the dive instructor** has to analyse and
     sign …" / "… must be analysed and signed **by the fill-station tech**" (an active subject
     the passive text never names, doing what that text has someone else do)."""
-    pool_a, pool_b = parts_pool(a), parts_pool(b)
     da, db = _doers(a), _doers(b)
+    if not (da or db):
+        return None  # most pairs: no passive doer, no word pool built
+    pool_a, pool_b = parts_pool(a), parts_pool(b)
 
     def unnamed(phrase: str, pool: Pool) -> bool:
         return not any(pool.has(w, 0.75) for w in phrase.split())
