@@ -75,11 +75,14 @@ FIFTEENTH = ROOT / "bench" / "data" / "forget_fifteenth.json"
 #: A sixteenth, written the same day after the fifteenth's changes and a review:
 #: ``--set sixteenth``.
 SIXTEENTH = ROOT / "bench" / "data" / "forget_sixteenth.json"
+#: A seventeenth, written on 2026-12-04 (seventeenth session) in ten more domains, first run
+#: on the sixteenth session's rules: ``--set seventeenth``.
+SEVENTEENTH = ROOT / "bench" / "data" / "forget_seventeenth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
         "twelfth": TWELFTH, "thirteenth": THIRTEENTH, "fourteenth": FOURTEENTH,
-        "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH}
+        "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

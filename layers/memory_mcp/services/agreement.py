@@ -45,7 +45,7 @@ _PREAMBLE = re.compile(
     # ("that's outdated: …" too)
     r"|(?:(?:that|this|it)(?:['\u2019]s|\s+is)\s+)?"
     r"(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+case)"
-    r"|not\s+true\s+any\s?more)\s*:\s*)", re.IGNORECASE)
+    r"|not\s+(?:true|valid|accurate|relevant|the\s+case)\s+any\s?more)\s*:\s*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -245,7 +245,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
             a, b, numbers=things.numbers_in(numbered[0]) | things.numbers_in(numbered[1])))
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{numbered[0]}" vs "{numbered[1]}"'))
-    roles = wording.roles(a, b) or wording.swapped_kinds(a, b)
+    roles = wording.roles(a, b) or wording.swapped_kinds(a, b) or blocks.exchanged(a, b)
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
                                            f'"{roles[1]}"'))

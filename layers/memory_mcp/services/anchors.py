@@ -18,7 +18,7 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import COMMON_VERBS, ORDINAL
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
-from memory_mcp.services.word_pool import parts_pool
+from memory_mcp.services.word_pool import parts_pool, pool
 from memory_mcp.services.wording import ALIGN_MAX, AUX, CLAUSE_BREAKS, PARTICLES
 
 #: Content words read after an anchor: the event's own words, not the clause after it.
@@ -26,9 +26,11 @@ _REACH = 4
 
 
 #: Words that anchor a fact in time to an event ("moved after **the pickup notice**").
-_ANCHORS = frozenset("after before until following upon for".split())  # noqa: SIM905
+_ANCHORS = frozenset("after before until following upon for so".split())  # noqa: SIM905
 #: ("for": "tested quarterly **for the insurance certificate**" / "… **for the council licence
-#: renewal**", the fifteenth set: another purpose, as another event is another condition)
+#: renewal**", the fifteenth set: another purpose, as another event is another condition; "so":
+#: "lifts all gate arms **so fire engines** can get in" / "… **so cars** can exit", the
+#: seventeenth set: who the purpose serves, read up to its "can")
 
 
 def other_event(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -62,8 +64,10 @@ def other_event(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue  # swapped-word rule's, which knows a verb from its argument
         if any(all(w in COMMON_VERBS or w in PARTICLES for w in ws) for ws in (wa, wb)):
             continue  # "before they **go back**" / "before **return**": a reworded verb
-        if not any(pool_b.has(w, 0.75) for w in wa) and not any(pool_a.has(w, 0.75)
-                                                                  for w in wb) \
+        in_a, in_b = (pool(frozenset(wa)), pool(frozenset(wb))) if anchor == "so" \
+            else (pool_a, pool_b)  # "so fire engines" / "so cars": the serving clause only,
+        # since its words may stand elsewhere in the other text ("during **fire** alarms")
+        if not any(in_b.has(w, 0.75) for w in wa) and not any(in_a.has(w, 0.75) for w in wb) \
                 and not {w[:5] for w in wa} & {w[:5] for w in wb}:  # "before **submission**"
             # / "before they are **submitted**": one event
             return shown_a, shown_b

@@ -10,6 +10,11 @@ eleventh). Here the unmatched words of both texts must face each other in one al
 outside any verb, with at least three words around it the texts share: one place in one
 sentence, holding another thing. Fourteen forget sets' rewordings lose nothing to it (measured
 with bench/forget_quality.py).
+
+Also here: a block the request adds as a conjunct of its own ("… **and the couple agrees**"),
+and two blocks of the same words that exchange places ("dispatch must call **the crew leads**
+back" / "**crew leads** must call dispatch back"), both left over from the earlier sets and
+read since the seventeenth session.
 """
 
 from __future__ import annotations
@@ -17,14 +22,19 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import stem
-from memory_mcp.services.wording import ALIGN_MAX, predicates, words
+from memory_mcp.services.wording import ALIGN_MAX, COPULAS, DETERMINERS, predicates, words
 
 #: Unmatched words a side this rule reads: more is the "each says what the other does not"
 #: rule's (or a long text's).
 _MOST = 4
 #: Shared content words each text must keep outside the block.
 _SHARED = 3
+#: Words an added block may have when it is a conjunct of its own ("… before 6 am **and the
+#: couple agrees**").
+_JOINED = 2
+_JOINS = frozenset(["and", "or"])
 
 
 def swapped_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
@@ -61,7 +71,7 @@ def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     dogs" / "may keep cats but not dogs" (a condition the fact does not have: forgetting the
     narrower rule must not remove the broader one). With two words, two rewordings of the
     fourteen sets were refused ("a **twelve-hour** fast" / "must be fasted for 12 hours")."""
-    if only_b or len(only_a) < _SHARED:
+    if only_b or len(only_a) < _JOINED:
         return None
     wa, wb = words(a), words(b)
     if len(wb) < _SHARED or max(len(wa), len(wb)) > ALIGN_MAX:
@@ -72,4 +82,80 @@ def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
                                         autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(ops) != 1 or ops[0][0] != "delete" or {i for i, _ in wa[ops[0][1]:ops[0][2]]} != lone:
         return None
-    return " ".join(w for _, w in wa[ops[0][1]:ops[0][2]])
+    block = wa[ops[0][1]:ops[0][2]]
+    if len(block) < _SHARED and not _joined(a.tokens, block[0][0]):
+        return None
+    return " ".join(w for _, w in block)
+
+
+def _joined(toks: tuple[str, ...], first: int) -> bool:
+    """Whether the word at ``first`` opens a conjunct: "and" or "or" just before it, or before
+    one determiner before it ("the sidewalks **and the parking lot**")."""
+    before = [t for t in toks[max(0, first - 2):first]]
+    if before and before[-1] in DETERMINERS:
+        before = before[:-1]
+    return bool(before) and before[-1] in _JOINS
+
+
+#: Words for the team itself, read as one party: "**our** claim against ESL" / "ESL's claim
+#: against **us**".
+_US = frozenset(["we", "us", "our", "ours", "ourselves"])
+
+
+def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's order, b's order) when the texts hold the same words but two blocks of them
+    exchange places around a middle that stays: "dispatch must call **the crew leads** back" /
+    "**crew leads** must call dispatch back", "**ESL**'s claim against **us**" / "**our** claim
+    against **ESL**", "run **8** hours on and **16** off" / "run **16** hours on and **8** off".
+    Who does what to whom, turned round, is another fact. The middle must hold the same active
+    verb in both texts (or one block be "we", or both be numbers): "Hannah is the manager of
+    the mobile team" / "the mobile team's manager is Hannah" and "Panopto deletes recordings" /
+    "recordings are deleted from Panopto" exchange blocks too, and say the same. Exempt, as
+    ``wording.roles``, when exactly one text is passive."""
+    if ("by" in a.tokens) != ("by" in b.tokens):
+        return None
+    ka, kb = _keys(a), _keys(b)
+    sa, sb = [k for _, k in ka], [k for _, k in kb]
+    if sa == sb or sorted(sa) != sorted(sb) or len(sa) > ALIGN_MAX:
+        return None
+    start = next(i for i, (x, y) in enumerate(zip(sa, sb, strict=True)) if x != y)
+    end = len(sa) - next(i for i, (x, y) in enumerate(zip(sa[::-1], sb[::-1], strict=True)) if x != y)
+    xs, ys, n = sa[start:end], sb[start:end], end - start
+    if n == 2 and all(x.startswith("#") for x in xs):  # "8 … 16" / "16 … 8" side by side
+        return _shown(xs), _shown(ys)
+    for la in range(1, n - 1):
+        for lb in range(1, n - la):
+            if ys != xs[n - lb:] + xs[la:n - lb] + xs[:la]:
+                continue
+            ends = (" ".join(xs[:la]), " ".join(xs[n - lb:]))
+            if "we" in ends or all(e.startswith("#") for e in ends) or _active_verb(
+                    a, b, [i for i, _ in ka[start + la:end - lb]],
+                    [i for i, _ in kb[start + lb:end - la]]):
+                return (_shown([" ".join(xs[:la]), " ".join(xs[n - lb:])]),
+                        _shown([" ".join(ys[:lb]), " ".join(ys[n - la:])]))
+    return None
+
+
+def _shown(parts: list[str]) -> str:
+    return " … ".join(parts).replace("#", "")
+
+
+def _keys(f: Facets) -> list[tuple[int, str]]:
+    """(position, stem) of the text's content words and numbers in order, "we", "us" and "our"
+    as one party, a number as "#" and its value ("8" and "eight" alike)."""
+    content, out = dict(words(f)), []
+    for i, t in enumerate(f.tokens):
+        value = number(t)
+        if value is not None:
+            out.append((i, f"#{value:g}"))
+        elif t in _US or i in content:
+            out.append((i, "we" if t in _US else stem(t)))
+    return out
+
+
+def _active_verb(a: Facets, b: Facets, middle_a: list[int], middle_b: list[int]) -> bool:
+    """Whether both middles hold the same word as a predicate, with no copula before it."""
+    def verbs(f: Facets, middle: list[int]) -> set[str]:
+        return {f.tokens[i] for i in middle if i in predicates(f)
+                and not any(t in COPULAS for t in f.tokens[max(0, i - 2):i])}
+    return bool(verbs(a, middle_a) & verbs(b, middle_b))

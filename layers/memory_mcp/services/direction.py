@@ -30,7 +30,8 @@ _TO = frozenset(["to", "into", "onto", "towards", "toward"])
 #: Verbs that say one move from either end ("finance **sends** the invoices to customers" /
 #: "customers **receive** the invoices from finance"), by stem.
 _SENDS = frozenset(["send", "ship", "give", "sell", "lend", "forward", "deliv", "pay", "provid",
-                    "offer", "issu", "hand", "pass", "push", "upload", "export"])
+                    "offer", "issu", "hand", "pass", "push", "upload", "export", "subcontract",
+                    "outsourc", "refer", "transfer", "suppli", "submit", "escal", "email"])
 _RECEIVES = frozenset(["receiv", "buy", "borrow", "accept", "collect", "obtain", "fetch",
                        "pull", "download", "import"])
 #: How far after its preposition the word of a place may stand ("to **the** platform ...").

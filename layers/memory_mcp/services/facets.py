@@ -193,6 +193,8 @@ def _times(lower: list[str]) -> frozenset[str]:
     # fall**", "inspected **every spring**" (not "Spring Boot", "the fuel falls")
     out.update("daily" for i, w in enumerate(lower[1:], 1)
                if w in _DAY_PARTS and lower[i - 1] in ("each", "every"))
+    out.update("every other day" for i, w in enumerate(lower[2:], 2)  # "every other morning"
+               if w in _DAY_PARTS and lower[i - 1] == "other" and lower[i - 2] == "every")
     return frozenset(out)
 
 

@@ -17,6 +17,8 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "msg": "message", "msgs": "messages", "info": "information",
                  "mgr": "manager", "dept": "department", "sms": "text message",
                  "st": "street", "rd": "road", "ave": "avenue",
+                 "lt": "lieutenant", "sgt": "sergeant", "capt": "captain", "cpl": "corporal",
+                 "insp": "inspector", "supt": "superintendent", "cmdr": "commander",
                  "admin": "administrator", "admins": "administrators",
                  "ack": "acknowledgement", "acks": "acknowledgements",
                  "acked": "acknowledged", "2fa": "two-factor authentication",
@@ -37,7 +39,7 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "p
                 "kph": "kph", "mph": "mph", "kn": "knots", "kt": "knots", "kts": "knots",
                 "km/hr": "kph", "kmph": "kph", "kms/h": "kph", "kw": "kilowatts",
                 "mw": "megawatts", "kwh": "kilowatt-hours", "mwh": "megawatt-hours",
-                "l": "liters", "gal": "gallons"}
+                "l": "liters", "gal": "gallons", "ft": "feet", "foot": "feet"}
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale).
 COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)
@@ -47,7 +49,7 @@ MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometers", "miles",
                       "kilobytes", "megabytes", "gigabytes", "terabytes", "kph", "mph",
                       "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
-                      "liters", "gallons"])
+                      "liters", "gallons", "feet"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
@@ -71,11 +73,14 @@ will with would you your yours yourself yourselves get gets got must may might s
 within across along among around behind beyond despite inside onto outside since toward
 towards upon versus whereas whether though although unless rather always usually often
 sometimes still already yet ever even also
+i'm i've i'll i'd we're we've we'll we'd you're you've you'll you'd they're they've they'll they'd
+he'll he'd she'll she'd let's pm
 """.split())  # noqa: SIM905
 
 NEGATIONS = frozenset("""
 not no never none nobody nothing neither nor without cannot except n't isn't aren't wasn't weren't
 don't doesn't didn't can't couldn't won't wouldn't shouldn't hasn't haven't hadn't mustn't
+lack lacks lacked lacking
 """.split())  # noqa: SIM905
 
 #: Words naming a deployment environment: two texts about different ones are different facts.

@@ -71,6 +71,10 @@ _TIMES_X = re.compile(r"(\d+)x")
 _FREQUENCY = {"hourly": 1 / 24, "daily": 1.0, "weekly": 7.0, "biweekly": 14.0,
               "fortnightly": 14.0, "monthly": 30.44, "quarterly": 91.31, "yearly": 365.25,
               "annually": 365.25}
+#: Clock times said as one word, after a preposition ("locks up **at midnight**" / "at 2 am"),
+#: coded as ``clock`` codes them.
+_CLOCK_WORDS = {"midnight": -1.0, "noon": -721.0, "midday": -721.0}
+_AT = frozenset("at by until till before after from around".split())  # noqa: SIM905
 #: Clock times said in words: "half past seven" is 7:30.
 _PAST = {"half": 30, "quarter": 15}
 
@@ -126,6 +130,8 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
                 and lower[i + 2] in ("a", "an") and lower[i + 3] in UNIT_DAYS:
             durations.append(0.25 * UNIT_DAYS[lower[i + 3]])  # "a quarter of an hour"
             used.update((i, i + 1, i + 2, i + 3))
+        elif w in _CLOCK_WORDS and i > 0 and lower[i - 1] in _AT:  # "at midnight" is 00:00
+            numbers.add(_CLOCK_WORDS[w])
         elif (half := _and_a_half(lower, i)) is not None:  # "an hour and a half"
             durations.append(half[0])
             used.update(range(i, half[1]))

@@ -80,6 +80,9 @@ refundable | forfeit forfeits forfeited non-refundable nonrefundable
 in_service | retire retires retired retiring decommission decommissions decommissioned
   out_of_service
 dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
+refund refunds refunded refunding | reject rejects rejected rejecting deny denies denied
+  denying decline declines declined declining
+live | pre-recorded prerecorded recorded taped
 """
 
 _EVENTS = """

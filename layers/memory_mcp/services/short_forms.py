@@ -39,6 +39,8 @@ _ORDINALS = {"1": "first", "2": "second", "3": "third", "4": "fourth"}
 _PRIORITY = re.compile(r"[pP]([0-5])s?")
 #: A version as its word: "v29" is "version 29", "v2.1" "version 2.1".
 _VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
+#: A number and a length joined: "a 42-foot pattern", "a 16-ft box".
+_SIZED = re.compile(r"(\d+(?:\.\d+)?)-(foot|feet|ft)")
 #: Monday to Friday written short: "weekdays".
 _WORKWEEK = frozenset(["mon-fri", "monday-friday"])
 #: Tokens a time zone may follow.
@@ -103,6 +105,11 @@ def expand(raw: list[str]) -> list[str]:
         elif (head := low.split("-"))[-1] in UNIT_DAYS and len(head) == 2 \
                 and head[0] in _CARDINALS:
             out.append(f"{NUMBER_WORDS[head[0]]:g}-{head[1]}")  # "four-hour" is "4-hour"
+        elif sized := _SIZED.fullmatch(low):  # "a 42-foot pattern" is "42 feet"
+            out += [sized.group(1), "feet" if sized.group(2) in ("foot", "feet", "ft")
+                    else sized.group(2)]
+        elif low.endswith("'s") and _AMOUNT.fullmatch(low[:-2]):
+            out.append(low[:-2])  # "Bay 3's lights": the number 3
         elif low in _WORKWEEK:
             out.append("weekdays")
         elif low in ("alternate", "alternating") and i + 1 < len(raw) \
@@ -113,7 +120,31 @@ def expand(raw: list[str]) -> list[str]:
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)
-    return _bounds(_deadlines(_per_hour(out)))
+    return _bounds(_deadlines(_per_hour(_workweek(out))))
+
+
+def _workweek(tokens: list[str]) -> list[str]:
+    """"Monday to Friday", "Mon through Fri" → "weekdays", as "Mon-Fri" reads; not after "from"
+    or "to": "the retro moved **from Monday to Friday**" names two days."""
+    if not any(t.lower() in _FRIDAY for t in tokens):
+        return tokens
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if tokens[i].lower() in _MONDAY and i + 2 < len(tokens) \
+                and tokens[i + 1].lower() in _THROUGH and tokens[i + 2].lower() in _FRIDAY \
+                and not (i and tokens[i - 1].lower() in ("from", "to")):
+            out.append("weekdays")
+            i += 3
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+_MONDAY = frozenset(["monday", "mon"])
+_FRIDAY = frozenset(["friday", "fri"])
+_THROUGH = frozenset(["to", "through", "thru", "till", "until", "-", "\u2013"])
 
 
 def _per_hour(tokens: list[str]) -> list[str]:

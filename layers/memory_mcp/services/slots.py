@@ -27,6 +27,7 @@ from memory_mcp.services.lexicon import (
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.stems import content_word, singular_weekday, stem
+from memory_mcp.services.values import show_number
 from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS, predicates
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
@@ -337,9 +338,10 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
         placed = [n for n in mine if not _continues(y, n, x)]
         narrow = "only" if "only" in y.tokens and "only" not in x.tokens else (
             placed[0] if placed else None)
-        if narrow is None and y.numbers - x.numbers - ({2.0} if word == "both" else set()):
-            # ("**both** kitchens" / "the **two** kitchens": one set)
-            narrow = next(t for t in y.tokens if t[:1].isdigit() or t in NUMBER_WORDS)
+        extra = y.numbers - x.numbers - ({2.0} if word == "both" else set())
+        if narrow is None and extra:  # ("**both** kitchens" / "the **two** kitchens": one set)
+            narrow = next((t for t in y.tokens if t[:1].isdigit() or t in NUMBER_WORDS),
+                          show_number(min(extra)))  # a time in words: "at midnight"
         narrow = narrow or _modified(x, y)
         if narrow is not None:
             return (narrow, word) if flip else (word, narrow)

@@ -150,6 +150,10 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
             after = toks[i + 1] if i + 1 < end else None
             if _after_count(toks, i) or _names_group(toks, i, end):
                 continue  # "max 12 **bicycles** on the lower deck", "all **claims**": a noun
+            if _verb_s(toks[i]) and after is not None and content_word(after) \
+                    and not after.endswith("s") and toks[i + 2:i + 3] \
+                    and toks[i + 2] in DETERMINERS and toks[i + 2] != "that":
+                return i + 1  # "Boat dives **leave** the harbour": a plural, then its verb
             if _verb_s(toks[i]) or (after is not None and not content_word(after)
                                     and not _noun_like(toks[i])):
                 return i
