@@ -78,11 +78,15 @@ SIXTEENTH = ROOT / "bench" / "data" / "forget_sixteenth.json"
 #: A seventeenth, written on 2026-12-04 (seventeenth session) in ten more domains, first run
 #: on the sixteenth session's rules: ``--set seventeenth``.
 SEVENTEENTH = ROOT / "bench" / "data" / "forget_seventeenth.json"
+#: An eighteenth, written the same session in ten more domains, first run on the seventeenth's
+#: changes: ``--set eighteenth``.
+EIGHTEENTH = ROOT / "bench" / "data" / "forget_eighteenth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
         "twelfth": TWELFTH, "thirteenth": THIRTEENTH, "fourteenth": FOURTEENTH,
-        "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH}
+        "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH,
+        "eighteenth": EIGHTEENTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

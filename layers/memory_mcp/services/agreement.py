@@ -38,7 +38,7 @@ from memory_mcp.services.word_pool import parts_pool, pool, short_forms
 _PREAMBLE = re.compile(
     r"^\s*(?:(?:please\s+)?(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b))?"
     r"|(?:remove|delete|drop|scrap|erase|discard)(?:\s+(?:the\s+)?(?:fact|memory|note|rule)s?"
-    r"|(?=\s*:)))"
+    r"|(?:\s+(?:this|that|it))?(?=\s*:)))"
     r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
     # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
     # of the fact)
@@ -203,7 +203,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
     condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
-        or anchors.other_event(a, b) or anchors.value_or_words(a, b)
+        or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
+        or anchors.unit_or_event(a, b)
     if condition is not None:  # "only for registered charities" / "only for applicants on
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '

@@ -15,9 +15,9 @@ from difflib import SequenceMatcher
 
 from memory_mcp.services.conditions import compared
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import COMMON_VERBS, ORDINAL
+from memory_mcp.services.lexicon import COMMON_VERBS, ORDINAL, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.stems import content_word, singular_weekday, stem
 from memory_mcp.services.word_pool import parts_pool, pool
 from memory_mcp.services.wording import ALIGN_MAX, AUX, CLAUSE_BREAKS, PARTICLES
 
@@ -27,6 +27,10 @@ _REACH = 4
 
 #: Words that anchor a fact in time to an event ("moved after **the pickup notice**").
 _ANCHORS = frozenset("after before until following upon for so".split())  # noqa: SIM905
+#: A reason read as the purpose it serves: "sprayed in Booth 2 **because it has the better
+#: lighting**" / "… **because it has the stronger extraction fan**", "re-glued with hide glue
+#: **because it sets faster**" / "… **so the repairs stay reversible**" (the eighteenth set).
+_SAME_ANCHOR = {"because": "so"}
 #: ("for": "tested quarterly **for the insurance certificate**" / "… **for the council licence
 #: renewal**", the fifteenth set: another purpose, as another event is another condition; "so":
 #: "lifts all gate arms **so fire engines** can get in" / "… **so cars** can exit", the
@@ -43,17 +47,18 @@ def other_event(a: Facets, b: Facets) -> tuple[str, str] | None:
         out: dict[str, tuple[list[str], str]] = {}
         toks = f.tokens
         for i, t in enumerate(toks):
-            if t not in _ANCHORS or t in out:
+            key = _SAME_ANCHOR.get(t, t)
+            if key not in _ANCHORS or key in out:
                 continue
             span = []
             for w in toks[i + 1:i + 1 + 2 * _REACH]:
-                if w in AUX or w in CLAUSE_BREAKS:
-                    break
+                if (w in AUX and t != "because") or w in CLAUSE_BREAKS:
+                    break  # "because **it has** the stronger fan": the reason's own verb
                 span.append(w)
             first = next((w for w in span if content_word(w)), "")
             words = [w for w in span if compared(w)][:_REACH]
             if words and compared(first):  # "after 30 days", "before 09:00": values
-                out[t] = (words, " ".join([t, *span]))
+                out[key] = (words, " ".join([t, *span]))
         return out
 
     ea, eb = events(a), events(b)
@@ -101,6 +106,31 @@ def value_or_words(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+
+
+def unit_or_event(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's word, b's word) where, the rest of the sentence the same, "each" or "every" takes
+    a unit of time in one text and a thing in the other: "cleaned at the end of each **week**"
+    / "… of each **shift**", "every **month**" / "every **batch**". One schedule by the
+    calendar, one by events: two facts (the eighteenth set)."""
+    ta, tb = a.tokens, b.tokens
+    if max(len(ta), len(tb)) > ALIGN_MAX:
+        return None
+    ops = SequenceMatcher(None, [stem(t) for t in ta], [stem(t) for t in tb],
+                          autojunk=False).get_opcodes()
+    for op, i1, i2, j1, j2 in ops:
+        if op != "replace" or i2 - i1 != 1 or j2 - j1 != 1 or not i1 or not j1 \
+                or ta[i1 - 1] not in _EACH:
+            continue
+        x, y = ta[i1], tb[j1]
+        for one, other in ((x, y), (y, x)):
+            if one in UNIT_DAYS and compared(other) and other not in UNIT_DAYS \
+                    and other not in TIMES and singular_weekday(other) not in WEEKDAYS:
+                return x, y
+    return None
+
+
+_EACH = frozenset(["each", "every", "per"])
 
 
 def _value(word: str) -> bool:

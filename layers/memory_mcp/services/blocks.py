@@ -100,6 +100,9 @@ def _joined(toks: tuple[str, ...], first: int) -> bool:
 #: Words for the team itself, read as one party: "**our** claim against ESL" / "ESL's claim
 #: against **us**".
 _US = frozenset(["we", "us", "our", "ours", "ourselves"])
+#: Words that set one block against the other ("**swapped** … **rather than** charged on the
+#: aircraft" / "**charged** … rather than swapped"): which one is done is turned round.
+_CONTRASTS = frozenset(["rather", "instead", "not", "never", "versus", "vs"])
 
 
 def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -108,7 +111,8 @@ def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
     "**crew leads** must call dispatch back", "**ESL**'s claim against **us**" / "**our** claim
     against **ESL**", "run **8** hours on and **16** off" / "run **16** hours on and **8** off".
     Who does what to whom, turned round, is another fact. The middle must hold the same active
-    verb in both texts (or one block be "we", or both be numbers): "Hannah is the manager of
+    verb in both texts (or one block be "we", or both be numbers, or a "rather than", "instead
+    of" or "not" stand between the blocks in both): "Hannah is the manager of
     the mobile team" / "the mobile team's manager is Hannah" and "Panopto deletes recordings" /
     "recordings are deleted from Panopto" exchange blocks too, and say the same. Exempt, as
     ``wording.roles``, when exactly one text is passive."""
@@ -122,22 +126,27 @@ def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
     end = len(sa) - next(i for i, (x, y) in enumerate(zip(sa[::-1], sb[::-1], strict=True)) if x != y)
     xs, ys, n = sa[start:end], sb[start:end], end - start
     if n == 2 and all(x.startswith("#") for x in xs):  # "8 … 16" / "16 … 8" side by side
-        return _shown(xs), _shown(ys)
+        return (_shown(a, ka[start:start + 1], ka[start + 1:end]),
+                _shown(b, kb[start:start + 1], kb[start + 1:end]))
     for la in range(1, n - 1):
         for lb in range(1, n - la):
             if ys != xs[n - lb:] + xs[la:n - lb] + xs[:la]:
                 continue
             ends = (" ".join(xs[:la]), " ".join(xs[n - lb:]))
-            if "we" in ends or all(e.startswith("#") for e in ends) or _active_verb(
+            gap_a = a.tokens[ka[start + la - 1][0] + 1:ka[end - lb][0]]
+            gap_b = b.tokens[kb[start + lb - 1][0] + 1:kb[end - la][0]]
+            if "we" in ends or all(e.startswith("#") for e in ends) or (
+                    _CONTRASTS & set(gap_a) and _CONTRASTS & set(gap_b)) or _active_verb(
                     a, b, [i for i, _ in ka[start + la:end - lb]],
                     [i for i, _ in kb[start + lb:end - la]]):
-                return (_shown([" ".join(xs[:la]), " ".join(xs[n - lb:])]),
-                        _shown([" ".join(ys[:lb]), " ".join(ys[n - la:])]))
+                return (_shown(a, ka[start:start + la], ka[end - lb:end]),
+                        _shown(b, kb[start:start + lb], kb[end - la:end]))
     return None
 
 
-def _shown(parts: list[str]) -> str:
-    return " … ".join(parts).replace("#", "")
+def _shown(f: Facets, *blocks: list[tuple[int, str]]) -> str:
+    """The blocks as the text writes them: "charged aircraft … swapped"."""
+    return " … ".join(" ".join(f.tokens[i] for i, _ in block) for block in blocks)
 
 
 def _keys(f: Facets) -> list[tuple[int, str]]:

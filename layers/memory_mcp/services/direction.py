@@ -24,7 +24,7 @@ from memory_mcp.services.stems import (
     verb_stem,
 )
 from memory_mcp.services.word_pool import Pool, parts_pool
-from memory_mcp.services.wording import OWN_RULES, PREPOSITIONS, subject_end
+from memory_mcp.services.wording import DETERMINERS, OWN_RULES, PREPOSITIONS, subject_end
 
 _TO = frozenset(["to", "into", "onto", "towards", "toward"])
 #: Verbs that say one move from either end ("finance **sends** the invoices to customers" /
@@ -237,7 +237,8 @@ def turned_sender(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 def _receivers(f: Facets) -> dict[str, str]:
     """Stem → "to <phrase>" for each content word of the phrase after each "to" ("to the
-    council's environment **team**", "to the hill **party**"), up to a preposition."""
+    council's environment **team**", "to the hill **party**"), up to a preposition; and the
+    first of a sending verb's two objects ("send **clients** their documents")."""
     out: dict[str, str] = {}
     toks = f.tokens
     for i, t in enumerate(toks):
@@ -252,6 +253,11 @@ def _receivers(f: Facets) -> dict[str, str]:
         for w in phrase:
             if content_word(w):
                 out.setdefault(stem(w), " ".join([t, *phrase]))
+    for j, w in enumerate(toks[:-2]):  # "we send **clients** their documents": the first of
+        # two objects receives
+        if verb_stem(w) in _SENDS and content_word(toks[j + 1]) \
+                and toks[j + 2] in DETERMINERS and toks[j + 2] != "that":
+            out.setdefault(stem(toks[j + 1]), f"{w} {toks[j + 1]}")
     return out
 
 

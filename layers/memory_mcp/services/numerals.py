@@ -74,7 +74,7 @@ _FREQUENCY = {"hourly": 1 / 24, "daily": 1.0, "weekly": 7.0, "biweekly": 14.0,
 #: Clock times said as one word, after a preposition ("locks up **at midnight**" / "at 2 am"),
 #: coded as ``clock`` codes them.
 _CLOCK_WORDS = {"midnight": -1.0, "noon": -721.0, "midday": -721.0}
-_AT = frozenset("at by until till before after from around".split())  # noqa: SIM905
+_AT = frozenset("at by until till before after from around to".split())  # noqa: SIM905
 #: Clock times said in words: "half past seven" is 7:30.
 _PAST = {"half": 30, "quarter": 15}
 
@@ -93,6 +93,19 @@ def _and_a_half(lower: list[str], i: int) -> tuple[float, int] | None:
             "and", "a", "half"]:
         return (count + 0.5) * UNIT_DAYS[lower[i + 1]], i + 5
     return None
+
+
+def _quarters(lower: list[str], i: int) -> tuple[float, int] | None:
+    """(days, the end of the words) for "three quarters of an hour" or "three-quarters of a
+    day" at ``i`` (not "3 quarters" alone: a quarter is also three months)."""
+    words = lower[i].split("-") if "-" in lower[i] else lower[i:i + 2]
+    at = i + (1 if "-" in lower[i] else 2)
+    if len(words) != 2 or words[1] not in ("quarter", "quarters") \
+            or lower[at:at + 2] not in (["of", "an"], ["of", "a"]) \
+            or at + 2 >= len(lower) or lower[at + 2] not in UNIT_DAYS:
+        return None
+    count = number(words[0])
+    return (count * 0.25 * UNIT_DAYS[lower[at + 2]], at + 3) if count else None
 
 
 def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set[int]:
@@ -130,6 +143,9 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
                 and lower[i + 2] in ("a", "an") and lower[i + 3] in UNIT_DAYS:
             durations.append(0.25 * UNIT_DAYS[lower[i + 3]])  # "a quarter of an hour"
             used.update((i, i + 1, i + 2, i + 3))
+        elif (quarters := _quarters(lower, i)) is not None:  # "three quarters of an hour"
+            durations.append(quarters[0])
+            used.update(range(i, quarters[1]))
         elif w in _CLOCK_WORDS and i > 0 and lower[i - 1] in _AT:  # "at midnight" is 00:00
             numbers.add(_CLOCK_WORDS[w])
         elif (half := _and_a_half(lower, i)) is not None:  # "an hour and a half"

@@ -83,6 +83,7 @@ dilute dilutes diluted diluting | concentrate concentrates concentrated concentr
 refund refunds refunded refunding | reject rejects rejected rejecting deny denies denied
   denying decline declines declined declining
 live | pre-recorded prerecorded recorded taped
+strong stronger strongest | weak weaker weakest
 """
 
 _EVENTS = """
@@ -108,6 +109,7 @@ subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
 hand_out give_out lend lends lent lending | return returns returned returning hand_back
   give_back hand_in
 working_hours business_hours office_hours | after_hours off_hours
+arrive arrives arrived arriving | depart departs departed departing
 """
 
 #: Prefixes that negate only the listed bases (elsewhere "in", "im", "dis" start ordinary words:

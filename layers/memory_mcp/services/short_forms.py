@@ -41,6 +41,11 @@ _PRIORITY = re.compile(r"[pP]([0-5])s?")
 _VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
 #: A number and a length joined: "a 42-foot pattern", "a 16-ft box".
 _SIZED = re.compile(r"(\d+(?:\.\d+)?)-(foot|feet|ft)")
+#: "IT" in capitals is the department, not the pronoun "it" (a stop word).
+_IT = "IT"
+#: Verbs whose infinitive of purpose denies: "**to avoid** cross-contamination" is "so it
+#: does **not** cross-contaminate" (not "team lunches avoid them", a plain verb).
+_AVERTS = frozenset(["avoid", "prevent"])
 #: Monday to Friday written short: "weekdays".
 _WORKWEEK = frozenset(["mon-fri", "monday-friday"])
 #: Tokens a time zone may follow.
@@ -56,7 +61,7 @@ _NUMBERED_PLACES = frozenset(["seat", "room", "row", "gate", "bay", "suite", "do
 
 
 _SPECIAL = frozenset(ABBREVIATIONS) | frozenset(ZONES) | frozenset(UNIT_SYMBOLS) | frozenset(
-    ["alternate", "alternating"])
+    ["alternate", "alternating", "avoid", "prevent"])
 
 
 def degrees(text: str) -> str:
@@ -89,6 +94,8 @@ def expand(raw: list[str]) -> list[str]:
             out.append(ZONES[low])  # a name, as "Eastern" is: "ET" / "PT" are two zones
         elif low in UNIT_SYMBOLS and after_number:
             out.append(UNIT_SYMBOLS[low])
+        elif token == _IT:
+            out += ["information", "technology"]  # "the IT team": not the pronoun
         elif low in ABBREVIATIONS:
             out.extend(ABBREVIATIONS[low].split())
         elif measure and not (out and out[-1].lower() in _NUMBERED_PLACES):
@@ -110,6 +117,8 @@ def expand(raw: list[str]) -> list[str]:
                     else sized.group(2)]
         elif low.endswith("'s") and _AMOUNT.fullmatch(low[:-2]):
             out.append(low[:-2])  # "Bay 3's lights": the number 3
+        elif low in _AVERTS and prev == "to":
+            out.append("not")  # "to avoid wasting gas": so as not to waste it
         elif low in _WORKWEEK:
             out.append("weekdays")
         elif low in ("alternate", "alternating") and i + 1 < len(raw) \

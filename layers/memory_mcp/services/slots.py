@@ -310,10 +310,20 @@ def role(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 def _universal_at(f: Facets) -> list[tuple[int, tuple[str, str]]]:
     """``_universals`` with each one's token position."""
-    toks = f.tokens
-    return [(i, (t, stem(toks[i + 1]))) for i, t in enumerate(toks[:-1])
-            if (t in UNIVERSALS or t == "both") and content_word(toks[i + 1])
-            and toks[i + 1] not in EVERY_COUNTS and not toks[i + 1][:1].isdigit()]
+    toks, out = f.tokens, []
+    for i, t in enumerate(toks[:-1]):
+        if t not in UNIVERSALS and t != "both":
+            continue
+        j = i + 1  # "all **the** multi-state returns", "all **of our** kilns": the things after
+        while j < min(i + 3, len(toks) - 1) and toks[j] in _BEFORE_THINGS:
+            j += 1
+        if content_word(toks[j]) and toks[j] not in EVERY_COUNTS and not toks[j][:1].isdigit():
+            out.append((i, (t, stem(toks[j]))))
+    return out
+
+
+#: Words between a universal and its things: "all **the** returns", "both **of our** sites".
+_BEFORE_THINGS = frozenset(["the", "of", "our", "your", "their", "its", "these", "those"])
 
 
 def _universals(f: Facets) -> list[tuple[str, str]]:

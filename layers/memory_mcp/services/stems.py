@@ -19,8 +19,44 @@ from memory_mcp.services.numerals import number
 def stem(word: str) -> str:
     """Snowball stem, cached: the pure-Python stemmer costs ~0.1 ms a word and the rules compare
     the same words many times (without the cache it was ~90 ms of every save, in the lock)."""
-    root = str(_stemmer().stemWord(word.lower().replace("\u2019", "'").removesuffix("'s")))
+    word = american(word.lower().replace("\u2019", "'").removesuffix("'s"))
+    root = str(_stemmer().stemWord(word))
     return SYNONYM_STEMS.get(root, root)
+
+
+#: British spellings by their ending, as American ones: "fertiliser" / "fertilizer",
+#: "colour" / "color", "metre" / "meter", "analyse" / "analyze", "catalogue" / "catalog"
+#: (helpers writing the blind forget sets, like a team's members, used both).
+_ENDINGS = (
+    (re.compile(r"(?<=[a-z]{3})is(e|ed|es|ing|ation|ations|er|ers)$"), r"iz\1"),
+    (re.compile(r"(?<=[a-z]{3})our(s|ed|ing|ite|ites|able|er|ers)?$"), r"or\1"),
+    (re.compile(r"(?<=[a-z]{2}[tb])re(s|d)?$"), r"er\1"),
+    (re.compile(r"(?<=[a-z]{2})ys(e|ed|es|ing)$"), r"yz\1"),
+    (re.compile(r"(?<=[a-z]{3})ogue(s)?$"), r"og\1"),
+)
+#: Whole words, and words the endings would change by mistake.
+_WORDS = {"grey": "gray", "tyre": "tire", "tyres": "tires", "programme": "program",
+          "programmes": "programs", "aluminium": "aluminum", "licence": "license",
+          "licences": "licenses", "defence": "defense", "offence": "offense",
+          "practise": "practice", "cheque": "check", "cheques": "checks", "kerb": "curb",
+          "paediatric": "pediatric", "anaemia": "anemia", "manoeuvre": "maneuver",
+          "acre": "acre", "acres": "acres", "genre": "genre", "ogre": "ogre",
+          "mediocre": "mediocre", "massacre": "massacre", "lucre": "lucre"}
+_NOT_OUR = frozenset("""hour hours four fours your yours tour tours pour pours poured pouring
+flour sour soured detour detours contour contours devour devours dour ours""".split())  # noqa: SIM905
+
+
+def american(word: str) -> str:
+    """``word`` (lower-cased) in American spelling, by ``_WORDS`` or its ending."""
+    if word in _WORDS:
+        return _WORDS[word]
+    if word in _NOT_OUR or len(word) < 5 or not word.isalpha():
+        return word
+    for ending, spelled in _ENDINGS:
+        changed = ending.sub(spelled, word)
+        if changed != word:
+            return changed
+    return word
 
 
 _STEMMERS = threading.local()

@@ -96,13 +96,25 @@ def _parts(tokens: tuple[str, ...]) -> frozenset[str]:
 @lru_cache(maxsize=16)  # as ``_parts``: a long text's tuple is megabytes
 def short_forms(tokens: tuple[str, ...]) -> frozenset[str]:
     """The initials of three or four words in a row ("advance reader copies": arc): what
-    another text may write for them. Two words' initials, or a letter and a number ("T2"
-    for "terminal 2"), are not read: they match too much by chance ("tower 2", "track 2",
-    "server 3" / "S3")."""
+    another text may write for them, also with a small word kept in the middle ("pilot in
+    command": pic), and the two parts of a hyphenated word ("quality-control": qc). Two
+    separate words' initials, or a letter and a number ("T2" for "terminal 2"), are not read:
+    they match too much by chance ("tower 2", "track 2", "server 3" / "S3")."""
     ok = [t.isalpha() and content_word(t) for t in tokens]  # each word read once
     out: set[str] = set()
     for i in range(len(tokens)):
         for n in (3, 4):
             if i + n <= len(tokens) and all(ok[i:i + n]):
                 out.add("".join(w[0] for w in tokens[i:i + n]))
+        if i + 3 <= len(tokens) and ok[i] and ok[i + 2] and tokens[i + 1] in _JOINING:
+            out.add(tokens[i][0] + tokens[i + 1][0] + tokens[i + 2][0])  # "pilot in command"
+        parts = tokens[i].split("-")
+        if len(parts) == 2 and all(len(p) >= 3 and p.isalpha() and content_word(p)
+                                   for p in parts):
+            out.add(parts[0][0] + parts[1][0])  # "quality-control": qc
     return frozenset(out)
+
+
+#: Small words whose initial an acronym keeps ("pilot **in** command": PIC, "point **of**
+#: sale": POS).
+_JOINING = frozenset(["in", "of", "on", "at", "for", "and", "to"])

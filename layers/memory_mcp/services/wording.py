@@ -144,6 +144,9 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
     if aux is None:
         if start < end and toks[start] in PRONOUNS:
             return content[0] if content else None
+        if first and start + 1 < end and content and content[0] == start \
+                and toks[start + 1] in _ORDER_OBJECTS:
+            return start  # an instruction: "**Empty** the chaff collector …" (not "Grade A")
         if not first:
             return content[0] if content and _verb_s(toks[content[0]]) else None
         for i in content[1:]:
@@ -186,12 +189,20 @@ _NOUN_STARTS = (DETERMINERS - {"that"}) | frozenset(
     "all each every some many few several both any no".split())  # noqa: SIM905
 
 
+#: Words that open an instruction's object ("**Empty the** chaff collector", "**Check all**
+#: fire exits"); not "a", which names one of many as often ("Grade **A** particle counts").
+_ORDER_OBJECTS = frozenset("the your our their all each every any".split())  # noqa: SIM905
+#: Counts a plural noun follows: "all new patients", never "all new carries".
+_PLURAL_STARTS = frozenset("all some many few several both most".split())  # noqa: SIM905
+
+
 def _after_count(toks: tuple[str, ...], i: int) -> bool:
     """``toks[i]`` follows a determiner or a count ("max **12** bicycles"), not a numbered
     name ("Unit 12 **covers** the old town")."""
     prev = toks[i - 1]
-    if prev in _NOUN_STARTS:
-        return True
+    if prev in _NOUN_STARTS or (i >= 2 and toks[i - 2] in _PLURAL_STARTS
+                                and content_word(prev) and not _verb_s(prev)):
+        return True  # "all new **patients** get" (but "each van **carries**": a verb)
     return number(prev) is not None and (i < 2 or toks[i - 2] in _BOUND_WORDS
                                          or not content_word(toks[i - 2]))
 
@@ -207,8 +218,9 @@ def _names_group(toks: tuple[str, ...], i: int, end: int) -> bool:
 
 
 def _verb_s(word: str) -> bool:
-    """Reads as a third-person verb ("approves", "runs"; not "access")."""
-    return word.endswith("s") and not word.endswith("ss")
+    """Reads as a third-person verb ("approves", "runs"; not "access", "tinnitus", "status",
+    "analysis", "logistics", "various")."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
 
 
 def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
