@@ -104,3 +104,48 @@ def test_british_and_american_spellings_stem_alike() -> None:
         assert stem(british) == stem(us), british
     for word in ("hour", "four", "flour", "genre", "acre", "rise", "metric"):  # no spelling
         assert american(word) == word
+
+
+# A review's 200 pairs aimed at this session's rules (written by a helper that read no code):
+# the rewordings and near misses it found the rules reading wrongly, and the guards the fixes
+# must keep.
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("We use quaternary cleaner rather than bleach on the bathroom floors.",
+     "We use bleach rather than quaternary cleaner on the bathroom floors.", "roles"),
+    ("The freelancers pay the agency within 30 days.",
+     "The agency pays the freelancers within 30 days.", "roles"),
+    ("Trial shifts at the restaurant last three weeks.",
+     "Trial shifts at the restaurant last a fortnight.", "duration"),
+    ("Sofia, our registrar, checks in loan objects before they're unpacked",
+     "Loan objects are checked in by the registrar, Hannah, before unpacking.", "name"),
+])
+def test_near_misses_found_by_the_review_conflict(request_text: str, stored: str,
+                                                  kind: str) -> None:
+    assert_conflict_both_ways(request_text, stored, kind)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("For the record, Lena is the one who handles all warranty claims for the bike shop.",
+     "Lena is the one who handles all warranty claims for the bike shop."),
+    ("Quick note: samples go to the lab in the blue cooler.",
+     "Samples go to the lab in the blue cooler."),
+    ("Apex Hire rents scaffolding to us.", "We rent scaffolding from Apex Hire."),
+    ("Switch off the kiln before the lid is opened.", "Turn off the kiln before the lid is opened."),
+    ("Any time you step away from the till, lock the cash drawer.",
+     "Lock the cash drawer whenever you step away from the till."),
+    ("Brewery tours take 75 minutes.", "Brewery tours take an hour and fifteen minutes."),
+    ("we pick up rescued groceries from the Elm Street Kroger every day but Sunday",
+     "Grocery rescue pickups from the Elm Street Kroger run daily except Sundays."),
+    ("any hot-fire test on Stand B needs an exclusion zone of 1,500 metres",
+     "Hot-fire tests on Stand B need a 1.5 km exclusion zone."),
+    ("dogs aren't allowed in the Dublin office", "The Dublin office does not allow dogs."),
+    ("In Leeds, backups run nightly", "Backups run nightly in Leeds"),
+])
+def test_rewordings_found_by_the_review_agree(request_text: str, stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []
+
+
+def test_kilometres_and_metres_are_one_length_and_miles_another() -> None:
+    assert facets("a 1.5 km zone").numbers == facets("a 1,500 metre zone").numbers == {1500.0}
+    kinds = {c.kind for c in agreement.conflicts("the zone is 1.5 km", "the zone is 1.5 miles")}
+    assert "unit" in kinds

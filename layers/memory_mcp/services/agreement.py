@@ -45,7 +45,10 @@ _PREAMBLE = re.compile(
     # ("that's outdated: …" too)
     r"|(?:(?:that|this|it)(?:['\u2019]s|\s+is)\s+)?"
     r"(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+case)"
-    r"|not\s+(?:true|valid|accurate|relevant|the\s+case)\s+any\s?more)\s*:\s*)", re.IGNORECASE)
+    r"|not\s+(?:true|valid|accurate|relevant|the\s+case)\s+any\s?more)\s*:\s*"
+    # a note's label: "For the record, …", "Quick note: …", "Just to confirm, …"
+    r"|(?:for\s+the\s+record|(?:quick\s+)?note|fyi|(?:just\s+)?to\s+confirm|reminder"
+    r"|heads\s+up)\s*[:,-]\s*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

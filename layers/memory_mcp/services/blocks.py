@@ -23,7 +23,7 @@ from difflib import SequenceMatcher
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import stem
+from memory_mcp.services.stems import stem, verb_stem
 from memory_mcp.services.wording import ALIGN_MAX, COPULAS, DETERMINERS, predicates, words
 
 #: Unmatched words a side this rule reads: more is the "each says what the other does not"
@@ -107,15 +107,16 @@ _CONTRASTS = frozenset(["rather", "instead", "not", "never", "versus", "vs"])
 
 def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's order, b's order) when the texts hold the same words but two blocks of them
-    exchange places around a middle that stays: "dispatch must call **the crew leads** back" /
-    "**crew leads** must call dispatch back", "**ESL**'s claim against **us**" / "**our** claim
-    against **ESL**", "run **8** hours on and **16** off" / "run **16** hours on and **8** off".
-    Who does what to whom, turned round, is another fact. The middle must hold the same active
-    verb in both texts (or one block be "we", or both be numbers, or a "rather than", "instead
-    of" or "not" stand between the blocks in both): "Hannah is the manager of
-    the mobile team" / "the mobile team's manager is Hannah" and "Panopto deletes recordings" /
-    "recordings are deleted from Panopto" exchange blocks too, and say the same. Exempt, as
-    ``wording.roles``, when exactly one text is passive."""
+    exchange places: "dispatch must call **the crew leads** back" / "**crew leads** must call
+    dispatch back", "**ESL**'s claim against **us**" / "**our** claim against **ESL**", "run
+    **8** hours on and **16** off" / "run **16** hours on and **8** off". Who does what to
+    whom, turned round, is another fact.
+
+    Read only where the exchange says so (``_turned``): "Hannah is the manager of the mobile
+    team" / "the mobile team's manager is Hannah", "Panopto deletes recordings" / "recordings
+    are deleted from Panopto" and "Apex rents scaffolding **to us**" / "we rent scaffolding
+    **from Apex**" exchange blocks too, and say the same. Exempt, as ``wording.roles``, when
+    exactly one text is passive."""
     if ("by" in a.tokens) != ("by" in b.tokens):
         return None
     ka, kb = _keys(a), _keys(b)
@@ -123,25 +124,43 @@ def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
     if sa == sb or sorted(sa) != sorted(sb) or len(sa) > ALIGN_MAX:
         return None
     start = next(i for i, (x, y) in enumerate(zip(sa, sb, strict=True)) if x != y)
-    end = len(sa) - next(i for i, (x, y) in enumerate(zip(sa[::-1], sb[::-1], strict=True)) if x != y)
+    end = len(sa) - next(i for i, (x, y) in enumerate(zip(sa[::-1], sb[::-1], strict=True))
+                         if x != y)
     xs, ys, n = sa[start:end], sb[start:end], end - start
-    if n == 2 and all(x.startswith("#") for x in xs):  # "8 … 16" / "16 … 8" side by side
-        return (_shown(a, ka[start:start + 1], ka[start + 1:end]),
-                _shown(b, kb[start:start + 1], kb[start + 1:end]))
-    for la in range(1, n - 1):
-        for lb in range(1, n - la):
-            if ys != xs[n - lb:] + xs[la:n - lb] + xs[:la]:
-                continue
-            ends = (" ".join(xs[:la]), " ".join(xs[n - lb:]))
-            gap_a = a.tokens[ka[start + la - 1][0] + 1:ka[end - lb][0]]
-            gap_b = b.tokens[kb[start + lb - 1][0] + 1:kb[end - la][0]]
-            if "we" in ends or all(e.startswith("#") for e in ends) or (
-                    _CONTRASTS & set(gap_a) and _CONTRASTS & set(gap_b)) or _active_verb(
-                    a, b, [i for i, _ in ka[start + la:end - lb]],
-                    [i for i, _ in kb[start + lb:end - la]]):
+    for la in range(1, n):
+        for lb in range(1, n - la + 1):
+            if ys == xs[n - lb:] + xs[la:n - lb] + xs[:la] and _turned(
+                    a, b, (ka[start:start + la], ka[start + la:end - lb], ka[end - lb:end]),
+                    (kb[start:start + lb], kb[start + lb:end - la], kb[end - la:end])):
                 return (_shown(a, ka[start:start + la], ka[end - lb:end]),
                         _shown(b, kb[start:start + lb], kb[end - la:end]))
     return None
+
+
+Blocks = tuple[list[tuple[int, str]], list[tuple[int, str]], list[tuple[int, str]]]
+
+
+def _turned(a: Facets, b: Facets, in_a: Blocks, in_b: Blocks) -> bool:
+    """Whether two blocks exchanged around a middle (each text's first block, middle, last
+    block, as (position, key)) turn the fact round: both blocks numbers; or, with the same "to"
+    and "from" in both texts (else a converse: "rents … to us" / "rent … from"), a "rather
+    than", "instead of" or "not" between the blocks in both, one block "we", or the same
+    active verb in both middles. With nothing between the blocks only the numbers and the
+    contrast count: a phrase moved to the front ("in Leeds, backups run" / "backups run in
+    Leeds") exchanges two blocks too."""
+    first_a, middle_a, last_a = in_a
+    if all(k.startswith("#") for _, k in first_a + last_a) and len(first_a) == len(last_a) == 1:
+        return True
+    if ({"to", "from"} & set(a.tokens)) != ({"to", "from"} & set(b.tokens)):
+        return False
+    first_b, middle_b, last_b = in_b
+    contrast = bool(_CONTRASTS & set(a.tokens[first_a[-1][0] + 1:last_a[0][0]])
+                    and _CONTRASTS & set(b.tokens[first_b[-1][0] + 1:last_b[0][0]]))
+    if not middle_a:
+        return contrast
+    ends = {" ".join(k for _, k in first_a), " ".join(k for _, k in last_a)}
+    return contrast or "we" in ends or _active_verb(a, b, [i for i, _ in middle_a],
+                                                    [i for i, _ in middle_b])
 
 
 def _shown(f: Facets, *blocks: list[tuple[int, str]]) -> str:
@@ -162,9 +181,14 @@ def _keys(f: Facets) -> list[tuple[int, str]]:
     return out
 
 
+#: Words before a participle that make it passive: "dogs **aren't** allowed", "**gets** thrown".
+_PASSIVE = COPULAS | frozenset("""isn't aren't wasn't weren't get gets got gotten getting
+""".split())  # noqa: SIM905
+
+
 def _active_verb(a: Facets, b: Facets, middle_a: list[int], middle_b: list[int]) -> bool:
     """Whether both middles hold the same word as a predicate, with no copula before it."""
     def verbs(f: Facets, middle: list[int]) -> set[str]:
-        return {f.tokens[i] for i in middle if i in predicates(f)
-                and not any(t in COPULAS for t in f.tokens[max(0, i - 2):i])}
+        return {verb_stem(f.tokens[i]) for i in middle if i in predicates(f)
+                and not any(t in _PASSIVE for t in f.tokens[max(0, i - 2):i])}
     return bool(verbs(a, middle_a) & verbs(b, middle_b))

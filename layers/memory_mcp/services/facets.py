@@ -25,6 +25,7 @@ from memory_mcp.services.lexicon import (
     NAMED_ENVIRONMENTS,
     NEGATIONS,
     ORDINAL,
+    SCALED,
     STOP_WORDS,
     SYSTEM_NOUNS,
     TIMES,
@@ -155,8 +156,9 @@ def _read(text: str) -> Facets:
             elif nxt in ("am", "pm") and is_clock(low + nxt):
                 numbers.add(clock(low + nxt))
             else:
-                numbers.add(value)
-        elif i not in read and _is_name(tok) and low not in WEEKDAYS \
+                numbers.add(value * SCALED[nxt][1] if nxt in SCALED else value)
+        elif i not in read and _is_name(tok) and not (i == 0 and _instruction(text, lower)) \
+                and low not in WEEKDAYS \
                 and singular_weekday(low) not in WEEKDAYS and low not in ENVIRONMENTS \
                 and (low not in MONTHS or (low == "may" and tok != "May")) \
                 and low not in CURRENCIES:  # "EUR" is compared as a currency
@@ -177,7 +179,7 @@ def _read(text: str) -> Facets:
         negated=tuple(negation.denied(lower, i) for i in denials),
         contrasts=negation.contrasts(lower, off), excluded=negation.excluded(lower, off),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
-        units=frozenset(w for i, w in enumerate(lower)
+        units=frozenset(SCALED[w][0] if w in SCALED else w for i, w in enumerate(lower)
                         if w in MEASURES and i and number(lower[i - 1]) is not None),
         negatives=frozenset(v for i, w in enumerate(lower[1:], 1) if lower[i - 1] == "minus"
                             and (v := number(w)) is not None),
@@ -260,6 +262,22 @@ def _asks(lower: list[str], i: int) -> bool:
 def _bare(token: str) -> str:
     """'#support-escalations' → 'support-escalations'; "website's" → 'website'."""
     return token.lstrip("#@").removesuffix("'s")
+
+
+def _instruction(text: str, lower: list[str]) -> bool:
+    """Whether the text opens with a verb telling someone what to do ("**Switch** the kiln
+    off", "**Turn** off the kiln"): its capital is the sentence's, not a name's. Not before a
+    comma: "**Sofia**, our registrar, checks in …" names her."""
+    after = lower[1:3]
+    return bool(after) and not _FIRST_COMMA.match(text) and (after[0] in _ORDER_OBJECTS or (
+        after[0] in _ORDER_PARTICLES and len(after) > 1 and after[1] in _ORDER_OBJECTS))
+
+
+_FIRST_COMMA = re.compile(r"\s*\S+\s*,")
+
+
+_ORDER_OBJECTS = frozenset("the your our their all each every any".split())  # noqa: SIM905
+_ORDER_PARTICLES = frozenset(["off", "out", "up", "down"])
 
 
 def _is_name(token: str) -> bool:

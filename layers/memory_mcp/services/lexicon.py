@@ -39,7 +39,11 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "p
                 "kph": "kph", "mph": "mph", "kn": "knots", "kt": "knots", "kts": "knots",
                 "km/hr": "kph", "kmph": "kph", "kms/h": "kph", "kw": "kilowatts",
                 "mw": "megawatts", "kwh": "kilowatt-hours", "mwh": "megawatt-hours",
-                "l": "liters", "gal": "gallons", "ft": "feet", "foot": "feet"}
+                "l": "liters", "gal": "gallons", "ft": "feet", "foot": "feet",
+                "kilometres": "kilometers", "kilometre": "kilometers", "kilometer": "kilometers",
+                "metres": "meters", "metre": "meters", "meter": "meters"}
+#: Units read as a multiple of another, so "a 1.5 km zone" / "1,500 metres" agree.
+SCALED = {"kilometers": ("meters", 1000.0)}
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale).
 COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)
@@ -49,7 +53,7 @@ MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometers", "miles",
                       "kilobytes", "megabytes", "gigabytes", "terabytes", "kph", "mph",
                       "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
-                      "liters", "gallons", "feet"])
+                      "liters", "gallons", "feet", "meters"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
@@ -133,7 +137,8 @@ UNIT_DAYS = {"millisecond": 1 / 86_400_000, "milliseconds": 1 / 86_400_000, "ms"
              "second": 1 / 86_400, "seconds": 1 / 86_400, "sec": 1 / 86_400, "secs": 1 / 86_400,
              "min": 1 / 1440, "mins": 1 / 1440, "hr": 1 / 24, "hrs": 1 / 24,
              "minute": 1 / 1440, "minutes": 1 / 1440, "hour": 1 / 24, "hours": 1 / 24,
-             "day": 1, "days": 1, "week": 7, "weeks": 7, "month": 30.44, "months": 30.44,
+             "day": 1, "days": 1, "week": 7, "weeks": 7, "fortnight": 14, "fortnights": 14,
+             "month": 30.44, "months": 30.44,
              "quarter": 91.31, "quarters": 91.31, "year": 365.25, "years": 365.25}
 #: Currencies, by symbol, code or name: "$25" and "25 euros" are two amounts.
 CURRENCY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|jpy|chf|aud|cad|nzd|inr|sek|nok|dkk|pln"

@@ -95,6 +95,20 @@ def _and_a_half(lower: list[str], i: int) -> tuple[float, int] | None:
     return None
 
 
+def _and_more(lower: list[str], i: int) -> tuple[float, int] | None:
+    """(days, the end of the words) for "an hour and fifteen minutes", "2 days and 6 hours" at
+    ``i``: one amount in two units, the larger first."""
+    if i + 4 >= len(lower) or lower[i + 2] != "and" or lower[i + 1] not in UNIT_DAYS \
+            or lower[i + 4] not in UNIT_DAYS:
+        return None
+    first = 1.0 if lower[i] in ("a", "an") else number(lower[i])
+    second = number(lower[i + 3])
+    big, small = UNIT_DAYS[lower[i + 1]], UNIT_DAYS[lower[i + 4]]
+    if first is None or second is None or small >= big:
+        return None
+    return first * big + second * small, i + 5
+
+
 def _quarters(lower: list[str], i: int) -> tuple[float, int] | None:
     """(days, the end of the words) for "three quarters of an hour" or "three-quarters of a
     day" at ``i`` (not "3 quarters" alone: a quarter is also three months)."""
@@ -148,6 +162,9 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
             used.update(range(i, quarters[1]))
         elif w in _CLOCK_WORDS and i > 0 and lower[i - 1] in _AT:  # "at midnight" is 00:00
             numbers.add(_CLOCK_WORDS[w])
+        elif (both := _and_more(lower, i)) is not None:  # "an hour and fifteen minutes"
+            durations.append(both[0])
+            used.update(range(i, both[1]))
         elif (half := _and_a_half(lower, i)) is not None:  # "an hour and a half"
             durations.append(half[0])
             used.update(range(i, half[1]))

@@ -26,6 +26,7 @@ from memory_mcp.services.lexicon import (
     WEEKDAYS,
     ZONES,
 )
+from memory_mcp.services.stems import singular_weekday
 
 #: "°C", "° F", "degrees Celsius": the scale's name ("-18 °C" / "minus 18 degrees Celsius").
 _DEGREES = re.compile(r"(?:°\s*|\bdeg(?:ree)?s?\s+)(?:(c|celsius)|(f|fahrenheit))\b",
@@ -129,7 +130,34 @@ def expand(raw: list[str]) -> list[str]:
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)
-    return _bounds(_deadlines(_per_hour(_workweek(out))))
+    return _bounds(_deadlines(_per_hour(_workweek(_but_day(_whenever(out))))))
+
+
+def _whenever(tokens: list[str]) -> list[str]:
+    """"any time you step away" / "every time you step away" → "whenever you step away"."""
+    if "time" not in tokens:
+        return tokens
+    out: list[str] = []
+    for t in tokens:
+        if t == "time" and out and out[-1].lower() in ("any", "every", "anytime"):
+            out[-1] = "whenever"
+        else:
+            out.append(t)
+    return out
+
+
+def _but_day(tokens: list[str]) -> list[str]:
+    """"every day **but** Sunday" → "every day except Sunday", as "daily except Sundays" says
+    it: only between a word of every day and a weekday."""
+    if "but" not in tokens:
+        return tokens
+    return ["except" if t == "but" and 0 < i < len(tokens) - 1
+            and tokens[i - 1].lower() in _EVERY_DAY
+            and singular_weekday(tokens[i + 1].lower()) in WEEKDAYS else t
+            for i, t in enumerate(tokens)]
+
+
+_EVERY_DAY = frozenset(["day", "days", "daily", "week", "weekday", "weekdays"])
 
 
 def _workweek(tokens: list[str]) -> list[str]:

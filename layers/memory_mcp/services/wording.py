@@ -119,14 +119,16 @@ def predicates(f: Facets) -> frozenset[int]:
     form tells (see ``_predicate``). Clauses start at ``CLAUSE_BREAKS``."""
     toks, out, start = f.tokens, set(), 0
     for end in [*(i for i, t in enumerate(f.tokens) if t in CLAUSE_BREAKS), len(f.tokens)]:
-        found = _predicate(toks, start, end, first=start == 0)
+        found = _predicate(toks, start, end, first=start == 0,
+                           named=bool(toks) and toks[0] in f.names)
         if found is not None:
             out.add(found)
         start = end + 1
     return frozenset(out)
 
 
-def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> int | None:
+def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
+               named: bool = False) -> int | None:
     """The predicate of the clause ``toks[start:end]``: the first content word after its
     auxiliaries ("must be **written**", "does not have **access**"); after a plain copula only
     a participle or a word taking a preposition ("is **based** in", "are **valid** for"), since
@@ -141,12 +143,15 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool) -> i
     # after lunch")
     aux = next((i for i in range(start, end)
                 if toks[i] in AUX and not (i > start and toks[i - 1] == "to")), None)
+    if first and not named and start + 1 < end and content and content[0] == start \
+            and (toks[start + 1] in _ORDER_OBJECTS or (
+                toks[start + 1] in ("off", "out", "up", "down")
+                and toks[start + 2:start + 3] and toks[start + 2] in _ORDER_OBJECTS)):
+        return start  # an instruction: "**Empty** the chaff collector …", "**Turn** off the
+        # kiln before the lid is opened" (not "Grade A")
     if aux is None:
         if start < end and toks[start] in PRONOUNS:
             return content[0] if content else None
-        if first and start + 1 < end and content and content[0] == start \
-                and toks[start + 1] in _ORDER_OBJECTS:
-            return start  # an instruction: "**Empty** the chaff collector …" (not "Grade A")
         if not first:
             return content[0] if content and _verb_s(toks[content[0]]) else None
         for i in content[1:]:
@@ -311,6 +316,8 @@ def _in_subjects(a: Facets, b: Facets, xs: list[tuple[int, str]],
     ea, eb = subject_end(a), subject_end(b)
     parts_x = {p[:4] for _, w in xs for p in w.split("-")}
     parts_y = {p[:4] for _, w in ys for p in w.split("-")}
+    if 0 in predicates(a) and 0 in predicates(b):
+        return False  # two instructions' verbs: "**Switch** off the kiln" / "**Turn** off …"
     return min(xs[0][0], ys[0][0]) == 0 and all(i <= ea for i, _ in xs) \
         and all(i <= eb for i, _ in ys) and not (COMMON_VERBS & {w for _, w in xs + ys}) \
         and not parts_x & parts_y  # "peroxide **formers**" / "peroxide-**forming** solvents"
