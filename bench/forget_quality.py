@@ -81,12 +81,15 @@ SEVENTEENTH = ROOT / "bench" / "data" / "forget_seventeenth.json"
 #: An eighteenth, written the same session in ten more domains, first run on the seventeenth's
 #: changes: ``--set eighteenth``.
 EIGHTEENTH = ROOT / "bench" / "data" / "forget_eighteenth.json"
+#: A nineteenth, written the same session, first run on the eighteenth's changes and a
+#: review's: ``--set nineteenth``.
+NINETEENTH = ROOT / "bench" / "data" / "forget_nineteenth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
         "twelfth": TWELFTH, "thirteenth": THIRTEENTH, "fourteenth": FOURTEENTH,
         "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH,
-        "eighteenth": EIGHTEENTH}
+        "eighteenth": EIGHTEENTH, "nineteenth": NINETEENTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

@@ -33,10 +33,13 @@ from memory_mcp.services import (
 )
 from memory_mcp.services.facets import LONG_TEXT, Facets, facets
 from memory_mcp.services.facets import tokens as text_tokens
-from memory_mcp.services.word_pool import parts_pool, pool, short_forms
+from memory_mcp.services.stems import content_word
+from memory_mcp.services.word_pool import parts_pool, pool
 
 _PREAMBLE = re.compile(
-    r"^\s*(?:(?:please\s+)?(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b))?"
+    r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"  # "Can you drop the fact
+    # that …?"
+    r"(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b)|\s+(?:this|that|it)(?=\s*:))?"
     r"|(?:remove|delete|drop|scrap|erase|discard)(?:\s+(?:the\s+)?(?:fact|memory|note|rule)s?"
     r"|(?:\s+(?:this|that|it))?(?=\s*:)))"
     r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
@@ -44,7 +47,7 @@ _PREAMBLE = re.compile(
     # of the fact)
     # ("that's outdated: …" too)
     r"|(?:(?:that|this|it)(?:['\u2019]s|\s+is)\s+)?"
-    r"(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+case)"
+    r"(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+(?:case|rule))"
     r"|not\s+(?:true|valid|accurate|relevant|the\s+case)\s+any\s?more)\s*:\s*"
     # a note's label: "For the record, …", "Quick note: …", "Just to confirm, …"
     r"|(?:for\s+the\s+record|(?:quick\s+)?note|fyi|(?:just\s+)?to\s+confirm|reminder"
@@ -73,8 +76,14 @@ def strip_preamble(text: str) -> str:
     topic = _TOPIC_NOTE.match(text)
     if topic is not None and text[topic.end():].strip():
         return f"{topic.group(1) or ''} {text[topic.end():].strip()}".strip()
-    stripped = _POSTAMBLE.sub("", _PREAMBLE.sub("", text, count=1)).strip()
+    unwrapped = _PREAMBLE.sub("", text, count=1)
+    stripped = _POSTAMBLE.sub("", unwrapped).strip()
+    if stripped and unwrapped != text and _ASKED.match(text):
+        stripped = stripped.rstrip("?").rstrip()  # "Can you drop the fact that …?"
     return stripped or text.strip()
+
+
+_ASKED = re.compile(r"\s*(?:can|could|would|will)\s+you\b", re.IGNORECASE)
 
 
 #: The request said after the fact: "… through the Shopify checkout **- forget this**".
@@ -91,10 +100,20 @@ _ADDRESS = re.compile(r"[@./#\d-]")
 def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
     """Names of one text found nowhere in the other (as a name or as an ordinary word; a
     prefix of ≥ 75 % counts as found: "Postgres" / "PostgreSQL")."""
-    theirs = pool(frozenset(other.names | set(other.tokens)) | short_forms(other.tokens))
+    theirs = pool(frozenset(other.names) | parts_pool(other).words)  # "bound for **Taiwan**"
+    # has Taiwan-bound's part
     return sorted(n for n in mine.names
                   if not (n in theirs.words if _ADDRESS.search(n) else theirs.has(n, 0.75))
-                  and not _written_apart(n, other.tokens))
+                  and not _written_apart(n, other.tokens) and not _parts_found(n, other))
+
+
+def _parts_found(name: str, other: Facets) -> bool:
+    """"Taiwan-bound" / "bound for Taiwan", "Honeycrisp-only" / "for Honeycrisp": a name of
+    letters and hyphens whose every part the other text has as a word of its own (or is a
+    small word). Not "ops-alerts" / "ops-alerts-eu": one channel's name inside another's."""
+    parts = name.split("-")
+    return len(parts) > 1 and all(p.isalpha() for p in parts) and all(
+        p in other.tokens or not content_word(p) for p in parts)
 
 
 def _written_apart(name: str, tokens: tuple[str, ...]) -> bool:

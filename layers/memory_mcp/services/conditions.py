@@ -137,7 +137,7 @@ def narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 _PLACING = frozenset("""at in from within inside for with containing carrying holding using
-needing""".split())  # noqa: SIM905  # not "on": "deploys happen **on** Thursdays instead"
+needing around near""".split())  # noqa: SIM905  # not "on": "deploys happen **on** Thursdays instead"
 #: How far into a text a placing phrase may start and still narrow its subject ("Vehicle deck
 #: loading **for freight lorries** stops …"): the subject's end as the word order shows it is
 #: unreliable there ("loading" before "for" reads as the verb).

@@ -25,7 +25,6 @@ from memory_mcp.services.lexicon import (
     NAMED_ENVIRONMENTS,
     NEGATIONS,
     ORDINAL,
-    SCALED,
     STOP_WORDS,
     SYSTEM_NOUNS,
     TIMES,
@@ -156,7 +155,7 @@ def _read(text: str) -> Facets:
             elif nxt in ("am", "pm") and is_clock(low + nxt):
                 numbers.add(clock(low + nxt))
             else:
-                numbers.add(value * SCALED[nxt][1] if nxt in SCALED else value)
+                numbers.add(value)
         elif i not in read and _is_name(tok) and not (i == 0 and _instruction(text, lower)) \
                 and low not in WEEKDAYS \
                 and singular_weekday(low) not in WEEKDAYS and low not in ENVIRONMENTS \
@@ -179,7 +178,7 @@ def _read(text: str) -> Facets:
         negated=tuple(negation.denied(lower, i) for i in denials),
         contrasts=negation.contrasts(lower, off), excluded=negation.excluded(lower, off),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
-        units=frozenset(SCALED[w][0] if w in SCALED else w for i, w in enumerate(lower)
+        units=frozenset(w for i, w in enumerate(lower)
                         if w in MEASURES and i and number(lower[i - 1]) is not None),
         negatives=frozenset(v for i, w in enumerate(lower[1:], 1) if lower[i - 1] == "minus"
                             and (v := number(w)) is not None),

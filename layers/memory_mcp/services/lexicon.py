@@ -41,9 +41,15 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "p
                 "mw": "megawatts", "kwh": "kilowatt-hours", "mwh": "megawatt-hours",
                 "l": "liters", "gal": "gallons", "ft": "feet", "foot": "feet",
                 "kilometres": "kilometers", "kilometre": "kilometers", "kilometer": "kilometers",
-                "metres": "meters", "metre": "meters", "meter": "meters"}
-#: Units read as a multiple of another, so "a 1.5 km zone" / "1,500 metres" agree.
-SCALED = {"kilometers": ("meters", 1000.0)}
+                "metres": "meters", "metre": "meters", "meter": "meters",
+                "cm": "centimeters", "centimetres": "centimeters", "centimetre": "centimeters",
+                "centimeter": "centimeters", "mm": "millimeters", "millimetres": "millimeters",
+                "millimetre": "millimeters", "millimeter": "millimeters",
+                "kilowatt": "kilowatts", "megawatt": "megawatts"}
+#: Units read as a multiple of another, so "a 1.5 km zone" / "1,500 metres", "6.5 cm" /
+#: "65 mm" and "1.5 MW" / "1,500 kW" agree.
+SCALED = {"kilometers": ("meters", 1000.0), "centimeters": ("millimeters", 10.0),
+          "megawatts": ("kilowatts", 1000.0)}
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale).
 COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)
@@ -53,7 +59,7 @@ MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometers", "miles",
                       "kilobytes", "megabytes", "gigabytes", "terabytes", "kph", "mph",
                       "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
-                      "liters", "gallons", "feet", "meters"])
+                      "liters", "gallons", "feet", "meters", "centimeters", "millimeters"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",

@@ -75,6 +75,10 @@ _FREQUENCY = {"hourly": 1 / 24, "daily": 1.0, "weekly": 7.0, "biweekly": 14.0,
 #: coded as ``clock`` codes them.
 _CLOCK_WORDS = {"midnight": -1.0, "noon": -721.0, "midday": -721.0}
 _AT = frozenset("at by until till before after from around to".split())  # noqa: SIM905
+#: Words that multiply the number word before them.
+_SCALES = {"hundred": 100.0, "thousand": 1000.0, "million": 1_000_000.0}
+#: Parts of the day after a time said in words that put it after noon.
+_LATER_PARTS = [["in", "the", "evening"], ["in", "the", "afternoon"]]
 #: Clock times said in words: "half past seven" is 7:30.
 _PAST = {"half": 30, "quarter": 15}
 
@@ -147,6 +151,9 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
             hour = number(lower[i + 2])
             if hour is not None and hour == int(hour) and 1 <= hour <= 12:
                 minutes = hour * 60 + (_PAST[w] if lower[i + 1] == "past" else -_PAST[w])
+                if hour < 12 and (lower[i + 3:i + 6] in _LATER_PARTS
+                                  or lower[i + 3:i + 5] == ["at", "night"]):
+                    minutes += 12 * 60  # "a quarter past seven in the evening": 19:15
                 numbers.add(-minutes - 1)  # the code ``_clock`` gives "7:30"
                 used.update((i, i + 1, i + 2))
         elif w == "half" and i + 2 < n and lower[i + 1] in ("a", "an") \
@@ -160,6 +167,10 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
         elif (quarters := _quarters(lower, i)) is not None:  # "three quarters of an hour"
             durations.append(quarters[0])
             used.update(range(i, quarters[1]))
+        elif w in NUMBER_WORDS and i + 1 < n and lower[i + 1] in _SCALES \
+                and 1 <= NUMBER_WORDS[w] < 100:  # "two thousand dollars" is 2000
+            numbers.add(float(NUMBER_WORDS[w]) * _SCALES[lower[i + 1]])
+            used.update((i, i + 1))
         elif w in _CLOCK_WORDS and i > 0 and lower[i - 1] in _AT:  # "at midnight" is 00:00
             numbers.add(_CLOCK_WORDS[w])
         elif (both := _and_more(lower, i)) is not None:  # "an hour and fifteen minutes"

@@ -110,6 +110,9 @@ hand_out give_out lend lends lent lending | return returns returned returning ha
   give_back hand_in
 working_hours business_hours office_hours | after_hours off_hours
 arrive arrives arrived arriving | depart departs departed departing
+eastbound | westbound
+northbound | southbound
+upstream | downstream
 """
 
 #: Prefixes that negate only the listed bases (elsewhere "in", "im", "dis" start ordinary words:

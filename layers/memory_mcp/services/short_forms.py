@@ -21,11 +21,13 @@ from memory_mcp.services.lexicon import (
     MEASURE_UNITS,
     NEGATIONS,
     NUMBER_WORDS,
+    SCALED,
     UNIT_DAYS,
     UNIT_SYMBOLS,
     WEEKDAYS,
     ZONES,
 )
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import singular_weekday
 
 #: "°C", "° F", "degrees Celsius": the scale's name ("-18 °C" / "minus 18 degrees Celsius").
@@ -130,7 +132,22 @@ def expand(raw: list[str]) -> list[str]:
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)
-    return _bounds(_deadlines(_per_hour(_workweek(_but_day(_whenever(out))))))
+    return _bounds(_deadlines(_scaled(_per_hour(_workweek(_but_day(_whenever(out)))))))
+
+
+def _scaled(tokens: list[str]) -> list[str]:
+    """"1.5 kilometers" → "1500 meters", "6.5 centimeters" → "65 millimeters", "1.5
+    megawatts" → "1500 kilowatts" (``SCALED``): one amount in one unit, so every rule reads
+    both texts alike."""
+    if not any(t in SCALED for t in tokens):
+        return tokens
+    out = list(tokens)
+    for i, t in enumerate(out[1:], 1):
+        value = number(out[i - 1].lower()) if t in SCALED else None
+        if value is not None and value >= 0:
+            unit, factor = SCALED[t]
+            out[i - 1], out[i] = f"{value * factor:g}", unit
+    return out
 
 
 def _whenever(tokens: list[str]) -> list[str]:

@@ -44,6 +44,10 @@ _LONGER_WORDS = frozenset(["weekly", "fortnightly", "biweekly", "monthly", "quar
                            "annually"])
 
 
+#: Words a condition starts with, after which "any" and "every" differ.
+_WHEN = frozenset(["when", "whenever", "if", "once", "until", "unless", "as"])
+
+
 def _amount(word: str) -> bool:
     return word in QUANTIFIERS or word in NUMBER_WORDS or word[:1].isdigit()
 
@@ -57,8 +61,8 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
         amounts, plain = _contexts(y)
         loose = _loose(y)
         for i, word in enumerate(x[:-1]):
-            after = x[i + 1]
-            if not _amount(word) or not content_word(after):
+            after = x[_after(x, i)] if _amount(word) else ""
+            if not content_word(after):
                 continue
             key = (x[i - 1] if i else "", stem(after))
             if key not in amounts and word not in UNIVERSALS and word in QUANTIFIERS:
@@ -69,9 +73,11 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
             if word in amounts.get(key, ()):
                 continue  # the other text says it there too (a text never conflicts with itself)
             for other in sorted(amounts.get(key, ())):
-                if other == word or (other in UNIVERSALS and word in UNIVERSALS) \
+                if other == word or (other in UNIVERSALS and word in UNIVERSALS and not (
+                        key[0] in _WHEN and "any" in (word, other))) \
                         or (_is_number(word) and _is_number(other)):
-                    continue  # "every month" / "each month": one quantity
+                    continue  # "every month" / "each month": one quantity; but "when **any**
+                    # coil drops" is not "when **every** coil drops"
                 return (other, word) if flip else (word, other)
             if word in QUANTIFIERS and word not in UNIVERSALS and key in plain:
                 return ("(none)", word) if flip else (word, "(none)")
@@ -146,7 +152,22 @@ def _contexts(tokens: tuple[str, ...]
             amounts.setdefault((tokens[j - 2] if j > 1 else "", stem(word)), set()).add(prev)
         else:
             plain.add((prev, stem(word)))
+        if _amount(word) and j + 1 < len(tokens) and tokens[j + 1] == "of":
+            after = _after(tokens, j)  # "**most of the** sandwiches": most sandwiches
+            if after < len(tokens):
+                amounts.setdefault((prev, stem(tokens[after])), set()).add(word)
     return amounts, plain
+
+
+def _after(tokens: tuple[str, ...], i: int) -> int:
+    """Where the things of the amount at ``i`` start: after "of" and a determiner ("most **of
+    the** sandwiches"); at the next word otherwise. Past the end when none follows."""
+    j = i + 1
+    if j < len(tokens) and tokens[j] == "of":
+        j += 1
+        if j < len(tokens) and tokens[j] in DETERMINERS:
+            j += 1
+    return j if j < len(tokens) else len(tokens) - 1
 
 
 def _next_stem(tokens: tuple[str, ...], j: int) -> str:
