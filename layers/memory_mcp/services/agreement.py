@@ -28,6 +28,7 @@ from memory_mcp.services import (
     opposites,
     slots,
     things,
+    turned,
     values,
     wording,
 )
@@ -35,24 +36,9 @@ from memory_mcp.services.facets import LONG_TEXT, Facets, facets
 from memory_mcp.services.facets import tokens as text_tokens
 from memory_mcp.services.stems import content_word
 from memory_mcp.services.word_pool import parts_pool, pool
+from memory_mcp.services.wrappers import strip_preamble
 
-_PREAMBLE = re.compile(
-    r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"  # "Can you drop the fact
-    # that …?"
-    r"(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b)|\s+(?:this|that|it)(?=\s*:))?"
-    r"|(?:remove|delete|drop|scrap|erase|discard)(?:\s+(?:the\s+)?(?:fact|memory|note|rule)s?"
-    r"|(?:\s+(?:this|that|it))?(?=\s*:)))"
-    r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
-    # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
-    # of the fact)
-    # ("that's outdated: …" too)
-    r"|(?:(?:that|this|it)(?:['\u2019]s|\s+is)\s+)?"
-    r"(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+(?:case|rule))"
-    r"|not\s+(?:true|valid|accurate|relevant|the\s+case)\s+any\s?more)\s*:\s*"
-    # a note's label: "For the record, …", "Quick note: …", "Just to confirm, …"
-    r"|(?:for\s+the\s+record|(?:quick\s+)?note|fyi|(?:just\s+)?to\s+confirm|reminder"
-    r"|heads\s+up)\s*[:,-]\s*)", re.IGNORECASE)
-
+__all__ = ["Conflict", "conflicts", "strip_preamble"]
 
 @dataclass(frozen=True)
 class Conflict:
@@ -63,32 +49,6 @@ class Conflict:
                      # quantity | scope | schedule | role | direction | words | bound
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
-
-
-#: "forget the fume hood note: face velocity …": the note's topic stays, its wrapper goes.
-_TOPIC_NOTE = re.compile(r"^\s*(?:please\s+)?(?:forget|remove|delete|drop)\s+(?:the|my|our)\s+"
-                         r"(?:([\w\s-]{1,40}?)\s+)?(?:note|memory|fact)\s*:\s*", re.IGNORECASE)
-
-
-def strip_preamble(text: str) -> str:
-    """'forget that X' → 'X', 'forget the fume hood note: X' → 'fume hood X': the request's
-    wrapper is not part of the fact."""
-    topic = _TOPIC_NOTE.match(text)
-    if topic is not None and text[topic.end():].strip():
-        return f"{topic.group(1) or ''} {text[topic.end():].strip()}".strip()
-    unwrapped = _PREAMBLE.sub("", text, count=1)
-    stripped = _POSTAMBLE.sub("", unwrapped).strip()
-    if stripped and unwrapped != text and _ASKED.match(text):
-        stripped = stripped.rstrip("?").rstrip()  # "Can you drop the fact that …?"
-    return stripped or text.strip()
-
-
-_ASKED = re.compile(r"\s*(?:can|could|would|will)\s+you\b", re.IGNORECASE)
-
-
-#: The request said after the fact: "… through the Shopify checkout **- forget this**".
-_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(]\s*(?:please\s+)?(?:forget|remove|delete|drop)"
-                        r"(?:\s+(?:this|that|it))?(?:\s+please)?\s*[.!)]*\s*$", re.IGNORECASE)
 
 
 #: An address, a domain, a path, a channel or a name with a digit is matched exactly:
@@ -268,7 +228,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
             a, b, numbers=things.numbers_in(numbered[0]) | things.numbers_in(numbered[1])))
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{numbered[0]}" vs "{numbered[1]}"'))
-    roles = wording.roles(a, b) or wording.swapped_kinds(a, b) or blocks.exchanged(a, b)
+    roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b)
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
                                            f'"{roles[1]}"'))

@@ -1,0 +1,187 @@
+"""Who does what to whom, turned round: the same words, the parties in each other's places.
+
+"Henry manages Iris" / "Iris manages Henry", "dispatch must call the crew leads back" / "crew
+leads must call dispatch back", "**8** hours on and **16** off" / "**16** on and **8** off": the
+model scores each pair as one fact (the same words), and each forgot the stored one in a forget
+set written apart from the rules. A rewording moves phrases too ("in Leeds, backups run" /
+"backups run in Leeds"), turns the voice ("Iris is managed by Henry") or says the converse
+("rents scaffolding to us" / "we rent it from Apex"), so each rule here reads an exchange only
+where the sentence says the roles turned.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import ENVIRONMENTS
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word, stem, verb_stem
+from memory_mcp.services.wording import ALIGN_MAX, COPULAS, predicates, words
+
+
+def roles(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """The same names in other places of the same sentence ("Henry manages Iris" / "Iris
+    manages Henry", "blue-green deploys in staging and rolling deploys in production" and the
+    other way round): the same skeleton of words, the names in another order.
+
+    Exempt when exactly one text is passive ("Iris is managed by Henry"): the voice flips the
+    order of the same roles."""
+    def named(f: Facets) -> set[str]:
+        return set(f.names) | {ENVIRONMENTS[t] for t in f.tokens if t in ENVIRONMENTS}
+
+    shared = named(a) & named(b)
+    if len(shared) < 2:
+        return None
+
+    def skeleton(f: Facets) -> tuple[list[str], list[str]]:
+        """Content words as stems, each run of adjacent names (or environments) as one mark:
+        "Dr. Okafor" is one person in the place "Lena" holds in the other text."""
+        content = dict(words(f))
+        names: dict[str, None] = {}
+        keys: list[str] = []
+        last = -2
+        for i, w in enumerate(f.tokens):
+            name = ENVIRONMENTS.get(w) if w in ENVIRONMENTS else (w if w in f.names else None)
+            if name is not None:
+                if last != i - 1:
+                    keys.append("\0")
+                names.setdefault(name)
+                last = i
+            elif i in content:
+                keys.append(stem(w))
+        return [n for n in names if n in shared], keys
+
+    order_a, keys_a = skeleton(a)
+    order_b, keys_b = skeleton(b)
+    if keys_a != keys_b:
+        return None
+    if order_a == order_b or (("by" in a.tokens) != ("by" in b.tokens)):
+        return None
+    return " … ".join(order_a), " … ".join(order_b)
+
+
+def swapped_kinds(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Two kinds of one noun in the other order: "**project** architects … checked by a
+    **junior** architect" / "**junior** architects … checked by a **project** architect" (the
+    same words; who checks whom turned round). Exempt, as ``roles``, when one text only is
+    passive."""
+    if ("by" in a.tokens) != ("by" in b.tokens):
+        return None
+
+    def kinds(f: Facets) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for x, y in pairwise(f.tokens):
+            if content_word(x) and content_word(y) and x.isalpha():
+                out.setdefault(stem(y), []).append(stem(x))
+        return {head: mods for head, mods in out.items() if len(set(mods)) >= 2}
+
+    def skeleton(f: Facets, mods: set[str]) -> list[str]:
+        return ["\0" if stem(w) in mods else stem(w) for _, w in words(f)]
+
+    ka, kb = kinds(a), kinds(b)
+    for head in sorted(ka.keys() & kb.keys()):
+        ma, mb = ka[head], kb[head]
+        if set(ma) == set(mb) and ma != mb \
+                and skeleton(a, set(ma)) == skeleton(b, set(mb)):  # the same sentence: a
+            # rewording that moves the clauses ("a project architect has to check the details
+            # drawn by junior architects") is not turned round
+            return (" … ".join(f"{m} {head}" for m in ma), " … ".join(f"{m} {head}" for m in mb))
+    return None
+
+
+#: Words for the team itself, read as one party: "**our** claim against ESL" / "ESL's claim
+#: against **us**".
+_US = frozenset(["we", "us", "our", "ours", "ourselves"])
+#: Words that set one block against the other ("**swapped** … **rather than** charged on the
+#: aircraft" / "**charged** … rather than swapped"): which one is done is turned round.
+_CONTRASTS = frozenset(["rather", "instead", "not", "never", "versus", "vs"])
+
+
+def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's order, b's order) when the texts hold the same words but two blocks of them
+    exchange places: "dispatch must call **the crew leads** back" / "**crew leads** must call
+    dispatch back", "**ESL**'s claim against **us**" / "**our** claim against **ESL**", "run
+    **8** hours on and **16** off" / "run **16** hours on and **8** off". Who does what to
+    whom, turned round, is another fact.
+
+    Read only where the exchange says so (``_turned``): "Hannah is the manager of the mobile
+    team" / "the mobile team's manager is Hannah", "Panopto deletes recordings" / "recordings
+    are deleted from Panopto" and "Apex rents scaffolding **to us**" / "we rent scaffolding
+    **from Apex**" exchange blocks too, and say the same. Exempt, as ``roles``, when
+    exactly one text is passive."""
+    if ("by" in a.tokens) != ("by" in b.tokens):
+        return None
+    ka, kb = _keys(a), _keys(b)
+    sa, sb = [k for _, k in ka], [k for _, k in kb]
+    if sa == sb or sorted(sa) != sorted(sb) or len(sa) > ALIGN_MAX:
+        return None
+    start = next(i for i, (x, y) in enumerate(zip(sa, sb, strict=True)) if x != y)
+    end = len(sa) - next(i for i, (x, y) in enumerate(zip(sa[::-1], sb[::-1], strict=True))
+                         if x != y)
+    xs, ys, n = sa[start:end], sb[start:end], end - start
+    for la in range(1, n):
+        for lb in range(1, n - la + 1):
+            if ys == xs[n - lb:] + xs[la:n - lb] + xs[:la] and _turned(
+                    a, b, (ka[start:start + la], ka[start + la:end - lb], ka[end - lb:end]),
+                    (kb[start:start + lb], kb[start + lb:end - la], kb[end - la:end])):
+                return (_shown(a, ka[start:start + la], ka[end - lb:end]),
+                        _shown(b, kb[start:start + lb], kb[end - la:end]))
+    return None
+
+
+Blocks = tuple[list[tuple[int, str]], list[tuple[int, str]], list[tuple[int, str]]]
+
+
+def _turned(a: Facets, b: Facets, in_a: Blocks, in_b: Blocks) -> bool:
+    """Whether two blocks exchanged around a middle (each text's first block, middle, last
+    block, as (position, key)) turn the fact round: both blocks numbers; or, with the same "to"
+    and "from" in both texts (else a converse: "rents … to us" / "rent … from"), a "rather
+    than", "instead of" or "not" between the blocks in both, one block "we", or the same
+    active verb in both middles. With nothing between the blocks only the numbers and the
+    contrast count: a phrase moved to the front ("in Leeds, backups run" / "backups run in
+    Leeds") exchanges two blocks too."""
+    first_a, middle_a, last_a = in_a
+    if all(k.startswith("#") for _, k in first_a + last_a) and len(first_a) == len(last_a) == 1:
+        return True
+    if ({"to", "from"} & set(a.tokens)) != ({"to", "from"} & set(b.tokens)):
+        return False
+    first_b, middle_b, last_b = in_b
+    contrast = bool(_CONTRASTS & set(a.tokens[first_a[-1][0] + 1:last_a[0][0]])
+                    and _CONTRASTS & set(b.tokens[first_b[-1][0] + 1:last_b[0][0]]))
+    if not middle_a:
+        return contrast
+    ends = {" ".join(k for _, k in first_a), " ".join(k for _, k in last_a)}
+    return contrast or "we" in ends or _active_verb(a, b, [i for i, _ in middle_a],
+                                                    [i for i, _ in middle_b])
+
+
+def _shown(f: Facets, *blocks: list[tuple[int, str]]) -> str:
+    """The blocks as the text writes them: "charged aircraft … swapped"."""
+    return " … ".join(" ".join(f.tokens[i] for i, _ in block) for block in blocks)
+
+
+def _keys(f: Facets) -> list[tuple[int, str]]:
+    """(position, stem) of the text's content words and numbers in order, "we", "us" and "our"
+    as one party, a number as "#" and its value ("8" and "eight" alike)."""
+    content, out = dict(words(f)), []
+    for i, t in enumerate(f.tokens):
+        value = number(t)
+        if value is not None:
+            out.append((i, f"#{value:g}"))
+        elif t in _US or i in content:
+            out.append((i, "we" if t in _US else stem(t)))
+    return out
+
+
+#: Words before a participle that make it passive: "dogs **aren't** allowed", "**gets** thrown".
+_PASSIVE = COPULAS | frozenset("""isn't aren't wasn't weren't get gets got gotten getting
+""".split())  # noqa: SIM905
+
+
+def _active_verb(a: Facets, b: Facets, middle_a: list[int], middle_b: list[int]) -> bool:
+    """Whether both middles hold the same word as a predicate, with no copula before it."""
+    def verbs(f: Facets, middle: list[int]) -> set[str]:
+        return {verb_stem(f.tokens[i]) for i in middle if i in predicates(f)
+                and not any(t in _PASSIVE for t in f.tokens[max(0, i - 2):i])}
+    return bool(verbs(a, middle_a) & verbs(b, middle_b))

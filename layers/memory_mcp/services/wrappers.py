@@ -1,0 +1,55 @@
+"""A forget request's wrapper, taken off before its words are compared with a stored fact.
+
+"Forget that X", "Can you drop the fact that X?", "Outdated: X", "X - forget this", "For the
+record, X": the words around X ask for something or label it; they are not part of the fact,
+and read as part of it they would differ from every stored text ("drop" a word the fact lacks,
+"no longer" a negation it does not have). Each form here is one a request used in the forget
+sets (bench/forget_quality.py); the rules (``agreement``) read what is left.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PREAMBLE = re.compile(
+    r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"  # "Can you drop the fact
+    # that …?"
+    r"(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b)|\s+(?:this|that|it)(?=\s*:))?"
+    r"|(?:remove|delete|drop|scrap|erase|discard)(?:\s+(?:the\s+)?(?:fact|memory|note|rule)s?"
+    r"|(?:\s+(?:this|that|it))?(?=\s*:)))"
+    r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
+    # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
+    # of the fact)
+    # ("that's outdated: …" too)
+    r"|(?:(?:that|this|it)(?:['\u2019]s|\s+is)\s+)?"
+    r"(?:outdated|obsolete|stale|no\s+longer\s+(?:true|relevant|valid|accurate|the\s+(?:case|rule))"
+    r"|not\s+(?:true|valid|accurate|relevant|the\s+case)\s+any\s?more)\s*:\s*"
+    # a note's label: "For the record, …", "Quick note: …", "Just to confirm, …"
+    r"|(?:for\s+the\s+record|(?:quick\s+)?note|fyi|(?:just\s+)?to\s+confirm|reminder"
+    r"|heads\s+up)\s*[:,-]\s*)", re.IGNORECASE)
+
+
+#: "forget the fume hood note: face velocity …": the note's topic stays, its wrapper goes.
+_TOPIC_NOTE = re.compile(r"^\s*(?:please\s+)?(?:forget|remove|delete|drop)\s+(?:the|my|our)\s+"
+                         r"(?:([\w\s-]{1,40}?)\s+)?(?:note|memory|fact)\s*:\s*", re.IGNORECASE)
+
+
+def strip_preamble(text: str) -> str:
+    """'forget that X' → 'X', 'forget the fume hood note: X' → 'fume hood X': the request's
+    wrapper is not part of the fact."""
+    topic = _TOPIC_NOTE.match(text)
+    if topic is not None and text[topic.end():].strip():
+        return f"{topic.group(1) or ''} {text[topic.end():].strip()}".strip()
+    unwrapped = _PREAMBLE.sub("", text, count=1)
+    stripped = _POSTAMBLE.sub("", unwrapped).strip()
+    if stripped and unwrapped != text and _ASKED.match(text):
+        stripped = stripped.rstrip("?").rstrip()  # "Can you drop the fact that …?"
+    return stripped or text.strip()
+
+
+_ASKED = re.compile(r"\s*(?:can|could|would|will)\s+you\b", re.IGNORECASE)
+
+
+#: The request said after the fact: "… through the Shopify checkout **- forget this**".
+_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(]\s*(?:please\s+)?(?:forget|remove|delete|drop)"
+                        r"(?:\s+(?:this|that|it))?(?:\s+please)?\s*[.!)]*\s*$", re.IGNORECASE)
