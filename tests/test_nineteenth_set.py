@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from forget_checks import assert_conflict_both_ways
 
-from memory_mcp.services import agreement
+from memory_mcp.services import agreement, turned
 from memory_mcp.services.facets import facets
 
 
@@ -79,3 +79,16 @@ def test_spoken_amounts() -> None:
     assert facets("a quarter past seven in the evening").numbers == facets("at 7:15 pm").numbers
     assert facets("two thousand dollars").numbers == {2000.0}
     assert facets("1.5 MW").numbers == facets("1,500 kW").numbers == {1500.0}
+
+
+def test_an_exchange_is_read_over_a_bounded_span() -> None:
+    """The exchange rule tries every split of the words between the first and the last that
+    differ (a cube of the span): two numbers exchanged are read within ``_SPAN_MAX`` words and
+    left to the other rules past it, so a long reordered text costs no more than they do."""
+    def pair(filler: int) -> tuple[str, str]:
+        middle = " ".join(f"w{i}" for i in range(filler))
+        return f"run 8 {middle} then 16", f"run 16 {middle} then 8"
+
+    near, far = pair(10), pair(turned._SPAN_MAX)
+    assert turned.exchanged(facets(near[0]), facets(near[1])) is not None
+    assert turned.exchanged(facets(far[0]), facets(far[1])) is None

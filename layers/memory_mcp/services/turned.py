@@ -90,6 +90,8 @@ def swapped_kinds(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+#: The most words, between the first and the last that differ, an exchange is read over.
+_SPAN_MAX = 40
 #: Words for the team itself, read as one party: "**our** claim against ESL" / "ESL's claim
 #: against **us**".
 _US = frozenset(["we", "us", "our", "ours", "ourselves"])
@@ -120,6 +122,9 @@ def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
     end = len(sa) - next(i for i, (x, y) in enumerate(zip(sa[::-1], sb[::-1], strict=True))
                          if x != y)
     xs, ys, n = sa[start:end], sb[start:end], end - start
+    if n > _SPAN_MAX:
+        return None  # every split tried costs n² list compares: a reordered long text is the
+        # "each says what the other does not" rule's
     for la in range(1, n):
         for lb in range(1, n - la + 1):
             if ys == xs[n - lb:] + xs[la:n - lb] + xs[:la] and _turned(
