@@ -84,12 +84,15 @@ EIGHTEENTH = ROOT / "bench" / "data" / "forget_eighteenth.json"
 #: A nineteenth, written the same session, first run on the eighteenth's changes and a
 #: review's: ``--set nineteenth``.
 NINETEENTH = ROOT / "bench" / "data" / "forget_nineteenth.json"
+#: A twentieth, written the same session, first run on the nineteenth's changes:
+#: ``--set twentieth``.
+TWENTIETH = ROOT / "bench" / "data" / "forget_twentieth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
         "twelfth": TWELFTH, "thirteenth": THIRTEENTH, "fourteenth": FOURTEENTH,
         "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH,
-        "eighteenth": EIGHTEENTH, "nineteenth": NINETEENTH}
+        "eighteenth": EIGHTEENTH, "nineteenth": NINETEENTH, "twentieth": TWENTIETH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

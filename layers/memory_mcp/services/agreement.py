@@ -185,6 +185,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
     condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
+        or conditions.added_bound(a, b) \
         or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
         or anchors.unit_or_event(a, b)
     if condition is not None:  # "only for registered charities" / "only for applicants on

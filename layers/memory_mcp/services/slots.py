@@ -90,7 +90,7 @@ HEDGES = frozenset("""mostly mainly largely primarily partly partially usually t
 normally often frequently commonly predominantly chiefly sometimes occasionally rarely
 seldom""".split())  # noqa: SIM905
 _PARTS = frozenset("""some most many few several portion majority minority subset
-handful""".split())  # noqa: SIM905
+handful sample samples fraction""".split())  # noqa: SIM905
 
 
 #: Hedges written in several words ("**from time to time**" is "sometimes").
@@ -129,7 +129,8 @@ def partial(a: Facets, b: Facets) -> tuple[str, str] | None:
                          if t in _PARTS and content_word(toks[i + 1])), None)
             if part is not None:
                 return ("only", part) if flip else (part, "only")
-        bare = {stem(w) for k, w in enumerate(y.tokens) if not (k and _amount(y.tokens[k - 1]))}
+        bare = {stem(w) for k, w in enumerate(y.tokens) if not (k and _amount(y.tokens[k - 1]))
+                or y.tokens[k - 1] in UNIVERSALS}  # "**a sample of** casings" / "**every** casing"
         for i, t in enumerate(toks[:-2]):
             if t not in _PARTS or toks[i + 1] != "of":
                 continue

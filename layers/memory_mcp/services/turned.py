@@ -90,6 +90,8 @@ def swapped_kinds(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+#: Words between a route's two ends ("from the launch **for** the field", "A **to** B").
+_ROUTE = frozenset(["to", "for", "towards", "toward", "into"])
 #: The most words, between the first and the last that differ, an exchange is read over.
 _SPAN_MAX = 40
 #: Words for the team itself, read as one party: "**our** claim against ESL" / "ESL's claim
@@ -154,8 +156,10 @@ def _turned(a: Facets, b: Facets, in_a: Blocks, in_b: Blocks) -> bool:
     first_b, middle_b, last_b = in_b
     contrast = bool(_CONTRASTS & set(a.tokens[first_a[-1][0] + 1:last_a[0][0]])
                     and _CONTRASTS & set(b.tokens[first_b[-1][0] + 1:last_b[0][0]]))
-    if not middle_a:
-        return contrast
+    if not middle_a:  # "leaves **the launch for the landing field**" / "… the field for the
+        # launch": a route's two ends
+        return contrast or bool(_ROUTE & set(a.tokens[first_a[-1][0] + 1:last_a[0][0]])
+                                and _ROUTE & set(b.tokens[first_b[-1][0] + 1:last_b[0][0]]))
     ends = {" ".join(k for _, k in first_a), " ".join(k for _, k in last_a)}
     return contrast or "we" in ends or _active_verb(a, b, [i for i, _ in middle_a],
                                                     [i for i, _ in middle_b])
