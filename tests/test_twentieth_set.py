@@ -51,3 +51,37 @@ def test_a_narrower_request_of_the_twentieth_set_is_another_fact(request_text: s
 def test_rewordings_the_twentieth_set_rules_keep(request_text: str, stored: str) -> None:
     kinds = {c.kind for c in agreement.conflicts(request_text, stored)}
     assert "condition" not in kinds and "roles" not in kinds, kinds
+
+
+def test_another_named_doer_of_the_same_active_verb_is_another_fact() -> None:
+    assert_conflict_both_ways(
+        "our in-house maintenance team sharpens the guillotine blade every six weeks",
+        "Keller Blades sharpens the guillotine blade every six weeks.", "role")
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("poker dealers on the night shift rotate tables every 30 minutes",
+     "Poker dealers rotate tables every 30 minutes."),
+    ("stability samples of alcohol-based fragrances are held at 40 °C for 12 weeks",
+     "Stability samples are held at 40 °C for 12 weeks."),
+])
+def test_things_placed_on_a_shift_or_of_a_kind_are_narrower(request_text: str,
+                                                            stored: str) -> None:
+    assert "condition" in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+def test_an_amount_of_something_is_no_narrower_thing() -> None:
+    """"fifteen days **of** holiday": the "of" after an amount names what is counted."""
+    found = agreement.conflicts("Interns receive fifteen days of holiday each year",
+                                "Interns get 15 days of holiday a year.")
+    assert "condition" not in {c.kind for c in found}
+
+
+def test_a_name_ending_in_s_is_not_the_verb() -> None:
+    """"Keller **Blades** sharpens": the predicate is "sharpens", so the subject is the whole
+    name."""
+    from memory_mcp.services.facets import facets
+    from memory_mcp.services.wording import predicates
+
+    text = facets("Keller Blades sharpens the guillotine blade every six weeks.")
+    assert predicates(text) == {text.tokens.index("sharpens")}

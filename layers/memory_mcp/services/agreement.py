@@ -193,7 +193,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
     role = slots.role(a, b) or slots.role_noun(a, b) or slots.rank(a, b) \
-        or direction.other_doer(a, b)
+        or direction.other_doer(a, b) or turned.named_doer(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \

@@ -166,6 +166,22 @@ _SUBJECT_REACH = 4
 _NO_PLACE = PRONOUNS | frozenset("us them me him her you it our their".split())  # noqa: SIM905
 
 
+def _on_a_shift(toks: tuple[str, ...], k: int) -> bool:
+    """"dealers **on the night shift**", "nurses **on ward 4**": an "on" that places people in a
+    group, where "deploys happen **on** Thursdays" gives a time."""
+    return toks[k] == "on" and any(t in _ON_GROUPS for t in toks[k + 1:k + 4])
+
+
+def _of_a_kind(toks: tuple[str, ...], k: int) -> bool:
+    """"stability samples **of alcohol-based fragrances**": an "of" that narrows the things
+    before it, not one after an amount ("fifteen days **of** holiday")."""
+    return toks[k] == "of" and k >= 2 and toks[k - 1] not in UNIT_DAYS \
+        and number(toks[k - 2]) is None and number(toks[k - 1]) is None
+
+
+_ON_GROUPS = frozenset(["shift", "shifts", "team", "crew", "ward", "floor", "line", "rota"])
+
+
 def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:
     """"Groomers **at the Elm Street salon** must check …" / "Groomers must check …": the
     request's subject placed where the stored text's is not. The phrase's first word (or it
@@ -176,8 +192,8 @@ def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:
     subject_y = {stem(t) for t in y.tokens[:max(subject_end(y), 1) + 2]}
     found = parts_pool(y)
     for k in range(1, limit):
-        if tx[k] not in _PLACING or not content_word(tx[k - 1]) \
-                or stem(tx[k - 1]) not in subject_y:
+        if (tx[k] not in _PLACING and not _on_a_shift(tx, k) and not _of_a_kind(tx, k)) \
+                or not content_word(tx[k - 1]) or stem(tx[k - 1]) not in subject_y:
             continue
         if tx[k + 1:k + 2] and tx[k + 1] in _NO_PLACE:
             continue  # "picks up milk **from us**": no place

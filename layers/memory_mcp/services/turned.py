@@ -17,6 +17,7 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import ENVIRONMENTS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem, verb_stem
+from memory_mcp.services.word_pool import parts_pool
 from memory_mcp.services.wording import ALIGN_MAX, COPULAS, predicates, words
 
 
@@ -194,3 +195,37 @@ def _active_verb(a: Facets, b: Facets, middle_a: list[int], middle_b: list[int])
         return {verb_stem(f.tokens[i]) for i in middle if i in predicates(f)
                 and not any(t in _PASSIVE for t in f.tokens[max(0, i - 2):i])}
     return bool(verbs(a, middle_a) & verbs(b, middle_b))
+
+
+def named_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's doer, b's doer) where both texts have the same verb done, active, by a subject
+    before it, and one subject names someone the other text never mentions while the other
+    subject has a word of its own: "**our in-house maintenance team** sharpens the guillotine
+    blade" / "**Keller Blades** sharpens the guillotine blade" (the twentieth set). A rewording
+    that names the doer names it in both ("Keller Blades" / "Keller's team")."""
+    if "by" in a.tokens or "by" in b.tokens:
+        return None
+    in_a, in_b = _active_subject(a), _active_subject(b)
+    if in_a is None or in_b is None or in_a[0] != in_b[0]:
+        return None
+    pool_a, pool_b = parts_pool(a), parts_pool(b)
+    for mine, theirs, their_text, my_pool, their_pool in (
+            (in_a[1], in_b[1], b, pool_a, pool_b), (in_b[1], in_a[1], a, pool_b, pool_a)):
+        named = [w for w in theirs if w in their_text.names]
+        own = [w for w in mine if not their_pool.has(w, 0.75)]
+        if named and own and not all(my_pool.has(w, 0.75) for w in named):
+            return " ".join(in_a[1]), " ".join(in_b[1])
+    return None
+
+
+def _active_subject(f: Facets) -> tuple[str, list[str]] | None:
+    """(the first verb's stem, the subject's words: content words and "we" / "our") when the
+    text opens with an active clause: its first predicate comes before any auxiliary."""
+    verbs = predicates(f)
+    if not verbs:
+        return None
+    at = min(verbs)
+    if any(t in _PASSIVE or t == "must" for t in f.tokens[:at]):
+        return None
+    words = [t for t in f.tokens[:at] if t in _US or content_word(t)]
+    return (verb_stem(f.tokens[at]), words) if words else None

@@ -119,8 +119,7 @@ def predicates(f: Facets) -> frozenset[int]:
     form tells (see ``_predicate``). Clauses start at ``CLAUSE_BREAKS``."""
     toks, out, start = f.tokens, set(), 0
     for end in [*(i for i, t in enumerate(f.tokens) if t in CLAUSE_BREAKS), len(f.tokens)]:
-        found = _predicate(toks, start, end, first=start == 0,
-                           named=bool(toks) and toks[0] in f.names)
+        found = _predicate(toks, start, end, first=start == 0, names=f.names)
         if found is not None:
             out.add(found)
         start = end + 1
@@ -128,7 +127,7 @@ def predicates(f: Facets) -> frozenset[int]:
 
 
 def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
-               named: bool = False) -> int | None:
+               names: frozenset[str] = frozenset()) -> int | None:
     """The predicate of the clause ``toks[start:end]``: the first content word after its
     auxiliaries ("must be **written**", "does not have **access**"); after a plain copula only
     a participle or a word taking a preposition ("is **based** in", "are **valid** for"), since
@@ -143,7 +142,7 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
     # after lunch")
     aux = next((i for i in range(start, end)
                 if toks[i] in AUX and not (i > start and toks[i - 1] == "to")), None)
-    if first and not named and start + 1 < end and content and content[0] == start \
+    if first and start + 1 < end and toks[start] not in names and content and content[0] == start \
             and (toks[start + 1] in _ORDER_OBJECTS or (
                 toks[start + 1] in ("off", "out", "up", "down")
                 and toks[start + 2:start + 3] and toks[start + 2] in _ORDER_OBJECTS)):
@@ -155,6 +154,8 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
         if not first:
             return content[0] if content and _verb_s(toks[content[0]]) else None
         for i in content[1:]:
+            if toks[i] in names and i > start:
+                continue  # "Keller **Blades** sharpens", "Atlas Van **Lines** ships": a name
             after = toks[i + 1] if i + 1 < end else None
             if _after_count(toks, i) or _names_group(toks, i, end):
                 continue  # "max 12 **bicycles** on the lower deck", "all **claims**": a noun
