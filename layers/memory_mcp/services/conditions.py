@@ -167,9 +167,12 @@ _NO_PLACE = PRONOUNS | frozenset("us them me him her you it our their".split()) 
 
 
 def _on_a_shift(toks: tuple[str, ...], k: int) -> bool:
-    """"dealers **on the night shift**", "nurses **on ward 4**": an "on" that places people in a
-    group, where "deploys happen **on** Thursdays" gives a time."""
-    return toks[k] == "on" and any(t in _ON_GROUPS for t in toks[k + 1:k + 4])
+    """"dealers **on the night shift**", "clients **on the premium plan**", "felts **on PM3**":
+    an "on" that places its things in a group or on a named machine, where "deploys happen
+    **on** Thursdays" gives a time."""
+    return toks[k] == "on" and (any(t in _ON_GROUPS for t in toks[k + 1:k + 4]) or (
+        k + 1 < len(toks) and any(c.isdigit() for c in toks[k + 1])
+        and any(c.isalpha() for c in toks[k + 1])))  # "felts **on PM3**"
 
 
 def _of_a_kind(toks: tuple[str, ...], k: int) -> bool:
@@ -179,7 +182,8 @@ def _of_a_kind(toks: tuple[str, ...], k: int) -> bool:
         and number(toks[k - 2]) is None and number(toks[k - 1]) is None
 
 
-_ON_GROUPS = frozenset(["shift", "shifts", "team", "crew", "ward", "floor", "line", "rota"])
+_ON_GROUPS = frozenset(["shift", "shifts", "team", "crew", "ward", "floor", "line", "rota",
+                        "plan", "plans", "tier", "contract", "programme", "program"])
 
 
 def _placed(x: Facets, y: Facets) -> tuple[str, str] | None:

@@ -18,7 +18,7 @@ from memory_mcp.services.lexicon import ENVIRONMENTS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem, verb_stem
 from memory_mcp.services.word_pool import parts_pool
-from memory_mcp.services.wording import ALIGN_MAX, COPULAS, predicates, words
+from memory_mcp.services.wording import ALIGN_MAX, COPULAS, PARTICLES, predicates, words
 
 
 def roles(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -179,7 +179,7 @@ def _keys(f: Facets) -> list[tuple[int, str]]:
         value = number(t)
         if value is not None:
             out.append((i, f"#{value:g}"))
-        elif t in _US or i in content:
+        elif (t in _US or i in content) and t not in PARTICLES:  # "drives them **back** to"
             out.append((i, "we" if t in _US else stem(t)))
     return out
 

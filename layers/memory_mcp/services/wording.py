@@ -142,6 +142,9 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
     # after lunch")
     aux = next((i for i in range(start, end)
                 if toks[i] in AUX and not (i > start and toks[i - 1] == "to")), None)
+    if first and start + 1 < end and toks[start] in _ORDER_OPENERS and content \
+            and content[0] == start + 1:
+        return start + 1  # "**Never put** opals in the ultrasonic cleaner"
     if first and start + 1 < end and toks[start] not in names and content and content[0] == start \
             and (toks[start + 1] in _ORDER_OBJECTS or (
                 toks[start + 1] in ("off", "out", "up", "down")
@@ -198,6 +201,8 @@ _NOUN_STARTS = (DETERMINERS - {"that"}) | frozenset(
 #: Words that open an instruction's object ("**Empty the** chaff collector", "**Check all**
 #: fire exits"); not "a", which names one of many as often ("Grade **A** particle counts").
 _ORDER_OBJECTS = frozenset("the your our their all each every any".split())  # noqa: SIM905
+#: Words an instruction may open with, before its verb.
+_ORDER_OPENERS = frozenset(["never", "always", "don't", "please"])
 #: Counts a plural noun follows: "all new patients", never "all new carries".
 _PLURAL_STARTS = frozenset("all some many few several both most".split())  # noqa: SIM905
 
