@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -267,14 +268,19 @@ def _instruction(text: str, lower: list[str]) -> bool:
     """Whether the text opens with a verb telling someone what to do ("**Switch** the kiln
     off", "**Turn** off the kiln"): its capital is the sentence's, not a name's. Not before a
     comma: "**Sofia**, our registrar, checks in …" names her."""
-    after = lower[1:3]
-    return bool(after) and not _FIRST_COMMA.match(text) and (after[0] in _ORDER_OBJECTS or (
+    return not _FIRST_COMMA.match(text) and opens_order(lower)
+
+
+def opens_order(tokens: Sequence[str]) -> bool:
+    """Whether the words after the first open an instruction's object ("Empty **the** chaff
+    collector", "Check **all** fire exits", "Turn **off the** kiln"): the first word is then
+    the verb. Not "a", which names one of many as often ("Grade **A** particle counts")."""
+    after = tokens[1:3]
+    return bool(after) and (after[0] in _ORDER_OBJECTS or (
         after[0] in _ORDER_PARTICLES and len(after) > 1 and after[1] in _ORDER_OBJECTS))
 
 
 _FIRST_COMMA = re.compile(r"\s*\S+\s*,")
-
-
 _ORDER_OBJECTS = frozenset("the your our their all each every any".split())  # noqa: SIM905
 _ORDER_PARTICLES = frozenset(["off", "out", "up", "down"])
 

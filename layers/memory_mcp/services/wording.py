@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from itertools import pairwise
 
-from memory_mcp.services.facets import Facets
+from memory_mcp.services.facets import Facets, opens_order
 from memory_mcp.services.lexicon import (
     COMMON_VERBS,
     COMPACT,
@@ -146,9 +146,7 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
             and content[0] == start + 1:
         return start + 1  # "**Never put** opals in the ultrasonic cleaner"
     if first and start + 1 < end and toks[start] not in names and content and content[0] == start \
-            and (toks[start + 1] in _ORDER_OBJECTS or (
-                toks[start + 1] in ("off", "out", "up", "down")
-                and toks[start + 2:start + 3] and toks[start + 2] in _ORDER_OBJECTS)):
+            and opens_order(toks):
         return start  # an instruction: "**Empty** the chaff collector …", "**Turn** off the
         # kiln before the lid is opened" (not "Grade A")
     if aux is None:
@@ -198,9 +196,6 @@ _NOUN_STARTS = (DETERMINERS - {"that"}) | frozenset(
     "all each every some many few several both any no".split())  # noqa: SIM905
 
 
-#: Words that open an instruction's object ("**Empty the** chaff collector", "**Check all**
-#: fire exits"); not "a", which names one of many as often ("Grade **A** particle counts").
-_ORDER_OBJECTS = frozenset("the your our their all each every any".split())  # noqa: SIM905
 #: Words an instruction may open with, before its verb.
 _ORDER_OPENERS = frozenset(["never", "always", "don't", "please"])
 #: Counts a plural noun follows: "all new patients", never "all new carries".
