@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from forget_checks import kept_apart_in_a_new_space
 
-from memory_mcp.services import agreement, slots
+from memory_mcp.services import agreement, jobs, slots
 from memory_mcp.services.facets import facets, tokens
 from memory_mcp.services.runtime import Runtime
 
@@ -255,7 +255,7 @@ def test_short_forms_never_join_two_values() -> None:
     # "every" of a schedule is no "all"; one role against none is left to the other rules
     assert slots.scope(facets("Backups run every night"), facets("Backups run in Frankfurt"),
                        [], ["frankfurt"]) is None
-    assert slots.role_noun(facets("Tomasz approves refunds"),
+    assert jobs.role_noun(facets("Tomasz approves refunds"),
                            facets("The support lead Tomasz approves refunds")) is None
     # the detail names the words as written, not their stems
     assert [c.detail for c in agreement.conflicts(

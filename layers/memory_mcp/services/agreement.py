@@ -25,7 +25,9 @@ from memory_mcp.services import (
     blocks,
     conditions,
     direction,
+    jobs,
     opposites,
+    schedules,
     slots,
     things,
     turned,
@@ -178,7 +180,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
                          or slots.part_of_bare(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)),
-                        ("schedule", slots.schedule(a, b))):
+                        ("schedule", schedules.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
             out.append(Conflict(kind, kind == "scope",
@@ -192,7 +194,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
-    role = slots.role(a, b) or slots.role_noun(a, b) or slots.rank(a, b) \
+    role = jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \
         or direction.other_doer(a, b) or turned.named_doer(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))

@@ -1,7 +1,6 @@
-"""What fills one place of the same sentence: how many ("**all** core maintainers" / "**two**
-core maintainers", "**Most** issues …" / "Issues …"), how often ("purged **every night**" /
-"purged **every Sunday**") and which role ("Marta is **the art director** for" / "… **the lead
-level designer** for").
+"""How many fill one place of the same sentence: "approval from **all** core maintainers" /
+"… from **two** core maintainers", "**Most** issues …" / "Issues …", "**every** team" / "only
+the platform team". How often is ``schedules``'s and which job ``jobs``'s (split from here).
 
 Found by a third forget set written apart from the rules (bench/data/forget_probe.json): each
 was forgotten in place of the stored fact. The other rules compare what a text contains (a
@@ -12,23 +11,13 @@ weekday, a role of several words).
 
 from __future__ import annotations
 
-from itertools import pairwise
-
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import (
-    MONTHS,
-    NUMBER_WORDS,
-    RANKS,
-    ROLE_NOUNS,
-    ROLE_SYNONYMS,
-    UNIT_DAYS,
-    WEEKDAYS,
-)
+from memory_mcp.services.lexicon import NUMBER_WORDS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
-from memory_mcp.services.stems import content_word, singular_weekday, stem
+from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.values import show_number
-from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS, predicates
+from memory_mcp.services.wording import DETERMINERS, predicates
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
 #: ("Issues with no reply are closed"), so only the others conflict with none.
@@ -36,14 +25,6 @@ QUANTIFIERS = frozenset("all every each some most many few several both any".spl
 #: "All", "every", "each", "any" of things: a whole set, against which a narrower one is another
 #: fact (``scope``, ``conditions.narrowed``).
 UNIVERSALS = frozenset(["all", "every", "each", "any"])
-#: Words after "every" / "each" that make a daily or hourly schedule.
-_DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
-_DAILY = frozenset(["daily", "nightly", "hourly"])
-_LONGER = frozenset(["week", "weekend", "fortnight", "month", "quarter", "year", "season"])
-_LONGER_WORDS = frozenset(["weekly", "fortnightly", "biweekly", "monthly", "quarterly", "yearly",
-                           "annually"])
-
-
 #: Words a condition starts with, after which "any" and "every" differ.
 _WHEN = frozenset(["when", "whenever", "if", "once", "until", "unless", "as"])
 
@@ -190,145 +171,6 @@ def _is_number(word: str) -> bool:
     return word in NUMBER_WORDS or word[:1].isdigit()
 
 
-def _daily(f: Facets) -> str | None:
-    for i, t in enumerate(f.tokens):
-        if t in _DAILY:
-            return t
-        if t in ("every", "each") and i + 1 < len(f.tokens) and f.tokens[i + 1] in _DAILY_AFTER:
-            return f"{t} {f.tokens[i + 1]}"
-    return None
-
-
-_PLURAL_PARTS = (("mornings",), ("afternoons",), ("evenings",), ("nights",))
-
-
-def _every_other(f: Facets) -> bool | None:
-    """True for "every other <day or unit>" (or "every second", "fortnightly"), False for a
-    plain "every <day or unit>" or a weekday in the plural ("on Wednesdays", "Wednesday
-    mornings"), None for neither."""
-    toks = f.tokens
-    found = None
-    for i, t in enumerate(toks):
-        if t in ("fortnightly", "biweekly", "bi-weekly"):
-            return True
-        if singular_weekday(t) in WEEKDAYS and (singular_weekday(t) != t or toks[
-                i + 1:i + 2] in _PLURAL_PARTS):  # "on Wednesdays", "Wednesday mornings"
-            found = False
-        if t != "every" or i + 1 == len(toks):
-            continue
-        nxt = toks[i + 1]
-        after = toks[i + 2] if i + 2 < len(toks) else ""
-        if nxt in ("other", "second") and (singular_weekday(after) in WEEKDAYS
-                                           or after in UNIT_DAYS or after in MONTHS):
-            return True  # not "unlike every other street"
-        if singular_weekday(nxt) in WEEKDAYS or nxt in UNIT_DAYS or nxt in MONTHS:
-            found = False
-    return found
-
-
-def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """A daily or hourly schedule against named weekdays ("purged **every night**" / "purged
-    **every Sunday**"): the times rule compares parts of the day with each other and the
-    weekday rule weekdays, so neither saw the two as different."""
-    oa, ob = _every_other(a), _every_other(b)
-    if oa is not None and ob is not None and oa != ob:  # "every other Sunday" / "every Sunday"
-        return ("every other" if oa else "every", "every other" if ob else "every")
-    da, db = _daily(a), _daily(b)
-    if da and not db and b.weekdays and not a.weekdays:
-        return da, ", ".join(sorted(b.weekdays))
-    if db and not da and a.weekdays and not b.weekdays:
-        return ", ".join(sorted(a.weekdays)), db
-    na, nb = _nth_weekday(a), _nth_weekday(b)  # "the **first** Monday of every month" /
-    # "every Monday": monthly, not weekly
-    if bool(na) != bool(nb) and a.weekdays & b.weekdays:
-        return (na or "every " + ", ".join(sorted(a.weekdays)),
-                nb or "every " + ", ".join(sorted(b.weekdays)))
-    pa, pb = _longer_period(a), _longer_period(b)  # "cleaned **every night**" / "**every week**"
-    if da and not db and pb and not pa:
-        return da, pb
-    if db and not da and pa and not pb:
-        return pa, db
-    ea, eb = _per_event(a), _per_event(b)  # "refilled **after each flight day**" / "refilled
-    # **once a week**": on an event, or by the calendar
-    if ea and not eb and _by_calendar(b) and not _by_calendar(a):
-        return ea, "by the calendar"
-    if eb and not ea and _by_calendar(a) and not _by_calendar(b):
-        return "by the calendar", eb
-    return None
-
-
-def _per_event(f: Facets) -> str | None:
-    """"after each flight day", "before every public session": a schedule set by events."""
-    toks = f.tokens
-    for i in range(len(toks) - 2):
-        if toks[i] in ("after", "before") and toks[i + 1] in ("each", "every") \
-                and content_word(toks[i + 2]) and toks[i + 2] not in EVERY_COUNTS:
-            return " ".join(toks[i:i + 3])
-    return None
-
-
-def _by_calendar(f: Facets) -> bool:
-    """A period or a day says when: "once a week", "weekly", "on Mondays"."""
-    return bool(f.durations or f.weekdays or f.times or f.months)
-
-
-_NTH = frozenset("first second third fourth last 1st 2nd 3rd 4th final".split())  # noqa: SIM905
-
-
-def _nth_weekday(f: Facets) -> str | None:
-    """"first Monday", "last Friday": one weekday of each month, not every one."""
-    toks = f.tokens
-    return next((f"{t} {toks[i + 1]}" for i, t in enumerate(toks[:-1])
-                 if t in _NTH and singular_weekday(toks[i + 1]) in WEEKDAYS
-                 and not (t in ("second", "2nd") and i and toks[i - 1] in ("every", "each"))
-                 # "every second Friday" is every other one; "the first Monday **after each
-                 # release**" is no monthly day
-                 and any(w in ("month", "months", "quarter", "monthly") for w in
-                         toks[max(0, i - 5):i + 7])), None)
-
-
-def _longer_period(f: Facets) -> str | None:
-    """"every week", "each month": a period longer than a day (a schedule the daily one is not)."""
-    toks = f.tokens
-    for i, t in enumerate(toks):
-        if t in _LONGER_WORDS:
-            return t  # "archived **monthly**"
-        if t not in ("every", "each"):
-            continue
-        nxt = [w for w in toks[i + 1:i + 3] if w not in ("other", "second", "few") and not
-               w[:1].isdigit() and w not in NUMBER_WORDS][:1]  # "every **other** week"
-        if nxt and (nxt[0] in _LONGER or nxt[0].removesuffix("s") in _LONGER):
-            return f"{t} {' '.join(toks[i + 1:toks.index(nxt[0], i + 1) + 1])}"
-    return None
-
-
-def _role(f: Facets) -> tuple[frozenset[str], frozenset[str]] | None:
-    """(the subject's stems, the role's stems) of "<subject> is the <role> for|of|on …"."""
-    toks = f.tokens
-    for i, t in enumerate(toks[:-2]):
-        if t in COPULAS and toks[i + 1] in DETERMINERS:
-            role: list[str] = []
-            for w in toks[i + 2:]:
-                if w in PREPOSITIONS or w in ("and", "but", "who", "which", ","):
-                    break
-                if content_word(w):
-                    role.append(stem(w))
-            subject = frozenset(stem(w) for w in toks[:i] if content_word(w))
-            return (subject, frozenset(role)) if role and subject else None
-    return None
-
-
-def role(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """The same subject named as another role, no word in common ("Marta is the **art
-    director** for the desert map" / "… the **lead level designer** for …"). One word
-    swapped is the swapped-word rule's; this one reads roles of several words."""
-    ra, rb = _role(a), _role(b)
-    if ra is None or rb is None or ra[0] != rb[0] or ra[1] & rb[1]:
-        return None
-    if any(w in WEEKDAYS for w in ra[1] | rb[1]):
-        return None
-    return " ".join(sorted(ra[1])), " ".join(sorted(rb[1]))
-
 
 def _universal_at(f: Facets) -> list[tuple[int, tuple[str, str]]]:
     """``_universals`` with each one's token position."""
@@ -409,48 +251,6 @@ def _continues(f: Facets, name: str, other: Facets) -> bool:
     toks = f.tokens
     return any(t == name and i > 0 and toks[i - 1] in other.names and toks[i - 1] in f.names
                for i, t in enumerate(toks))
-
-
-def role_noun(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """Each text names a job the other does not ("reviewed by a **senior associate**" / "a
-    **partner** has to review"): two people, two facts. One role against none is left to the
-    other rules (a rewording may drop it)."""
-    ra, rb = _role_nouns(a), _role_nouns(b)
-    only_a = sorted(ra.keys() - rb.keys())
-    only_b = sorted(rb.keys() - ra.keys())
-    if only_a and only_b:
-        return ra[only_a[0]], rb[only_b[0]]
-    return None
-
-
-def rank(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """A rank before a word both texts have, in one text only ("the **deputy** harbour master"
-    / "the harbour master", "the **associate** director" / "the director"): another job."""
-    for x, y, flip in ((a, b, False), (b, a, True)):
-        # "vice-chair" as "vice chair": a hyphenated rank is two words
-        words = [p for t in x.tokens for p in (t.split("-") if "-" in t else (t,)) if p]
-        for t, nxt in pairwise(words):
-            if t in RANKS and stem(t) not in y.stems and content_word(nxt) \
-                    and stem(nxt) in y.stems:
-                return (nxt, f"{t} {nxt}") if flip else (f"{t} {nxt}", nxt)
-    return None
-
-
-def _role_nouns(f: Facets) -> dict[str, str]:
-    """Singular role noun → the word as written ("partners" → "partner")."""
-    out: dict[str, str] = {}
-    for i, t in enumerate(f.tokens):
-        if t in ("lead", "leads"):  # "the **lead**", "support **lead**"; "Omar **leads**" a verb
-            prev = f.tokens[i - 1] if i else ""
-            if prev in DETERMINERS or (content_word(prev) and prev not in f.names):
-                out.setdefault("lead", t)
-            continue
-        single = "foreman" if t == "foremen" else t.removesuffix("s")
-        job = ROLE_SYNONYMS.get(t) or ROLE_SYNONYMS.get(single) or (
-            t if t in ROLE_NOUNS else single if single in ROLE_NOUNS else None)
-        if job is not None:
-            out.setdefault(job, t)
-    return out
 
 
 #: Words that take part of the things: "**most** Oakridge district jobs".

@@ -1,0 +1,89 @@
+"""Which job: the same subject named as another role ("Marta is **the art director** for" /
+"… **the lead level designer** for"), each text naming a job the other lacks ("a **senior
+associate**" / "a **partner**"), or a rank in one text only ("the **deputy** harbour master").
+
+Split from ``slots``: a role is often several words, none of them a name, number or weekday,
+so the facet rules see nothing; these read the words around a copula, the role nouns in the
+lexicon and the rank words before a shared noun.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import RANKS, ROLE_NOUNS, ROLE_SYNONYMS, WEEKDAYS
+from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
+
+
+def _role(f: Facets) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(the subject's stems, the role's stems) of "<subject> is the <role> for|of|on …"."""
+    toks = f.tokens
+    for i, t in enumerate(toks[:-2]):
+        if t in COPULAS and toks[i + 1] in DETERMINERS:
+            role: list[str] = []
+            for w in toks[i + 2:]:
+                if w in PREPOSITIONS or w in ("and", "but", "who", "which", ","):
+                    break
+                if content_word(w):
+                    role.append(stem(w))
+            subject = frozenset(stem(w) for w in toks[:i] if content_word(w))
+            return (subject, frozenset(role)) if role and subject else None
+    return None
+
+
+def role(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """The same subject named as another role, no word in common ("Marta is the **art
+    director** for the desert map" / "… the **lead level designer** for …"). One word
+    swapped is the swapped-word rule's; this one reads roles of several words."""
+    ra, rb = _role(a), _role(b)
+    if ra is None or rb is None or ra[0] != rb[0] or ra[1] & rb[1]:
+        return None
+    if any(w in WEEKDAYS for w in ra[1] | rb[1]):
+        return None
+    return " ".join(sorted(ra[1])), " ".join(sorted(rb[1]))
+
+
+
+def role_noun(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Each text names a job the other does not ("reviewed by a **senior associate**" / "a
+    **partner** has to review"): two people, two facts. One role against none is left to the
+    other rules (a rewording may drop it)."""
+    ra, rb = _role_nouns(a), _role_nouns(b)
+    only_a = sorted(ra.keys() - rb.keys())
+    only_b = sorted(rb.keys() - ra.keys())
+    if only_a and only_b:
+        return ra[only_a[0]], rb[only_b[0]]
+    return None
+
+
+def rank(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """A rank before a word both texts have, in one text only ("the **deputy** harbour master"
+    / "the harbour master", "the **associate** director" / "the director"): another job."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        # "vice-chair" as "vice chair": a hyphenated rank is two words
+        words = [p for t in x.tokens for p in (t.split("-") if "-" in t else (t,)) if p]
+        for t, nxt in pairwise(words):
+            if t in RANKS and stem(t) not in y.stems and content_word(nxt) \
+                    and stem(nxt) in y.stems:
+                return (nxt, f"{t} {nxt}") if flip else (f"{t} {nxt}", nxt)
+    return None
+
+
+def _role_nouns(f: Facets) -> dict[str, str]:
+    """Singular role noun → the word as written ("partners" → "partner")."""
+    out: dict[str, str] = {}
+    for i, t in enumerate(f.tokens):
+        if t in ("lead", "leads"):  # "the **lead**", "support **lead**"; "Omar **leads**" a verb
+            prev = f.tokens[i - 1] if i else ""
+            if prev in DETERMINERS or (content_word(prev) and prev not in f.names):
+                out.setdefault("lead", t)
+            continue
+        single = "foreman" if t == "foremen" else t.removesuffix("s")
+        job = ROLE_SYNONYMS.get(t) or ROLE_SYNONYMS.get(single) or (
+            t if t in ROLE_NOUNS else single if single in ROLE_NOUNS else None)
+        if job is not None:
+            out.setdefault(job, t)
+    return out
+

@@ -1,0 +1,136 @@
+"""How often: a schedule against another one of the same sentence ("purged **every night**" /
+"purged **every Sunday**", "**every other** Sunday" / "every Sunday", "the **first** Monday of
+the month" / "every Monday", "after each flight day" / "once a week").
+
+Split from ``slots``: the times rule compares parts of the day with each other and the weekday
+rule weekdays, so neither sees a daily schedule against a weekly one. These read the words a
+schedule is written in (every, each, daily, fortnightly, first/last, after each …).
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import MONTHS, NUMBER_WORDS, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.opposites import EVERY_COUNTS
+from memory_mcp.services.stems import content_word, singular_weekday
+
+#: Words after "every" / "each" that make a daily or hourly schedule.
+_DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
+_DAILY = frozenset(["daily", "nightly", "hourly"])
+_LONGER = frozenset(["week", "weekend", "fortnight", "month", "quarter", "year", "season"])
+_LONGER_WORDS = frozenset(["weekly", "fortnightly", "biweekly", "monthly", "quarterly", "yearly",
+                           "annually"])
+
+
+
+
+def _daily(f: Facets) -> str | None:
+    for i, t in enumerate(f.tokens):
+        if t in _DAILY:
+            return t
+        if t in ("every", "each") and i + 1 < len(f.tokens) and f.tokens[i + 1] in _DAILY_AFTER:
+            return f"{t} {f.tokens[i + 1]}"
+    return None
+
+
+_PLURAL_PARTS = (("mornings",), ("afternoons",), ("evenings",), ("nights",))
+
+
+def _every_other(f: Facets) -> bool | None:
+    """True for "every other <day or unit>" (or "every second", "fortnightly"), False for a
+    plain "every <day or unit>" or a weekday in the plural ("on Wednesdays", "Wednesday
+    mornings"), None for neither."""
+    toks = f.tokens
+    found = None
+    for i, t in enumerate(toks):
+        if t in ("fortnightly", "biweekly", "bi-weekly"):
+            return True
+        if singular_weekday(t) in WEEKDAYS and (singular_weekday(t) != t or toks[
+                i + 1:i + 2] in _PLURAL_PARTS):  # "on Wednesdays", "Wednesday mornings"
+            found = False
+        if t != "every" or i + 1 == len(toks):
+            continue
+        nxt = toks[i + 1]
+        after = toks[i + 2] if i + 2 < len(toks) else ""
+        if nxt in ("other", "second") and (singular_weekday(after) in WEEKDAYS
+                                           or after in UNIT_DAYS or after in MONTHS):
+            return True  # not "unlike every other street"
+        if singular_weekday(nxt) in WEEKDAYS or nxt in UNIT_DAYS or nxt in MONTHS:
+            found = False
+    return found
+
+
+def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """A daily or hourly schedule against named weekdays ("purged **every night**" / "purged
+    **every Sunday**"): the times rule compares parts of the day with each other and the
+    weekday rule weekdays, so neither saw the two as different."""
+    oa, ob = _every_other(a), _every_other(b)
+    if oa is not None and ob is not None and oa != ob:  # "every other Sunday" / "every Sunday"
+        return ("every other" if oa else "every", "every other" if ob else "every")
+    da, db = _daily(a), _daily(b)
+    if da and not db and b.weekdays and not a.weekdays:
+        return da, ", ".join(sorted(b.weekdays))
+    if db and not da and a.weekdays and not b.weekdays:
+        return ", ".join(sorted(a.weekdays)), db
+    na, nb = _nth_weekday(a), _nth_weekday(b)  # "the **first** Monday of every month" /
+    # "every Monday": monthly, not weekly
+    if bool(na) != bool(nb) and a.weekdays & b.weekdays:
+        return (na or "every " + ", ".join(sorted(a.weekdays)),
+                nb or "every " + ", ".join(sorted(b.weekdays)))
+    pa, pb = _longer_period(a), _longer_period(b)  # "cleaned **every night**" / "**every week**"
+    if da and not db and pb and not pa:
+        return da, pb
+    if db and not da and pa and not pb:
+        return pa, db
+    ea, eb = _per_event(a), _per_event(b)  # "refilled **after each flight day**" / "refilled
+    # **once a week**": on an event, or by the calendar
+    if ea and not eb and _by_calendar(b) and not _by_calendar(a):
+        return ea, "by the calendar"
+    if eb and not ea and _by_calendar(a) and not _by_calendar(b):
+        return "by the calendar", eb
+    return None
+
+
+def _per_event(f: Facets) -> str | None:
+    """"after each flight day", "before every public session": a schedule set by events."""
+    toks = f.tokens
+    for i in range(len(toks) - 2):
+        if toks[i] in ("after", "before") and toks[i + 1] in ("each", "every") \
+                and content_word(toks[i + 2]) and toks[i + 2] not in EVERY_COUNTS:
+            return " ".join(toks[i:i + 3])
+    return None
+
+
+def _by_calendar(f: Facets) -> bool:
+    """A period or a day says when: "once a week", "weekly", "on Mondays"."""
+    return bool(f.durations or f.weekdays or f.times or f.months)
+
+
+_NTH = frozenset("first second third fourth last 1st 2nd 3rd 4th final".split())  # noqa: SIM905
+
+
+def _nth_weekday(f: Facets) -> str | None:
+    """"first Monday", "last Friday": one weekday of each month, not every one."""
+    toks = f.tokens
+    return next((f"{t} {toks[i + 1]}" for i, t in enumerate(toks[:-1])
+                 if t in _NTH and singular_weekday(toks[i + 1]) in WEEKDAYS
+                 and not (t in ("second", "2nd") and i and toks[i - 1] in ("every", "each"))
+                 # "every second Friday" is every other one; "the first Monday **after each
+                 # release**" is no monthly day
+                 and any(w in ("month", "months", "quarter", "monthly") for w in
+                         toks[max(0, i - 5):i + 7])), None)
+
+
+def _longer_period(f: Facets) -> str | None:
+    """"every week", "each month": a period longer than a day (a schedule the daily one is not)."""
+    toks = f.tokens
+    for i, t in enumerate(toks):
+        if t in _LONGER_WORDS:
+            return t  # "archived **monthly**"
+        if t not in ("every", "each"):
+            continue
+        nxt = [w for w in toks[i + 1:i + 3] if w not in ("other", "second", "few") and not
+               w[:1].isdigit() and w not in NUMBER_WORDS][:1]  # "every **other** week"
+        if nxt and (nxt[0] in _LONGER or nxt[0].removesuffix("s") in _LONGER):
+            return f"{t} {' '.join(toks[i + 1:toks.index(nxt[0], i + 1) + 1])}"
+    return None
