@@ -81,7 +81,7 @@ def test_a_name_ending_in_s_is_not_the_verb() -> None:
     """"Keller **Blades** sharpens": the predicate is "sharpens", so the subject is the whole
     name."""
     from memory_mcp.services.facets import facets
-    from memory_mcp.services.wording import predicates
+    from memory_mcp.services.grammar import predicates
 
     text = facets("Keller Blades sharpens the guillotine blade every six weeks.")
     assert predicates(text) == {text.tokens.index("sharpens")}

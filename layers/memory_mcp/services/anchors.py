@@ -15,11 +15,12 @@ from difflib import SequenceMatcher
 
 from memory_mcp.services.conditions import compared
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS
 from memory_mcp.services.lexicon import COMMON_VERBS, ORDINAL, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, singular_weekday, stem
 from memory_mcp.services.word_pool import parts_pool, pool
-from memory_mcp.services.wording import ALIGN_MAX, AUX, CLAUSE_BREAKS, PARTICLES
+from memory_mcp.services.wording import ALIGN_MAX, PARTICLES
 
 #: Content words read after an anchor: the event's own words, not the clause after it.
 _REACH = 4

@@ -20,8 +20,9 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS, predicates
 from memory_mcp.services.stems import stem
-from memory_mcp.services.wording import ALIGN_MAX, DETERMINERS, predicates, words
+from memory_mcp.services.wording import ALIGN_MAX, words
 
 #: Unmatched words a side this rule reads: more is the "each says what the other does not"
 #: rule's (or a long text's).

@@ -12,19 +12,13 @@ may enter" / "entry is restricted to staff holding a blue badge").
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, PRONOUNS, predicates
 from memory_mcp.services.lexicon import COMMON_VERBS, CURRENCIES, MONTHS, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.slots import UNIVERSALS
 from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem, verb_stem
 from memory_mcp.services.word_pool import parts_pool
-from memory_mcp.services.wording import (
-    AUX,
-    CLAUSE_BREAKS,
-    OWN_RULES,
-    PRONOUNS,
-    predicates,
-    subject_end,
-)
+from memory_mcp.services.wording import OWN_RULES, subject_end
 
 #: Content words read after an "only": the condition's own words, not the clause after it.
 _REACH = 4

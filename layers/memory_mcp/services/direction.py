@@ -15,6 +15,7 @@ import bisect
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import MONTHS, WEEKDAYS
 from memory_mcp.services.stems import (
     PARTICIPLES,
@@ -24,7 +25,7 @@ from memory_mcp.services.stems import (
     verb_stem,
 )
 from memory_mcp.services.word_pool import Pool, parts_pool
-from memory_mcp.services.wording import DETERMINERS, OWN_RULES, PREPOSITIONS, subject_end
+from memory_mcp.services.wording import OWN_RULES, subject_end
 
 _TO = frozenset(["to", "into", "onto", "towards", "toward"])
 #: Verbs that say one move from either end ("finance **sends** the invoices to customers" /

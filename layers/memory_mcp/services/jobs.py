@@ -12,9 +12,9 @@ from __future__ import annotations
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import COPULAS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import RANKS, ROLE_NOUNS, ROLE_SYNONYMS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
-from memory_mcp.services.wording import COPULAS, DETERMINERS, PREPOSITIONS
 
 
 def _role(f: Facets) -> tuple[frozenset[str], frozenset[str]] | None:

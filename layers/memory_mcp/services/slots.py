@@ -12,12 +12,12 @@ weekday, a role of several words).
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS, predicates
 from memory_mcp.services.lexicon import NUMBER_WORDS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.values import show_number
-from memory_mcp.services.wording import DETERMINERS, predicates
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
 #: ("Issues with no reply are closed"), so only the others conflict with none.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from memory_mcp.services import values, wording
+from memory_mcp.services import grammar, values
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import (
     COMPACT,
@@ -110,7 +110,7 @@ def swapped_modifiers(a: Facets, b: Facets) -> tuple[str, str] | None:
         out: dict[str, str] = {}
         whole = pool(frozenset(other.tokens))
         parts = parts_pool(other)
-        verbs = wording.predicates(f)
+        verbs = grammar.predicates(f)
         for i, (x, h) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
             if i in verbs:
                 continue  # a reworded verb before its object ("likes" / "enjoys" climbing)

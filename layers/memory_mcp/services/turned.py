@@ -14,11 +14,12 @@ from __future__ import annotations
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import COPULAS, predicates
 from memory_mcp.services.lexicon import ENVIRONMENTS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem, verb_stem
 from memory_mcp.services.word_pool import parts_pool
-from memory_mcp.services.wording import ALIGN_MAX, COPULAS, PARTICLES, predicates, words
+from memory_mcp.services.wording import ALIGN_MAX, PARTICLES, words
 
 
 def roles(a: Facets, b: Facets) -> tuple[str, str] | None:
