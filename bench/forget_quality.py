@@ -90,13 +90,17 @@ TWENTIETH = ROOT / "bench" / "data" / "forget_twentieth.json"
 #: A twenty-first, written the same session, first run on its last changes:
 #: ``--set twentyfirst``.
 TWENTYFIRST = ROOT / "bench" / "data" / "forget_twentyfirst.json"
+#: A twenty-second and a twenty-third, written by two helpers at once in the next session,
+#: both first run on its start: ``--set twentysecond``, ``--set twentythird``.
+TWENTYSECOND = ROOT / "bench" / "data" / "forget_twentysecond.json"
+TWENTYTHIRD = ROOT / "bench" / "data" / "forget_twentythird.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
         "twelfth": TWELFTH, "thirteenth": THIRTEENTH, "fourteenth": FOURTEENTH,
         "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH,
         "eighteenth": EIGHTEENTH, "nineteenth": NINETEENTH, "twentieth": TWENTIETH,
-        "twentyfirst": TWENTYFIRST}
+        "twentyfirst": TWENTYFIRST, "twentysecond": TWENTYSECOND, "twentythird": TWENTYTHIRD}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

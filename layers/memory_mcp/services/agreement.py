@@ -23,6 +23,7 @@ from itertools import pairwise
 from memory_mcp.services import (
     anchors,
     blocks,
+    clauses,
     conditions,
     direction,
     jobs,
@@ -178,7 +179,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             or values.denies_affirmed(a, b) or values.denies_affirmed(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
-                         or slots.part_of_bare(a, b)),
+                         or slots.part_of_bare(a, b) or slots.either_or(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)),
                         ("schedule", schedules.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
@@ -231,7 +232,8 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
             a, b, numbers=things.numbers_in(numbered[0]) | things.numbers_in(numbered[1])))
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{numbered[0]}" vs "{numbered[1]}"'))
-    roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b)
+    roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) or (
+        None if wording.is_long(ra, rb) else clauses.moved_name(ra, rb, a, b))
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
                                            f'"{roles[1]}"'))

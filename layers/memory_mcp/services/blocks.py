@@ -20,8 +20,8 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import DETERMINERS, predicates
-from memory_mcp.services.stems import stem
+from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS, predicates
+from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.wording import ALIGN_MAX, words
 
 #: Unmatched words a side this rule reads: more is the "each says what the other does not"
@@ -69,9 +69,9 @@ def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     dogs" / "may keep cats but not dogs" (a condition the fact does not have: forgetting the
     narrower rule must not remove the broader one). With two words, two rewordings of the
     fourteen sets were refused ("a **twelve-hour** fast" / "must be fasted for 12 hours")."""
-    if only_b or len(only_a) < _JOINED:
-        return None
-    wa, wb = words(a), words(b)
+    if any(w not in b.names for _, w in only_b) or len(only_a) < _JOINED:
+        return None  # a name only the fact has ("the **Liebherr** LTM 1100") adds nothing
+    wa, wb = words(a), [x for x in words(b) if x not in only_b]
     if len(wb) < _SHARED or max(len(wa), len(wb)) > ALIGN_MAX:
         return None
     lone = {i for i, _ in only_a}
@@ -81,9 +81,25 @@ def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     if len(ops) != 1 or ops[0][0] != "delete" or {i for i, _ in wa[ops[0][1]:ops[0][2]]} != lone:
         return None
     block = wa[ops[0][1]:ops[0][2]]
-    if len(block) < _SHARED and not _joined(a.tokens, block[0][0]):
+    if len(block) < _SHARED and not _joined(a.tokens, block[0][0]) \
+            and not _trailing(a.tokens, block):
         return None
     return " ".join(w for _, w in block)
+
+
+def _trailing(toks: tuple[str, ...], block: list[tuple[int, str]]) -> bool:
+    """Whether ``block`` is a phrase of words only, after a preposition, that ends the text
+    ("… for any lift over 20 m radius **on soft ground**", "… signed **by the crane
+    supervisor**"): a condition or a doer the other text does not have. Not "at **4-hour**
+    intervals": a value in other words."""
+    first, last = block[0][0], block[-1][0]
+    if any(content_word(t) for t in toks[last + 1:]) or not all(
+            w.replace("-", "").isalpha() for _, w in block):
+        return False
+    before = first - 1
+    while before >= 0 and toks[before] in DETERMINERS:
+        before -= 1
+    return before >= 0 and toks[before] in PREPOSITIONS
 
 
 def _joined(toks: tuple[str, ...], first: int) -> bool:

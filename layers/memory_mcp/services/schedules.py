@@ -96,8 +96,9 @@ def _per_event(f: Facets) -> str | None:
     toks = f.tokens
     for i in range(len(toks) - 2):
         if toks[i] in ("after", "before") and toks[i + 1] in ("each", "every") \
-                and content_word(toks[i + 2]) and toks[i + 2] not in EVERY_COUNTS:
-            return " ".join(toks[i:i + 3])
+                and content_word(toks[i + 2]) and (toks[i + 2] not in EVERY_COUNTS
+                                                   or toks[i + 3:i + 4] == ("shift",)):
+            return " ".join(toks[i:i + 3])  # "after every **night shift**": an event
     return None
 
 
@@ -127,6 +128,9 @@ def _longer_period(f: Facets) -> str | None:
     for i, t in enumerate(toks):
         if t in _LONGER_WORDS:
             return t  # "archived **monthly**"
+        if t in ("once", "twice") and toks[i + 1:i + 2] in (("a",), ("per",)) \
+                and toks[i + 2:i + 3] and toks[i + 2] in _LONGER:
+            return " ".join(toks[i:i + 3])  # "refuelled **once a week**"
         if t not in ("every", "each"):
             continue
         nxt = [w for w in toks[i + 1:i + 3] if w not in ("other", "second", "few") and not

@@ -268,7 +268,20 @@ def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         toks = x.tokens
         for i, word in enumerate(toks[:-1]):
-            if word in _PART and content_word(toks[i + 1]) and any(
-                    stem(t) in y.stems for t in toks[i + 1:i + 4] if content_word(t)):
+            start = _after(toks, i) if word == "half" and toks[i + 1] == "of" else i + 1
+            # "**half of the** hatchery spat": a part, where "half full" is a level
+            if (word in _PART or start > i + 1) and content_word(toks[start]) and any(
+                    stem(t) in y.stems for t in toks[start:start + 3] if content_word(t)):
                 return ("(none)", word) if flip else (word, "(none)")
+    return None
+
+
+def either_or(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("either … or", "and") where one text asks for one of two things ("**either** a leather
+    apron **or** a face shield is mandatory") and the other for both ("aprons **and** face
+    shields are mandatory"): another quantity of the same things."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if "either" in x.tokens and "or" in x.tokens[x.tokens.index("either"):] \
+                and "or" not in y.tokens and "and" in y.tokens:
+            return ("and", "either … or") if flip else ("either … or", "and")
     return None

@@ -1,0 +1,100 @@
+"""A name moved into another clause: "Sam Whitaker handles pitch raises; junior tuners only do
+routine tunings" / "junior tuners handle pitch raises **while Sam Whitaker** only does routine
+tunings", "… rigged by Aisha Bello; Liam Ortiz checks them" / "Liam Ortiz rigs …, and Aisha
+Bello checks them".
+
+Found by the twenty-second and twenty-third forget sets (written apart from the rules): the
+same names and nearly the same words, so every facet agrees and the cosine is high, but who
+does which part has changed. ``turned`` catches two blocks exchanged word for word around one
+verb; these texts also turn a passive round or rename the verb, so this rule reads clauses
+instead: each clause of one text is matched to the clause of the other that shares the most
+words, and a name that sits in that clause in one text but in another clause in the other
+has changed roles.
+
+Clause breaks are the ones a writer marks: a semicolon or colon, a sentence end (not after
+"Dr." or "rev."), "while" / "whereas", and "and" / "but" before a new subject ("… **and
+the** spawn lab team has to ask him", "… car park **and Aisha** Bello checks them"), never
+inside a list of names ("Ravi and Noor", "Utah and Colorado"). Measured on the twenty-three
+forget sets: no rewording forgotten before is refused by it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_mcp.services.facets import Facets, facets
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word, stem
+
+#: Words that start a new subject after "and" / "but".
+_SUBJECTS = frozenset("the everyone everybody nobody we they he she our their".split())  # noqa: SIM905
+#: A period after these ends an abbreviation ("Dr.", "St.", "rev."), not a sentence.
+_ABBREVIATION = re.compile(r"\b(?:[A-Z][a-z]{0,3}|rev|no|vs|approx|e\.g|i\.e)\.$")
+#: Words a clause shares with its counterpart, at least, and more than with the clause
+#: holding the name there: fewer is no evidence of which clause is which.
+_SHARED = 2
+_MARGIN = 2
+
+
+def moved_name(ra: str, rb: str, a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(the name, the words of the clause it left) when a name of both texts sits in the
+    clause of one that matches another clause of the other; None otherwise. ``a`` / ``b``:
+    the texts' facets (their names). Short texts only: the caller's long-text rule decides
+    long ones."""
+    ca, cb = _clauses(ra, a), _clauses(rb, b)
+    if len(ca) < 2 or len(cb) < 2:
+        return None
+    for x, y in ((ca, cb), (cb, ca)):
+        for names, words in x:
+            for name in sorted(names):
+                own = [len(w & words) for n, w in y if name in n]
+                if not own:
+                    continue
+                best_names, best_words = max(y, key=lambda c: len(c[1] & words))
+                shared = len(best_words & words)
+                if name not in best_names and shared >= _SHARED \
+                        and shared - max(own) >= _MARGIN:
+                    return name, " ".join(sorted(best_words & words))
+    return None
+
+
+def _clauses(text: str, f: Facets) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(the names, the stems of the other content words and numbers) of each clause."""
+    names = frozenset(n for n in f.names if len(n) > 2 and n.isalpha() and n not in f.units)
+    out = []
+    for part in _segments(text):
+        g = facets(part)
+        words = frozenset(stem(t) for t in g.tokens if t not in f.names
+                          and (content_word(t) or number(t) is not None))
+        out.append((frozenset(t for t in g.tokens if t in names), words))
+    return out
+
+
+def _segments(text: str) -> list[str]:
+    sentences: list[str] = []
+    for piece in re.split(r";\s*|:\s+", text):
+        held = ""
+        for sentence in re.split(r"(?<=\.)\s+", piece):
+            if held and not _ABBREVIATION.search(held):
+                sentences.append(held)
+                held = sentence
+            else:
+                held = f"{held} {sentence}".strip()
+        if held:
+            sentences.append(held)
+    out: list[str] = []
+    for sentence in sentences:
+        words, current = sentence.split(), list[str]()
+        for k, word in enumerate(words):
+            low = word.lower().strip(",")
+            after = words[k + 1] if k + 1 < len(words) else ""
+            if current and (low in ("while", "whereas") or (
+                    low in ("and", "but") and (after.lower() in _SUBJECTS or (
+                        after[:1].isupper() and not words[k - 1][:1].isupper())))):
+                out.append(" ".join(current))
+                current = []
+                continue
+            current.append(word)
+        if current:
+            out.append(" ".join(current))
+    return out
