@@ -26,6 +26,7 @@ from memory_mcp.services import (
     clauses,
     conditions,
     direction,
+    doers,
     jobs,
     opposites,
     schedules,
@@ -196,11 +197,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
     role = jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \
-        or direction.other_doer(a, b) or turned.named_doer(a, b)
+        or doers.other_doer(a, b) or turned.named_doer(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
-        or direction.turned_sender(a, b)
+        or doers.turned_sender(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs '
                                                f'"{route[1]}"'))

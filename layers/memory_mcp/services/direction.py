@@ -16,27 +16,29 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS
-from memory_mcp.services.lexicon import MONTHS, WEEKDAYS
 from memory_mcp.services.stems import (
     PARTICIPLES,
     content_word,
-    singular_weekday,
     stem,
     verb_stem,
 )
-from memory_mcp.services.word_pool import Pool, parts_pool
-from memory_mcp.services.wording import OWN_RULES, subject_end
 
-_TO = frozenset(["to", "into", "onto", "towards", "toward"])
+TO_WORDS = frozenset(["to", "into", "onto", "towards", "toward"])
 #: Verbs that say one move from either end ("finance **sends** the invoices to customers" /
 #: "customers **receive** the invoices from finance"), by stem.
-_SENDS = frozenset(["send", "ship", "give", "sell", "lend", "forward", "deliv", "pay", "provid",
+SENDS = frozenset(["send", "ship", "give", "sell", "lend", "forward", "deliv", "pay", "provid",
                     "offer", "issu", "hand", "pass", "push", "upload", "export", "subcontract",
                     "outsourc", "refer", "transfer", "suppli", "submit", "escal", "email"])
-_RECEIVES = frozenset(["receiv", "buy", "borrow", "accept", "collect", "obtain", "fetch",
+RECEIVES = frozenset(["receiv", "buy", "borrow", "accept", "collect", "obtain", "fetch",
                        "pull", "download", "import"])
+#: Words between a sender and its verb that leave it the sender ("the regulator **must**
+#: send", "labels **also** deliver").
+BETWEEN = frozenset("""must will shall should can may might would could also always usually
+then still""".split())  # noqa: SIM905
+
+
 #: How far after its preposition the word of a place may stand ("to **the** platform ...").
-_REACH = 4
+REACH = 4
 
 
 def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]], dict[str, str]]:
@@ -50,11 +52,11 @@ def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]], dict[
     shown: dict[str, str] = {}
     toks = f.tokens
     for i, word in enumerate(toks):
-        role = "to" if word in _TO else "from" if word == "from" or (
+        role = "to" if word in TO_WORDS else "from" if word == "from" or (
             word == "out" and toks[i + 1:i + 2] == ("of",)) else "by" if word == "by" else None
         if role is None:
             continue
-        at = next((j for j in range(i + 1, min(i + 1 + _REACH, len(toks)))
+        at = next((j for j in range(i + 1, min(i + 1 + REACH, len(toks)))
                    if content_word(toks[j])), None)
         if at is None:
             continue
@@ -100,7 +102,7 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
             rb = {"from" if r == "by" else r for r in rb}
         if len(ra) == 1 and len(rb) == 1 and ra != rb:
             return f"{next(iter(ra))} {shown_a[place]}", f"{next(iter(rb))} {shown_b[place]}"
-    if (a.stems & _SENDS and b.stems & _RECEIVES) or (a.stems & _RECEIVES and b.stems & _SENDS):
+    if (a.stems & SENDS and b.stems & RECEIVES) or (a.stems & RECEIVES and b.stems & SENDS):
         return None
     named_a, named_b = _named(a), _named(b)
     targets_b: dict[str, set[str]] = {}
@@ -109,7 +111,7 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
     phrases: tuple[dict[str, str], ...] = ()
     for before, place in sorted(routes_a):  # one pass over each text's routes: linear
         for other in sorted(targets_b.get(before, set()) - {place}):
-            phrases = phrases or (_receivers(a), _receivers(b))  # read once, when needed
+            phrases = phrases or (receivers(a), receivers(b))  # read once, when needed
             if any(place in r and r[place] == r.get(other) for r in phrases):
                 continue  # one destination: "to the S3 bucket ml-artifacts-prod"
             if place in named_b and other in named_a and "to" not in roles_b.get(place, set()) \
@@ -119,10 +121,10 @@ def reversed_route(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
-_PASSIVE_AUX = frozenset("is are was were be been being get gets got".split())  # noqa: SIM905
+PASSIVE_AUX = frozenset("is are was were be been being get gets got".split())  # noqa: SIM905
 
 
-def _participle(word: str) -> bool:
+def participle(word: str) -> bool:
     """"fed", "approved", "driven": not "due", "close" or "payable" before a "by"."""
     return word in PARTICIPLES or word.endswith(("ed", "en"))
 
@@ -149,8 +151,8 @@ def turned_voice(a: Facets, b: Facets) -> tuple[str, str] | None:
     for x, y, flip in ((a, b, False), (b, a, True)):
         toks, yt = x.tokens, y.tokens
         passives = {(toks[i + 1], i) for i in range(1, len(toks) - 2)
-                    if toks[i] in _PASSIVE_AUX and toks[i + 2] == "by"
-                    and _participle(toks[i + 1])}
+                    if toks[i] in PASSIVE_AUX and toks[i + 2] == "by"
+                    and participle(toks[i + 1])}
         if not passives:
             continue
         active: dict[str, list[int]] = {}
@@ -160,13 +162,13 @@ def turned_voice(a: Facets, b: Facets) -> tuple[str, str] | None:
             st = stem(w)
             first.setdefault(st, j)
             last[st] = j
-            if not (j and yt[j - 1] in _PASSIVE_AUX) and yt[j + 1:j + 2] != ("by",) \
+            if not (j and yt[j - 1] in PASSIVE_AUX) and yt[j + 1:j + 2] != ("by",) \
                     and not _nominal(w, yt[j - 1] if j else ""):
                 active.setdefault(verb_stem(w), []).append(j)
         asked: set[tuple[str, str, str]] = set()
         for verb, i in sorted(passives, key=lambda p: p[1]):
-            doer = next((stem(t) for t in toks[i + 3:i + 3 + _REACH] if content_word(t)), None)
-            done = next((stem(t) for t in reversed(toks[max(0, i - _REACH):i])
+            doer = next((stem(t) for t in toks[i + 3:i + 3 + REACH] if content_word(t)), None)
+            done = next((stem(t) for t in reversed(toks[max(0, i - REACH):i])
                          if content_word(t)), None)
             key = (verb_stem(verb), str(done), str(doer))
             if doer is None or done is None or done == doer or key in asked:
@@ -177,77 +179,25 @@ def turned_voice(a: Facets, b: Facets) -> tuple[str, str] | None:
             if k < 0:
                 continue
             j = places[k]
-            if last.get(done, len(yt)) < j and at - j <= _REACH \
+            if last.get(done, len(yt)) < j and at - j <= REACH \
                     and not any(t in PREPOSITIONS for t in yt[j + 1:at]):
                 found = (" ".join(toks[i:i + 3]), yt[j])
                 return (found[1], found[0]) if flip else found
     return None
 
 
-#: Words between a sender and its verb that leave it the sender ("the regulator **must**
-#: send", "labels **also** deliver").
-_BETWEEN = frozenset("""must will shall should can may might would could also always usually
-then still""".split())  # noqa: SIM905
-
-
-def _senders(f: Facets) -> dict[str, str]:
-    """Stem → "<word> <verb>" for each word right before an active sending verb ("**labels**
-    deliver", "the **regulator** sends us"), one it does not take a "by" after."""
-    out: dict[str, str] = {}
-    toks = f.tokens
-    for j, w in enumerate(toks):
-        if verb_stem(w) not in _SENDS or toks[j + 1:j + 2] == ("by",):
-            continue
-        i = j - 1
-        while i >= 0 and toks[i] in _BETWEEN:
-            i -= 1
-        if i < 0 or not content_word(toks[i]) or toks[i] in _PASSIVE_AUX:
-            continue
-        # the sender's phrase: "the **packer** in Saint-Jérôme sends" names the packer too
-        start = i
-        while start > 0 and i - start < _REACH and (content_word(toks[start - 1])
-                                                     or toks[start - 1] in _OF_IN):
-            start -= 1
-        for k in range(start, i + 1):
-            if content_word(toks[k]) and toks[k] not in _PASSIVE_AUX:
-                out.setdefault(stem(toks[k]), f"{toks[k]} … {w}" if k < i else f"{toks[k]} {w}")
-    return out
-
-
-#: Prepositions inside a sender's phrase ("the dealer **in** Cremona ships").
-_OF_IN = frozenset(["in", "of", "at", "from"])
-
-
-def turned_sender(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """One text's sender is the other's receiver: "**labels deliver** mix stems to us" /
-    "mix stems are delivered **to labels**", "the **regulator sends** us the counts" / "the
-    counts are submitted **to the regulator**". A receiving verb keeps the fact ("labels
-    **receive** mix stems" is not read here), as does a text that has it send in both."""
-    sent = (_senders(a), _senders(b))
-    if not (sent[0] or sent[1]):
-        return None
-    to = (_receivers(a), _receivers(b))
-    for x, y, flip in ((0, 1, False), (1, 0, True)):
-        sent_x, to_y, to_x = sent[x], to[y], to[x]
-        for place in sorted(sent_x.keys() - sent[y].keys()):
-            if place in to_y and place not in to_x:
-                found = (sent_x[place], to_y[place])
-                return (found[1], found[0]) if flip else found
-    return None
-
-
-def _receivers(f: Facets) -> dict[str, str]:
+def receivers(f: Facets) -> dict[str, str]:
     """Stem → "to <phrase>" for each content word of the phrase after each "to" ("to the
     council's environment **team**", "to the hill **party**"), up to a preposition; and the
     first of a sending verb's two objects ("send **clients** their documents")."""
     out: dict[str, str] = {}
     toks = f.tokens
     for i, t in enumerate(toks):
-        if t not in _TO:
+        if t not in TO_WORDS:
             continue
         phrase: list[str] = []
-        for w in toks[i + 1:i + 1 + _REACH + 1]:
-            if w in PREPOSITIONS or w in _BETWEEN or (phrase and content_word(phrase[-1])
+        for w in toks[i + 1:i + 1 + REACH + 1]:
+            if w in PREPOSITIONS or w in BETWEEN or (phrase and content_word(phrase[-1])
                                                       and not content_word(w)):
                 break
             phrase.append(w)
@@ -256,79 +206,7 @@ def _receivers(f: Facets) -> dict[str, str]:
                 out.setdefault(stem(w), " ".join([t, *phrase]))
     for j, w in enumerate(toks[:-2]):  # "we send **clients** their documents": the first of
         # two objects receives
-        if verb_stem(w) in _SENDS and content_word(toks[j + 1]) \
+        if verb_stem(w) in SENDS and content_word(toks[j + 1]) \
                 and toks[j + 2] in DETERMINERS and toks[j + 2] != "that":
             out.setdefault(stem(toks[j + 1]), f"{w} {toks[j + 1]}")
     return out
-
-
-#: Words after "by" that give a deadline or a means, not a doer ("paid **by** Friday", "filed
-#: by the **end** of the month"): the value rules compare those.
-_NO_DOER = frozenset("""end close start noon midnight eod cob then now tomorrow today tonight
-deadline latest""".split())  # noqa: SIM905
-
-
-#: Words before a passive's participle: its auxiliary, or the participle before it
-#: ("analysed **and** signed by").
-_BEFORE_PARTICIPLE = _PASSIVE_AUX | frozenset(["and", "or"])
-
-
-def _doers(f: Facets) -> list[str]:
-    """The words of each doer a passive names ("are calibrated each quarter **by our in-house
-    maintenance team**", "must be analysed and signed **by the fill-station tech**")."""
-    toks, out = f.tokens, []
-    for i, t in enumerate(toks):
-        if t != "by" or not any(_participle(toks[p]) and p and toks[p - 1] in _BEFORE_PARTICIPLE
-                                for p in range(max(0, i - 4), i)):
-            continue
-        words: list[str] = []
-        for w in toks[i + 1:i + 6]:
-            if w in PREPOSITIONS or w in _BETWEEN or (words and not content_word(w)):
-                break
-            if content_word(w):
-                words.append(w)
-        if words and words[0] not in _NO_DOER and not all(_timely(w) for w in words):
-            out.append(" ".join(words[:3]))  # "by the **night** supervisor" is a doer
-    return out
-
-
-def _timely(word: str) -> bool:
-    """A word of a deadline ("by **Friday morning**", "by **6**")."""
-    return word[:1].isdigit() or word in OWN_RULES or singular_weekday(word) in WEEKDAYS \
-        or word in MONTHS
-
-
-def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """Another one does it: "calibrated by **our in-house maintenance team**" / "calibrated by
-    **Ecolab**" (two doers sharing no word), or "**the dive instructor** has to analyse and
-    sign …" / "… must be analysed and signed **by the fill-station tech**" (an active subject
-    the passive text never names, doing what that text has someone else do)."""
-    da, db = _doers(a), _doers(b)
-    if not (da or db):
-        return None  # most pairs: no passive doer, no word pool built
-    pool_a, pool_b = parts_pool(a), parts_pool(b)
-
-    def unnamed(phrase: str, pool: Pool) -> bool:
-        return not any(pool.has(w, 0.75) for w in phrase.split())
-
-    def one_word_each(x: str, y: str) -> bool:
-        """"a **lawyer**" / "an **attorney**": a synonym as often as another doer; the
-        swapped-word rule reads single words where the sentences align."""
-        return " " not in x and " " not in y
-
-    if da and db:
-        if one_word_each(da[0], db[0]):
-            return None
-        if all(unnamed(x, pool_b) for x in da) and all(unnamed(y, pool_a) for y in db):
-            return da[0], db[0]
-        return None
-    for doers, active, pool_doer, pool_active, flip in ((db, a, pool_b, pool_a, False),
-                                                       (da, b, pool_a, pool_b, True)):
-        if not doers or "by" in active.tokens:
-            continue
-        subject = " ".join(w for w in active.tokens[:subject_end(active)] if content_word(w))
-        if subject and unnamed(subject, pool_doer) and all(unnamed(d, pool_active)
-                                                           for d in doers) \
-                and not one_word_each(subject, doers[0]):
-            return (doers[0], subject) if flip else (subject, doers[0])
-    return None

@@ -1,0 +1,143 @@
+"""Who sends and who does: one text's sender is the other's receiver ("**labels deliver** mix
+stems to us" / "mix stems are delivered **to labels**"), or another one does it ("calibrated
+by **our in-house maintenance team**" / "… by **Ecolab**", "**the dive instructor** has to
+sign" / "… signed **by the fill-station tech**").
+
+Split from ``direction``, which keeps routes and voice (where a thing goes, which way round a
+verb is read); these read the people and parties around a sending verb or a passive's "by".
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.direction import (
+    BETWEEN,
+    PASSIVE_AUX,
+    REACH,
+    SENDS,
+    participle,
+    receivers,
+)
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import PREPOSITIONS
+from memory_mcp.services.lexicon import MONTHS, WEEKDAYS
+from memory_mcp.services.stems import content_word, singular_weekday, stem, verb_stem
+from memory_mcp.services.word_pool import Pool, parts_pool
+from memory_mcp.services.wording import OWN_RULES, subject_end
+
+
+def _senders(f: Facets) -> dict[str, str]:
+    """Stem → "<word> <verb>" for each word right before an active sending verb ("**labels**
+    deliver", "the **regulator** sends us"), one it does not take a "by" after."""
+    out: dict[str, str] = {}
+    toks = f.tokens
+    for j, w in enumerate(toks):
+        if verb_stem(w) not in SENDS or toks[j + 1:j + 2] == ("by",):
+            continue
+        i = j - 1
+        while i >= 0 and toks[i] in BETWEEN:
+            i -= 1
+        if i < 0 or not content_word(toks[i]) or toks[i] in PASSIVE_AUX:
+            continue
+        # the sender's phrase: "the **packer** in Saint-Jérôme sends" names the packer too
+        start = i
+        while start > 0 and i - start < REACH and (content_word(toks[start - 1])
+                                                     or toks[start - 1] in _OF_IN):
+            start -= 1
+        for k in range(start, i + 1):
+            if content_word(toks[k]) and toks[k] not in PASSIVE_AUX:
+                out.setdefault(stem(toks[k]), f"{toks[k]} … {w}" if k < i else f"{toks[k]} {w}")
+    return out
+
+
+#: Prepositions inside a sender's phrase ("the dealer **in** Cremona ships").
+_OF_IN = frozenset(["in", "of", "at", "from"])
+
+
+def turned_sender(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """One text's sender is the other's receiver: "**labels deliver** mix stems to us" /
+    "mix stems are delivered **to labels**", "the **regulator sends** us the counts" / "the
+    counts are submitted **to the regulator**". A receiving verb keeps the fact ("labels
+    **receive** mix stems" is not read here), as does a text that has it send in both."""
+    sent = (_senders(a), _senders(b))
+    if not (sent[0] or sent[1]):
+        return None
+    to = (receivers(a), receivers(b))
+    for x, y, flip in ((0, 1, False), (1, 0, True)):
+        sent_x, to_y, to_x = sent[x], to[y], to[x]
+        for place in sorted(sent_x.keys() - sent[y].keys()):
+            if place in to_y and place not in to_x:
+                found = (sent_x[place], to_y[place])
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+#: Words after "by" that give a deadline or a means, not a doer ("paid **by** Friday", "filed
+#: by the **end** of the month"): the value rules compare those.
+_NO_DOER = frozenset("""end close start noon midnight eod cob then now tomorrow today tonight
+deadline latest""".split())  # noqa: SIM905
+
+
+#: Words before a passive's participle: its auxiliary, or the participle before it
+#: ("analysed **and** signed by").
+_BEFORE_PARTICIPLE = PASSIVE_AUX | frozenset(["and", "or"])
+
+
+def _doers(f: Facets) -> list[str]:
+    """The words of each doer a passive names ("are calibrated each quarter **by our in-house
+    maintenance team**", "must be analysed and signed **by the fill-station tech**")."""
+    toks, out = f.tokens, []
+    for i, t in enumerate(toks):
+        if t != "by" or not any(participle(toks[p]) and p and toks[p - 1] in _BEFORE_PARTICIPLE
+                                for p in range(max(0, i - 4), i)):
+            continue
+        words: list[str] = []
+        for w in toks[i + 1:i + 6]:
+            if w in PREPOSITIONS or w in BETWEEN or (words and not content_word(w)):
+                break
+            if content_word(w):
+                words.append(w)
+        if words and words[0] not in _NO_DOER and not all(_timely(w) for w in words):
+            out.append(" ".join(words[:3]))  # "by the **night** supervisor" is a doer
+    return out
+
+
+def _timely(word: str) -> bool:
+    """A word of a deadline ("by **Friday morning**", "by **6**")."""
+    return word[:1].isdigit() or word in OWN_RULES or singular_weekday(word) in WEEKDAYS \
+        or word in MONTHS
+
+
+def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Another one does it: "calibrated by **our in-house maintenance team**" / "calibrated by
+    **Ecolab**" (two doers sharing no word), or "**the dive instructor** has to analyse and
+    sign …" / "… must be analysed and signed **by the fill-station tech**" (an active subject
+    the passive text never names, doing what that text has someone else do)."""
+    da, db = _doers(a), _doers(b)
+    if not (da or db):
+        return None  # most pairs: no passive doer, no word pool built
+    pool_a, pool_b = parts_pool(a), parts_pool(b)
+
+    def unnamed(phrase: str, pool: Pool) -> bool:
+        return not any(pool.has(w, 0.75) for w in phrase.split())
+
+    def one_word_each(x: str, y: str) -> bool:
+        """"a **lawyer**" / "an **attorney**": a synonym as often as another doer; the
+        swapped-word rule reads single words where the sentences align."""
+        return " " not in x and " " not in y
+
+    if da and db:
+        if one_word_each(da[0], db[0]):
+            return None
+        if all(unnamed(x, pool_b) for x in da) and all(unnamed(y, pool_a) for y in db):
+            return da[0], db[0]
+        return None
+    for doers, active, pool_doer, pool_active, flip in ((db, a, pool_b, pool_a, False),
+                                                       (da, b, pool_a, pool_b, True)):
+        if not doers or "by" in active.tokens:
+            continue
+        subject = " ".join(w for w in active.tokens[:subject_end(active)] if content_word(w))
+        if subject and unnamed(subject, pool_doer) and all(unnamed(d, pool_active)
+                                                           for d in doers) \
+                and not one_word_each(subject, doers[0]):
+            return (doers[0], subject) if flip else (subject, doers[0])
+    return None
