@@ -94,13 +94,18 @@ TWENTYFIRST = ROOT / "bench" / "data" / "forget_twentyfirst.json"
 #: both first run on its start: ``--set twentysecond``, ``--set twentythird``.
 TWENTYSECOND = ROOT / "bench" / "data" / "forget_twentysecond.json"
 TWENTYTHIRD = ROOT / "bench" / "data" / "forget_twentythird.json"
+#: A twenty-fourth and a twenty-fifth, written by two more helpers at once, each first run on
+#: the rules as they stood when it arrived: ``--set twentyfourth``, ``--set twentyfifth``.
+TWENTYFOURTH = ROOT / "bench" / "data" / "forget_twentyfourth.json"
+TWENTYFIFTH = ROOT / "bench" / "data" / "forget_twentyfifth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
         "twelfth": TWELFTH, "thirteenth": THIRTEENTH, "fourteenth": FOURTEENTH,
         "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH,
         "eighteenth": EIGHTEENTH, "nineteenth": NINETEENTH, "twentieth": TWENTIETH,
-        "twentyfirst": TWENTYFIRST, "twentysecond": TWENTYSECOND, "twentythird": TWENTYTHIRD}
+        "twentyfirst": TWENTYFIRST, "twentysecond": TWENTYSECOND, "twentythird": TWENTYTHIRD,
+        "twentyfourth": TWENTYFOURTH, "twentyfifth": TWENTYFIFTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

@@ -126,8 +126,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                 a, b, days=things.first_words(named_a | named_b), words=things.RELATIVE):
             out.append(Conflict("thing", True, f"different things: {_q(sorted(named_a))} vs "
                                                f"{_q(sorted(named_b))}"))
-    if a.numbers and b.numbers and not (a.numbers <= values.hours(b.numbers)
-                                        or b.numbers <= values.hours(a.numbers)):
+    if a.numbers and b.numbers and not (values.within(a, b) or values.within(b, a)):
         out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
                                              f"{_nums(b.numbers)}"))
     elif (dotted := things.other_decimals(a, b)) is not None:  # "Genesis **2.1**" /

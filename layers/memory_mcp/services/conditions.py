@@ -78,6 +78,10 @@ def compared(word: str) -> bool:
         and word not in CURRENCIES
 
 
+#: Words that end a condition's clause and start another one.
+_NEXT_CLAUSE = frozenset(["because", "so", "but", "while", "which"])
+
+
 def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's clause, "") where one text holds the fact under a condition clause (at its start
     too) of which the other has no word, whatever clause it has itself: "ARCs go out 12
@@ -89,8 +93,10 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
         for i, t in enumerate(x.tokens):
             if t not in _CONDITIONALS:
                 continue
-            words = [w for w in x.tokens[i + 1:i + 1 + 2 * _REACH]
-                     if compared(w)][:_REACH]
+            window = x.tokens[i + 1:i + 1 + 2 * _REACH]
+            cut = next((k for k, w in enumerate(window) if w in _NEXT_CLAUSE), len(window))
+            words = [w for w in window[:cut] if compared(w)][:_REACH]  # "unless a guide is
+            # with them, **because** the paths ice over": the reason is another clause
             seen = [any(found.has(p, 0.75) for p in (w, *w.split("-"))) for w in words]
             only = i and x.tokens[i - 1] == "only" and not _CONDITIONALS & set(y.tokens)
             # "extracted **only while** the buffers are **running**" / "extracted continuously":

@@ -74,6 +74,13 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
         return start  # an instruction: "**Empty** the chaff collector …", "**Turn** off the
         # kiln before the lid is opened" (not "Grade A")
     if aux is None:
+        light = next((i for i in range(start + 1, end) if toks[i] in _GETS
+                      and content_word(toks[i - 1])
+                      and i + 1 < end and number(toks[i + 1]) is not None), None)
+        # "gets **4** kg": an amount follows (not "**gets delivered**", a passive's auxiliary)
+        if first and light is not None and not any(verb_s(toks[i]) for i in content
+                                                   if start < i < light):
+            return light  # "Silver Comet **gets** 4 kg of oats": "get" is a stop word
         if start < end and toks[start] in PRONOUNS:
             return content[0] if content else None
         if not first:
@@ -120,6 +127,8 @@ _NOUN_STARTS = (DETERMINERS - {"that"}) | frozenset(
     "all each every some many few several both any no".split())  # noqa: SIM905
 
 
+#: "Get" as a clause's verb ("Silver Comet **gets** 4 kg of oats"), a stop word everywhere else.
+_GETS = frozenset(["get", "gets", "got"])
 #: Words an instruction may open with, before its verb.
 _ORDER_OPENERS = frozenset(["never", "always", "don't", "please"])
 #: Counts a plural noun follows: "all new patients", never "all new carries".

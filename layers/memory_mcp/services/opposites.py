@@ -139,8 +139,11 @@ _PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: opposes "are **disabled** by default". Only before the clause's end or a function word:
 #: "is on **call**", "is on **Saturdays**" say no state.
 _SWITCHED = {"on": "enabled", "off": "disabled"}
-_SWITCH_VERBS = frozenset(["is", "are", "was", "were", "be", "been", "stays", "stay", "remains",
-                           "remain", "turn", "switch", "toggl"])
+_SWITCH_VERBS = ("is", "are", "was", "were", "be", "been", "stays", "stay", "remains", "remain",
+                 "turn", "switch", "toggl")
+#: "is up" / "is down" after a copula alone (the first six): a flag or a barrier raised or
+#: lowered, which ``_STATES`` opposes.
+_RAISED = {"up": "raised", "down": "lowered"}
 
 
 def _forms(tokens: tuple[str, ...]) -> list[str]:
@@ -170,6 +173,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if particle in _SWITCHED and (verb in _SWITCH_VERBS or base in _SWITCH_VERBS) \
                 and (not after or after in STOP_WORDS):
             out.append(_SWITCHED[particle])  # "push notifications **are on** by default"
+        if particle in _RAISED and verb in _SWITCH_VERBS[:6] and (not after or after in STOP_WORDS):
+            out.append(_RAISED[particle])  # "when the red flag **is up**" / "… **is down**"
     return out
 
 

@@ -229,6 +229,8 @@ def _modified(x: Facets, y: Facets) -> str | None:
     toks, verbs_x, verbs_y = x.tokens, predicates(x), predicates(y)
     for start in (i + 1 for i, t in enumerate(toks) if t in UNIVERSALS or t == "both"):
         # "checks **all** fire exits before **every** event": each
+        while start < len(toks) - 1 and toks[start] in _BEFORE_THINGS:
+            start += 1  # "all **our** pools"
         end = start
         while end < min(start + 4, len(toks)) and content_word(toks[end]) and end not in verbs_x:
             end += 1  # "all employees **receive**": the verb ends the things
@@ -268,8 +270,10 @@ def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         toks = x.tokens
         for i, word in enumerate(toks[:-1]):
-            start = _after(toks, i) if word == "half" and toks[i + 1] == "of" else i + 1
-            # "**half of the** hatchery spat": a part, where "half full" is a level
+            start = _after(toks, i) if (word == "half" or (word.isalpha() and number(word)))\
+                and toks[i + 1] == "of" and toks[i + 2:i + 3] and toks[i + 2] in DETERMINERS \
+                else i + 1  # "**half of the** hatchery spat", "**one of the** sand filters":
+            # a part, where "half full" is a level and "2 of 3" a ratio
             if (word in _PART or start > i + 1) and content_word(toks[start]) and any(
                     stem(t) in y.stems for t in toks[start:start + 3] if content_word(t)):
                 return ("(none)", word) if flip else (word, "(none)")

@@ -11,7 +11,9 @@ import bisect
 
 from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, UNIT_DAYS
+from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, TIMES, UNIT_DAYS
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word
 from memory_mcp.services.wording import subject_end
 
 _DURATION_SLACK = 0.03
@@ -43,6 +45,22 @@ def hours(numbers: frozenset[float]) -> frozenset[float]:
         if n < 0 and minutes % 60 == 0:
             out.update({minutes // 60, minutes // 60 - 12} - {0.0, -12.0})
     return frozenset(out)
+
+
+def within(x: Facets, y: Facets) -> bool:
+    """Whether every number of ``x`` is one of ``y``'s, or the bare hour of one of ``y``'s
+    clock times ("closes at 6" / "closes at 18:00"). A number written before a word it counts
+    is no hour: "gets **5 kg** of oats … at 17:00" does not say 5 pm (a count of the
+    twenty-fourth forget set was read as the hour of the other text's "17:00")."""
+    extra = x.numbers - y.numbers
+    return not extra or (extra <= hours(y.numbers) and not any(
+        number(t) in extra and i + 1 < len(x.tokens) and content_word(x.tokens[i + 1])
+        and x.tokens[i + 1] not in TIMES and x.tokens[i + 1].replace(".", "") not in _CLOCK
+        for i, t in enumerate(x.tokens)))
+
+
+#: Words after an hour that keep it an hour ("ten **a.m.**", "6 **o'clock**").
+_CLOCK = frozenset(["am", "pm", "o'clock", "oclock", "h", "hrs", "sharp"])
 
 
 def set_aside(f: Facets, other: Facets) -> int:
