@@ -157,6 +157,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             out.append(Conflict("currency", False, "only one states an amount of money: "
                                                    f"{_nums(priced.numbers - other.numbers)}"))
             break
+    if (share := values.percent_or_amount(a, b)) is not None:
+        out.append(Conflict("unit", False, f'units differ: "{share[0]}" vs "{share[1]}"'))
     for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
                               ("unit", "units", a.units, b.units)):
         if x and y and not x & y:  # "$25" / "25 euros", "-18 °C" / "-18 °F": another amount
@@ -179,7 +181,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             or values.denies_affirmed(a, b) or values.denies_affirmed(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
-                         or slots.part_of_bare(a, b) or slots.either_or(a, b)),
+                         or slots.part_of_bare(a, b) or slots.either_or(a, b)
+                         or slots.count_per(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)),
                         ("schedule", schedules.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against

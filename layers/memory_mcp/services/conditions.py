@@ -101,7 +101,10 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
             only = i and x.tokens[i - 1] == "only" and not _CONDITIONALS & set(y.tokens)
             # "extracted **only while** the buffers are **running**" / "extracted continuously":
             # one word the other lacks is enough after "only"
-            if words and not (all(seen) if only else any(seen)):  # "morning-before"
+            unless = t == "unless" and not _CONDITIONALS & set(y.tokens) \
+                and seen.count(False) >= 2  # "… **unless they hold a belay card** from
+            # another gym": an exception the other text does not make, whatever it shares
+            if words and (unless or not (all(seen) if only else any(seen))):  # "morning-before"
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
                 return ("", clause) if flip else (clause, "")
     return None

@@ -68,8 +68,14 @@ _SPECIAL = frozenset(ABBREVIATIONS) | frozenset(ZONES) | frozenset(UNIT_SYMBOLS)
 
 
 def degrees(text: str) -> str:
-    """``text`` with each temperature's unit as one word: "celsius" or "fahrenheit"."""
+    """``text`` with each temperature's unit as one word: "celsius" or "fahrenheit"; and "30
+    percent" written "30%", as the other text may write it (the two read as another word
+    before "deposit" otherwise)."""
+    text = _PERCENT.sub(r"\1%", text)
     return _DEGREES.sub(lambda m: " celsius" if m.group(1) else " fahrenheit", text)
+
+
+_PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per cent)\b", re.IGNORECASE)
 
 
 #: Number words that count ("four-hour blocks"), not ranks or parts ("first-aid", "half-day").

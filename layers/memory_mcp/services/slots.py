@@ -289,3 +289,26 @@ def either_or(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and "or" not in y.tokens and "and" in y.tokens:
             return ("and", "either … or") if flip else ("either … or", "and")
     return None
+
+
+def count_per(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("one auto-belay per wall", "auto-belays") where one text counts things per another
+    thing ("inspects **one auto-belay per wall**") and the other names the things with no
+    count and no "per" ("inspects **the auto-belays** every morning"): some of them, against
+    all."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if "per" in y.tokens or _universals(y):
+            continue
+        toks = x.tokens
+        for i in range(len(toks) - 3):
+            thing = toks[i + 1]
+            if number(toks[i]) is None or number(toks[i]) in y.numbers \
+                    or not content_word(thing) or toks[i + 2] != "per":
+                continue  # "**300** bales per load" / "in **300**-bale loads": the same count
+            parts = {stem(p) for p in thing.split("-") if p}
+            counted = any(number(t) is not None and parts <= {stem(p) for p in u.split("-")}
+                          for t, u in zip(y.tokens, y.tokens[1:], strict=False))
+            if parts <= y.stems and not counted:
+                found = " ".join(toks[i:i + 4]), thing
+                return (found[1], found[0]) if flip else found
+    return None

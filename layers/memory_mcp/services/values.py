@@ -59,6 +59,34 @@ def within(x: Facets, y: Facets) -> bool:
         for i, t in enumerate(x.tokens)))
 
 
+def percent_or_amount(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("10%", "10 gbp") where one text gives a number as a percentage and the other the same
+    number as money or before a unit ("get **10%** off" / "get **£10** off", "throttled to
+    **50%**" / "to **50 Hz**"): another amount, though the numbers are equal."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for n in sorted(_percents(x) - _percents(y)):
+            if n not in y.numbers:
+                continue
+            after = next((y.tokens[i + 1] for i, t in enumerate(y.tokens[:-1])
+                          if number(t) == n and content_word(y.tokens[i + 1])), None)
+            other = " ".join(sorted(y.currencies)) if y.currencies else after
+            if other is not None:
+                found = f"{show_number(n)}%", f"{show_number(n)} {other}"
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+def _percents(f: Facets) -> frozenset[float]:
+    """The numbers a text gives as percentages ("10%", "ten percent")."""
+    out = set()
+    for i, t in enumerate(f.tokens):
+        n = number(t[:-1]) if t.endswith("%") else number(t) if f.tokens[i + 1:i + 2] in (
+            ("percent",), ("pct",)) else None
+        if n is not None:
+            out.add(n)
+    return frozenset(out)
+
+
 #: Words after an hour that keep it an hour ("ten **a.m.**", "6 **o'clock**").
 _CLOCK = frozenset(["am", "pm", "o'clock", "oclock", "h", "hrs", "sharp"])
 

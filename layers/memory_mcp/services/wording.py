@@ -131,6 +131,8 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
             continue
         if _verbal(xs) and _verbal(ys):  # "trucks **drive**" / "trucks **run**", "before
             continue  # they **go back**" / "before **return**": a reworded verb
+        if _reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"
+            return x, y
         if (predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}) \
                 and not _in_subjects(a, b, xs, ys):
             # the verb reworded ("go" / "are shipped", "is in charge of" / "manages"), unless
@@ -172,6 +174,25 @@ def _verbal(block: list[tuple[int, str]]) -> bool:
     show the verb, the list does."""
     return any(w in COMMON_VERBS for _, w in block) \
         and all(w in COMMON_VERBS or w in PARTICLES for _, w in block)
+
+
+def _reason_verbs(a: Facets, b: Facets, xs: list[tuple[int, str]],
+                  ys: list[tuple[int, str]]) -> bool:
+    """One verb against another as the last word of a reason or a purpose, the same words
+    before it ("so it doesn't **crack**" / "so it doesn't **sweat**"): what the fact is for,
+    not the same verb reworded (the rest of a reworded reason moves with it)."""
+    if len(xs) != 1 or len(ys) != 1:
+        return False
+    (i, _), (j, _) = xs[0], ys[0]
+    if i + 1 != len(a.tokens) or j + 1 != len(b.tokens):
+        return False
+    back = 4  # "so **it doesn't** crack": the clause opens at most this far back
+    return any(a.tokens[i - k:i] == b.tokens[j - k:j] and a.tokens[i - k] in _REASONS
+               for k in range(2, back + 1) if k <= min(i, j))
+
+
+#: Words that open a reason or a purpose.
+_REASONS = frozenset(["so", "because", "that"])
 
 
 def _in_subjects(a: Facets, b: Facets, xs: list[tuple[int, str]],
