@@ -98,6 +98,10 @@ TWENTYTHIRD = ROOT / "bench" / "data" / "forget_twentythird.json"
 #: the rules as they stood when it arrived: ``--set twentyfourth``, ``--set twentyfifth``.
 TWENTYFOURTH = ROOT / "bench" / "data" / "forget_twentyfourth.json"
 TWENTYFIFTH = ROOT / "bench" / "data" / "forget_twentyfifth.json"
+#: A twenty-sixth and a twenty-seventh, written by two more helpers at once, each first run on
+#: the rules as they stood when it arrived: ``--set twentysixth``, ``--set twentyseventh``.
+TWENTYSIXTH = ROOT / "bench" / "data" / "forget_twentysixth.json"
+TWENTYSEVENTH = ROOT / "bench" / "data" / "forget_twentyseventh.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
@@ -105,7 +109,8 @@ SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth":
         "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH,
         "eighteenth": EIGHTEENTH, "nineteenth": NINETEENTH, "twentieth": TWENTIETH,
         "twentyfirst": TWENTYFIRST, "twentysecond": TWENTYSECOND, "twentythird": TWENTYTHIRD,
-        "twentyfourth": TWENTYFOURTH, "twentyfifth": TWENTYFIFTH}
+        "twentyfourth": TWENTYFOURTH, "twentyfifth": TWENTYFIFTH, "twentysixth": TWENTYSIXTH,
+        "twentyseventh": TWENTYSEVENTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

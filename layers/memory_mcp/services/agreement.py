@@ -193,7 +193,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
         or conditions.added_bound(a, b) \
         or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
-        or anchors.unit_or_event(a, b)
+        or anchors.unit_or_event(a, b) or schedules.added_days(a, b)
     if condition is not None:  # "only for registered charities" / "only for applicants on
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
@@ -203,7 +203,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
-        or doers.turned_sender(a, b)
+        or doers.turned_sender(a, b) or doers.by_or_to(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs '
                                                f'"{route[1]}"'))

@@ -141,3 +141,28 @@ def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and not one_word_each(subject, doers[0]):
             return (doers[0], subject) if flip else (subject, doers[0])
     return None
+
+
+def by_or_to(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("sent by the treasurer", "sent to the treasurer"): the same participle, done by someone
+    in one text and done to them in the other (the twenty-sixth set: "submissions are sent
+    **to** the treasurer" / "… **by** the treasurer")."""
+    ba, ta, bb, tb = _after(a, "by"), _after(a, "to"), _after(b, "by"), _after(b, "to")
+    for key in sorted((ba.keys() & tb.keys()) - ta.keys() - bb.keys()):
+        return ba[key], tb[key]
+    for key in sorted((bb.keys() & ta.keys()) - tb.keys() - ba.keys()):
+        return ta[key], bb[key]
+    return None
+
+
+def _after(f: Facets, word: str) -> dict[tuple[str, str], str]:
+    """(the participle's stem, the first content word's stem after ``word``) → the phrase, for
+    each ``word`` right after a participle ("sent **to** the treasurer")."""
+    toks, out = f.tokens, {}
+    for i, t in enumerate(toks[1:-1], 1):
+        if t != word or not participle(toks[i - 1]):
+            continue
+        head = next((w for w in toks[i + 1:i + 1 + REACH] if content_word(w)), None)
+        if head is not None:
+            out[(verb_stem(toks[i - 1]), stem(head))] = f"{toks[i - 1]} {word} {head}"
+    return out

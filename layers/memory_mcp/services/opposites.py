@@ -84,7 +84,7 @@ refund refunds refunded refunding | reject rejects rejected rejecting deny denie
   denying decline declines declined declining
 live | pre-recorded prerecorded recorded taped
 strong stronger strongest | weak weaker weakest
-behind | front
+behind | front ahead
 """
 
 _EVENTS = """

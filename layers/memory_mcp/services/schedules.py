@@ -138,3 +138,30 @@ def _longer_period(f: Facets) -> str | None:
         if nxt and (nxt[0] in _LONGER or nxt[0].removesuffix("s") in _LONGER):
             return f"{t} {' '.join(toks[i + 1:toks.index(nxt[0], i + 1) + 1])}"
     return None
+
+
+#: Words that name days without a weekday's name.
+_DAY_WORDS = frozenset(["weekday", "weekdays", "weekend", "weekends", "day", "days", "daily",
+                        "nightly", "weekly", "everyday", "week", "weeks",
+                        # short forms the facets leave unread ("Staging DB refresh: **Sun**
+                        # 02:00 UTC"): "sun" and "sat" are words too
+                        "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat",
+                        "sun"])
+
+
+_DEADLINE = frozenset(["by", "until", "till", "before", "after"])
+
+
+def added_days(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(the days, "(any day)") where the request ``a`` holds the fact on some days ("tandem
+    kayaks rent for $45 for two hours **on weekdays**", "… **on Saturdays**") and the stored
+    ``b`` names no day, no daily schedule and no time of day at all: a narrower fact (read from
+    the request's side, as every narrowing is)."""
+    if any(t in _DEADLINE and singular_weekday(u) in WEEKDAYS
+           for t, u in zip(a.tokens, a.tokens[1:], strict=False)):
+        return None  # "paid **by Friday**": a deadline, the value rules' to compare
+    named = sorted(a.weekdays) or [t for t in a.tokens if t in ("weekdays", "weekends")]
+    if not named or b.weekdays or b.times or b.months \
+            or any(t in _DAY_WORDS for t in b.tokens):
+        return None
+    return ", ".join(named), "(any day)"
