@@ -134,6 +134,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("number", False, f'numbers differ: "{dotted[0]}" vs "{dotted[1]}"'))
     elif (nth := things.ordinal_thing(a, b)) is not None:
         out.append(Conflict("scope", True, f'one of them: "{nth[0]}" vs "{nth[1]}"'))
+    elif (model := things.other_model(a, b)) is not None:  # "Element **2**" / "**5D**"
+        out.append(Conflict("number", False, f'numbers differ: "{model[0]}" vs "{model[1]}"'))
     if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
         out.append(Conflict("number", False, "one number is negative in one text only"))
     bound = values.bounds_differ(a, b)

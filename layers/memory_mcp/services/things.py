@@ -22,6 +22,7 @@ from memory_mcp.services.lexicon import (
     UNIT_DAYS,
     WEEKDAYS,
 )
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, singular_weekday, stem
 from memory_mcp.services.word_pool import parts_pool, pool
 
@@ -224,3 +225,36 @@ def other_decimals(a: Facets, b: Facets) -> tuple[str, str] | None:
                                     or {float(t) for t in db} <= {float(t) for t in da}):
         return ", ".join(sorted(da - db)), ", ".join(sorted(db - da))
     return None
+
+
+#: Roman numerals a model or a mark is numbered by ("Mk **III**"), by value.
+ROMAN = {w: float(i) for i, w in enumerate(
+    "i ii iii iv v vi vii viii ix x xi xii".split(), 1)}  # noqa: SIM905
+
+
+def _value(token: str) -> float | None:
+    """"3", "three" and "iii" as 3.0 ("Mk 3" / "Mk III": one model)."""
+    return ROMAN.get(token, number(token))
+
+
+def other_model(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("element 2", "element 5d"): the same name followed by another model number or mark in
+    the other text ("iTero Element **2**" / "… Element **5D**", "Alpha Mk **III**" / "… Mk
+    **II**"): another product, where the numbers rule sees no number ("5D") or none differing.
+    """
+    ma, mb = _models(a), _models(b)
+    for name in sorted(ma.keys() & mb.keys()):
+        x, y = ma[name], mb[name]
+        if not x & y and not {_value(v) for v in x} & {_value(v) for v in y} - {None}:
+            return f"{name} {min(x)}", f"{name} {min(y)}"
+    return None
+
+
+def _models(f: Facets) -> dict[str, set[str]]:
+    """Name → the model tokens written right after it ("element" → {"5d"})."""
+    out: dict[str, set[str]] = {}
+    for name, tok in zip(f.tokens, f.tokens[1:], strict=False):
+        if name in f.names and name.isalpha() and ((tok in ROMAN and tok not in ("i", "v", "x"))
+                                                   or (tok[:1].isdigit() and tok.isalnum())):
+            out.setdefault(name, set()).add(tok)
+    return out
