@@ -76,6 +76,10 @@ def test_a_phrase_the_request_adds_at_its_end_is_another_fact() -> None:
     # a value said in other words at the end
     ("wet-end chemistry gets checked by the lab at four-hour intervals",
      "The lab checks wet-end chemistry every four hours."),
+    # the fact's opening capital is no name it adds (the twenty-seventh set)
+    ("Delete the rule that kids younger than twelve need a parent or guardian in the treatment "
+     "room during adjustments.", "Patients under 12 must have a parent or guardian in the "
+     "treatment room during adjustments."),
 ])
 def test_rewordings_stay_the_same_fact(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == [], agreement.conflicts(

@@ -69,8 +69,9 @@ def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     dogs" / "may keep cats but not dogs" (a condition the fact does not have: forgetting the
     narrower rule must not remove the broader one). With two words, two rewordings of the
     fourteen sets were refused ("a **twelve-hour** fast" / "must be fasted for 12 hours")."""
-    if any(w not in b.names for _, w in only_b) or len(only_a) < _JOINED:
-        return None  # a name only the fact has ("the **Liebherr** LTM 1100") adds nothing
+    if any(w not in b.names or i == 0 for i, w in only_b) or len(only_a) < _JOINED:
+        return None  # a name only the fact has ("the **Liebherr** LTM 1100") adds nothing;
+    # a capital opening the text is no name ("**Patients** under 12 must …")
     wa, wb = words(a), [x for x in words(b) if x not in only_b]
     if len(wb) < _SHARED or max(len(wa), len(wb)) > ALIGN_MAX:
         return None
