@@ -102,6 +102,10 @@ TWENTYFIFTH = ROOT / "bench" / "data" / "forget_twentyfifth.json"
 #: the rules as they stood when it arrived: ``--set twentysixth``, ``--set twentyseventh``.
 TWENTYSIXTH = ROOT / "bench" / "data" / "forget_twentysixth.json"
 TWENTYSEVENTH = ROOT / "bench" / "data" / "forget_twentyseventh.json"
+#: A twenty-eighth and a twenty-ninth, written by two more helpers at once, both first run on
+#: the session's last rules before them: ``--set twentyeighth``, ``--set twentyninth``.
+TWENTYEIGHTH = ROOT / "bench" / "data" / "forget_twentyeighth.json"
+TWENTYNINTH = ROOT / "bench" / "data" / "forget_twentyninth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
@@ -110,7 +114,8 @@ SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth":
         "eighteenth": EIGHTEENTH, "nineteenth": NINETEENTH, "twentieth": TWENTIETH,
         "twentyfirst": TWENTYFIRST, "twentysecond": TWENTYSECOND, "twentythird": TWENTYTHIRD,
         "twentyfourth": TWENTYFOURTH, "twentyfifth": TWENTYFIFTH, "twentysixth": TWENTYSIXTH,
-        "twentyseventh": TWENTYSEVENTH}
+        "twentyseventh": TWENTYSEVENTH, "twentyeighth": TWENTYEIGHTH,
+        "twentyninth": TWENTYNINTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

@@ -69,7 +69,7 @@ def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     dogs" / "may keep cats but not dogs" (a condition the fact does not have: forgetting the
     narrower rule must not remove the broader one). With two words, two rewordings of the
     fourteen sets were refused ("a **twelve-hour** fast" / "must be fasted for 12 hours")."""
-    if any(w not in b.names or i == 0 for i, w in only_b) or len(only_a) < _JOINED:
+    if any(w not in b.names or i == 0 for i, w in only_b) or not only_a:
         return None  # a name only the fact has ("the **Liebherr** LTM 1100") adds nothing;
     # a capital opening the text is no name ("**Patients** under 12 must …")
     wa, wb = words(a), [x for x in words(b) if x not in only_b]
@@ -82,10 +82,25 @@ def added_block(a: Facets, b: Facets, only_a: list[tuple[int, str]],
     if len(ops) != 1 or ops[0][0] != "delete" or {i for i, _ in wa[ops[0][1]:ops[0][2]]} != lone:
         return None
     block = wa[ops[0][1]:ops[0][2]]
-    if len(block) < _SHARED and not _joined(a.tokens, block[0][0]) \
-            and not _trailing(a.tokens, block):
+    if len(block) < _SHARED and not (len(block) >= _JOINED and _joined(a.tokens, block[0][0])) \
+            and not (len(block) >= _JOINED and _trailing(a.tokens, block)) \
+            and not _listed(a.tokens, block):
         return None
     return " ".join(w for _, w in block)
+
+
+def _listed(toks: tuple[str, ...], block: list[tuple[int, str]]) -> bool:
+    """One noun added to a list of one ("stray dogs **and cats** are held", "a tattoo **or a
+    piercing**"): "and" or "or" (and a determiner) between it and the word before, which
+    both texts have; the things the fact holds of are more, or other."""
+    if len(block) != 1:
+        return False
+    first = block[0][0]
+    k = first - 1
+    if k >= 0 and toks[k] in DETERMINERS:
+        k -= 1
+    return k >= 1 and toks[k] in _JOINS and content_word(toks[k - 1]) \
+        and not (first + 1 < len(toks) and content_word(toks[first + 1]))
 
 
 def _trailing(toks: tuple[str, ...], block: list[tuple[int, str]]) -> bool:

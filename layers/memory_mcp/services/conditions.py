@@ -78,6 +78,8 @@ def compared(word: str) -> bool:
         and word not in CURRENCIES
 
 
+#: Words of an added "unless" clause the other text lacks, at least, when it has no condition.
+_UNSEEN = 1
 #: Words that end a condition's clause and start another one.
 _NEXT_CLAUSE = frozenset(["because", "so", "but", "while", "which"])
 
@@ -102,8 +104,10 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
             # "extracted **only while** the buffers are **running**" / "extracted continuously":
             # one word the other lacks is enough after "only"
             unless = t == "unless" and not _CONDITIONALS & set(y.tokens) \
-                and seen.count(False) >= 2  # "… **unless they hold a belay card** from
-            # another gym": an exception the other text does not make, whatever it shares
+                and not {"only", "without", "except"} & set(y.tokens) \
+                and seen.count(False) >= _UNSEEN  # "… **unless they hold a belay card** from
+            # another gym": an exception the other text does not make, whatever it shares ("only
+            # with", "without written consent" may be the same exception)
             if words and (unless or not (all(seen) if only else any(seen))):  # "morning-before"
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
                 return ("", clause) if flip else (clause, "")

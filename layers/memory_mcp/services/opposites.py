@@ -85,6 +85,7 @@ refund refunds refunded refunding | reject rejects rejected rejecting deny denie
 live | pre-recorded prerecorded recorded taped
 strong stronger strongest | weak weaker weakest
 behind | front ahead
+upright vertical | flat horizontal lying
 """
 
 _EVENTS = """
