@@ -299,16 +299,17 @@ def count_per(a: Facets, b: Facets) -> tuple[str, str] | None:
     for x, y, flip in ((a, b, False), (b, a, True)):
         if "per" in y.tokens or _universals(y):
             continue
-        toks = x.tokens
+        toks, counted = x.tokens, None
         for i in range(len(toks) - 3):
             thing = toks[i + 1]
             if number(toks[i]) is None or number(toks[i]) in y.numbers \
                     or not content_word(thing) or toks[i + 2] != "per":
                 continue  # "**300** bales per load" / "in **300**-bale loads": the same count
             parts = {stem(p) for p in thing.split("-") if p}
-            counted = any(number(t) is not None and parts <= {stem(p) for p in u.split("-")}
-                          for t, u in zip(y.tokens, y.tokens[1:], strict=False))
-            if parts <= y.stems and not counted:
+            if counted is None:  # the other text's counted words, read once
+                counted = {stem(p) for t, u in zip(y.tokens, y.tokens[1:], strict=False)
+                           if number(t) is not None for p in u.split("-") if p}
+            if parts <= y.stems and not parts <= counted:
                 found = " ".join(toks[i:i + 4]), thing
                 return (found[1], found[0]) if flip else found
     return None

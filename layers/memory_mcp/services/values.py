@@ -64,12 +64,16 @@ def percent_or_amount(a: Facets, b: Facets) -> tuple[str, str] | None:
     number as money or before a unit ("get **10%** off" / "get **£10** off", "throttled to
     **50%**" / "to **50 Hz**"): another amount, though the numbers are equal."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        for n in sorted(_percents(x) - _percents(y)):
-            if n not in y.numbers:
-                continue
-            after = next((y.tokens[i + 1] for i, t in enumerate(y.tokens[:-1])
-                          if number(t) == n and content_word(y.tokens[i + 1])), None)
-            other = " ".join(sorted(y.currencies)) if y.currencies else after
+        shared = (_percents(x) - _percents(y)) & y.numbers
+        if not shared:
+            continue
+        counted: dict[float, str] = {}  # one pass over the other text: linear in it
+        for t, nxt in zip(y.tokens, y.tokens[1:], strict=False):
+            n = number(t)
+            if n in shared and content_word(nxt):
+                counted.setdefault(n, nxt)
+        for n in sorted(shared):
+            other = " ".join(sorted(y.currencies)) if y.currencies else counted.get(n)
             if other is not None:
                 found = f"{show_number(n)}%", f"{show_number(n)} {other}"
                 return (found[1], found[0]) if flip else found
