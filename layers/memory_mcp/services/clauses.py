@@ -21,6 +21,7 @@ forget sets: no rewording forgotten before is refused by it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from memory_mcp.services.facets import Facets, facets
 from memory_mcp.services.numerals import number
@@ -41,6 +42,8 @@ def moved_name(ra: str, rb: str, a: Facets, b: Facets) -> tuple[str, str] | None
     clause of one that matches another clause of the other; None otherwise. ``a`` / ``b``:
     the texts' facets (their names). Short texts only: the caller's long-text rule decides
     long ones."""
+    if not _named(a) & _named(b):
+        return None  # no name both texts hold: nothing to move (most pairs end here)
     ca, cb = _clauses(ra, a), _clauses(rb, b)
     if len(ca) < 2 or len(cb) < 2:
         return None
@@ -58,16 +61,23 @@ def moved_name(ra: str, rb: str, a: Facets, b: Facets) -> tuple[str, str] | None
     return None
 
 
-def _clauses(text: str, f: Facets) -> list[tuple[frozenset[str], frozenset[str]]]:
-    """(the names, the stems of the other content words and numbers) of each clause."""
-    names = frozenset(n for n in f.names if len(n) > 2 and n.isalpha() and n not in f.units)
+def _named(f: Facets) -> frozenset[str]:
+    """The names this rule follows: words of letters, not units ("kHz")."""
+    return frozenset(n for n in f.names if len(n) > 2 and n.isalpha() and n not in f.units)
+
+
+@lru_cache(maxsize=4096)
+def _clauses(text: str, f: Facets) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """(the names, the stems of the other content words and numbers) of each clause. Cached
+    per text, like ``facets``: a stored fact is read against every request."""
+    names = _named(f)
     out = []
     for part in _segments(text):
         g = facets(part)
         words = frozenset(stem(t) for t in g.tokens if t not in f.names
                           and (content_word(t) or number(t) is not None))
         out.append((frozenset(t for t in g.tokens if t in names), words))
-    return out
+    return tuple(out)
 
 
 def _segments(text: str) -> list[str]:

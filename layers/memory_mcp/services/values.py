@@ -8,6 +8,7 @@ small arithmetic of values its rules share, and ``versions.may_replace`` reads `
 from __future__ import annotations
 
 import bisect
+from functools import lru_cache
 
 from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
@@ -80,6 +81,7 @@ def percent_or_amount(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def _percents(f: Facets) -> frozenset[float]:
     """The numbers a text gives as percentages ("10%", "ten percent")."""
     out = set()
