@@ -99,7 +99,7 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
                                     and not _noun_like(toks[i])):
                 return i
         return None
-    if toks[aux] in _DO_HAVE and aux + 1 < end and toks[aux + 1] in _QUANTIFIED:
+    if toks[aux] in _DO and aux + 1 < end and toks[aux + 1] in _QUANTIFIED:
         return aux  # "Dr. Patel **does** all clear aligner consultations": the verb itself
     j = aux
     while j < end and (toks[j] in AUX or toks[j] in NEGATIONS):
@@ -131,7 +131,7 @@ _NOUN_STARTS = (DETERMINERS - {"that"}) | frozenset(
 
 #: "Do" as the verb itself, before a quantified noun phrase ("**does all** consultations");
 #: before "the" it stays an auxiliary's reading, which rewordings rely on.
-_DO_HAVE = frozenset(["do", "does", "did"])
+_DO = frozenset(["do", "does", "did"])
 _QUANTIFIED = frozenset(["all", "every", "each", "most", "both"])
 #: "Get" as a clause's verb ("Silver Comet **gets** 4 kg of oats"), a stop word everywhere else.
 _GETS = frozenset(["get", "gets", "got"])

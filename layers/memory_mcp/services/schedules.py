@@ -143,10 +143,9 @@ def _longer_period(f: Facets) -> str | None:
 #: Words that name days without a weekday's name.
 _DAY_WORDS = frozenset(["weekday", "weekdays", "weekend", "weekends", "day", "days", "daily",
                         "nightly", "weekly", "everyday", "week", "weeks",
-                        # short forms the facets leave unread ("Staging DB refresh: **Sun**
-                        # 02:00 UTC"): "sun" and "sat" are words too
-                        "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat",
-                        "sun"])
+                        # the two short forms ``lexicon.WEEKDAYS`` leaves out, being words too
+                        # ("Staging DB refresh: **Sun** 02:00 UTC"); the others are weekdays
+                        "sat", "sun"])
 
 
 _DEADLINE = frozenset(["by", "until", "till", "before", "after"])
