@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory_mcp.services import negation
+from memory_mcp.services.environments import environments
 from memory_mcp.services.lexicon import (
     COMPACT,
     COMPACT_UNITS,
@@ -23,11 +24,9 @@ from memory_mcp.services.lexicon import (
     ENVIRONMENTS,
     MEASURES,
     MONTHS,
-    NAMED_ENVIRONMENTS,
     NEGATIONS,
     ORDINAL,
     STOP_WORDS,
-    SYSTEM_NOUNS,
     TIMES,
     UNIT_DAYS,
     WEEKDAYS,
@@ -171,7 +170,7 @@ def _read(text: str) -> Facets:
         tokens=tuple(_bare(t) for t in lower), stems=frozenset(stems), names=frozenset(names),
         numbers=frozenset(numbers), durations=tuple(durations),
         weekdays=_weekdays(lower), months=_months(lower, raw),
-        environments=_environments(lower),
+        environments=environments(lower),
         times=_times(lower),
         # counted, not just seen: "may not be restarted without approval" (two) says the
         # opposite of "may be restarted without approval" (one), though both contain one
@@ -203,43 +202,6 @@ def _times(lower: list[str]) -> frozenset[str]:
 _DAY_PARTS = frozenset(["morning", "afternoon", "evening", "night"])
 _BEFORE_FALL = frozenset(["in", "during", "this", "last", "next", "each", "every", "the"])
 _SEASON_WORDS = {"fall": "autumn", "spring": "spring"}
-
-
-def _environments(lower: list[str]) -> frozenset[str]:
-    """The environments a text names; "the **live** network" is production, but "goes live",
-    "live chat" and "they live in" name none."""
-    out = {ENVIRONMENTS[w] for i, w in enumerate(lower) if w in ENVIRONMENTS
-           and (w not in _TEST_WORDS or _test_environment(lower, i))}
-    for i, w in enumerate(lower):
-        if w in NAMED_ENVIRONMENTS and ((lower[i + 1:i + 2] and lower[i + 1] in SYSTEM_NOUNS)
-                                        or lower[max(0, i - 2):i] == ["environment", "for"]):
-            out.add(w)  # "the Opera PMS **training** environment", "… environment for training"
-        if w == "live" and i < len(lower) - 1 and (i == 0 or lower[i - 1] not in _NO_LIVE) \
-                and lower[i + 1] not in _NOT_LIVE and content_word(lower[i + 1]):
-            out.add("production")
-    return frozenset(out)
-
-
-_TEST_WORDS = frozenset(["test", "testing"])
-
-
-def _test_environment(lower: list[str], i: int) -> bool:
-    """"the **test** PACS archive", "deployed to **test**", "the SYNOP **test** feed" name an
-    environment; "we load **test** at 125 %", "a gas **test** every 30 minutes" name a check:
-    a kind of test (a content word before it) that ends its phrase (none after it)."""
-    after = lower[i + 1] if i + 1 < len(lower) else ""
-    before = lower[i - 1] if i else ""
-    return not (content_word(before) and before not in ENVIRONMENTS
-                and not content_word(after))
-
-
-#: "live" is the production environment before a noun ("the **live** network", "Bikes'
-#: **live** website"), not after these ("goes live", "they live in") nor before a medium
-#: ("live **chat**").
-_NO_LIVE = frozenset(["go", "goes", "went", "gone", "going", "i", "we", "you", "they", "he",
-                      "she", "who", "to", "will", "can", "still"])
-_NOT_LIVE = frozenset(["chat", "stream", "streams", "streaming", "demo", "event", "events",
-                       "music", "show", "broadcast", "support", "agent", "agents", "session"])
 
 
 #: Words after which "once" starts a clause ("once there are more than 2,000 messages"), not

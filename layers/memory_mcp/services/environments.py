@@ -1,0 +1,49 @@
+"""Which environments a text names: "staging", "the **live** network", "the **test** PACS
+archive", "the Opera PMS **training** environment".
+
+Apart from ``services/facets.py`` because telling an environment from the same word used
+otherwise ("goes live", "live chat", "a gas **test** every 30 minutes") needs its own small
+lexicon and look at the neighbouring words, and ``facets`` only needs the answer.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.lexicon import ENVIRONMENTS, NAMED_ENVIRONMENTS, SYSTEM_NOUNS
+from memory_mcp.services.stems import content_word
+
+
+def environments(lower: list[str]) -> frozenset[str]:
+    """The environments a text names; "the **live** network" is production, but "goes live",
+    "live chat" and "they live in" name none."""
+    out = {ENVIRONMENTS[w] for i, w in enumerate(lower) if w in ENVIRONMENTS
+           and (w not in _TEST_WORDS or _test_environment(lower, i))}
+    for i, w in enumerate(lower):
+        if w in NAMED_ENVIRONMENTS and ((lower[i + 1:i + 2] and lower[i + 1] in SYSTEM_NOUNS)
+                                        or lower[max(0, i - 2):i] == ["environment", "for"]):
+            out.add(w)  # "the Opera PMS **training** environment", "… environment for training"
+        if w == "live" and i < len(lower) - 1 and (i == 0 or lower[i - 1] not in _NO_LIVE) \
+                and lower[i + 1] not in _NOT_LIVE and content_word(lower[i + 1]):
+            out.add("production")
+    return frozenset(out)
+
+
+_TEST_WORDS = frozenset(["test", "testing"])
+
+
+def _test_environment(lower: list[str], i: int) -> bool:
+    """"the **test** PACS archive", "deployed to **test**", "the SYNOP **test** feed" name an
+    environment; "we load **test** at 125 %", "a gas **test** every 30 minutes" name a check:
+    a kind of test (a content word before it) that ends its phrase (none after it)."""
+    after = lower[i + 1] if i + 1 < len(lower) else ""
+    before = lower[i - 1] if i else ""
+    return not (content_word(before) and before not in ENVIRONMENTS
+                and not content_word(after))
+
+
+#: "live" is the production environment before a noun ("the **live** network", "Bikes'
+#: **live** website"), not after these ("goes live", "they live in") nor before a medium
+#: ("live **chat**").
+_NO_LIVE = frozenset(["go", "goes", "went", "gone", "going", "i", "we", "you", "they", "he",
+                      "she", "who", "to", "will", "can", "still"])
+_NOT_LIVE = frozenset(["chat", "stream", "streams", "streaming", "demo", "event", "events",
+                       "music", "show", "broadcast", "support", "agent", "agents", "session"])
