@@ -106,6 +106,12 @@ TWENTYSEVENTH = ROOT / "bench" / "data" / "forget_twentyseventh.json"
 #: the session's last rules before them: ``--set twentyeighth``, ``--set twentyninth``.
 TWENTYEIGHTH = ROOT / "bench" / "data" / "forget_twentyeighth.json"
 TWENTYNINTH = ROOT / "bench" / "data" / "forget_twentyninth.json"
+#: A thirtieth, thirty-first and thirty-second, written by three helpers at once, all first
+#: run on the rules as they stood at the next session's start: ``--set thirtieth``,
+#: ``--set thirtyfirst``, ``--set thirtysecond``.
+THIRTIETH = ROOT / "bench" / "data" / "forget_thirtieth.json"
+THIRTYFIRST = ROOT / "bench" / "data" / "forget_thirtyfirst.json"
+THIRTYSECOND = ROOT / "bench" / "data" / "forget_thirtysecond.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
@@ -115,7 +121,8 @@ SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth":
         "twentyfirst": TWENTYFIRST, "twentysecond": TWENTYSECOND, "twentythird": TWENTYTHIRD,
         "twentyfourth": TWENTYFOURTH, "twentyfifth": TWENTYFIFTH, "twentysixth": TWENTYSIXTH,
         "twentyseventh": TWENTYSEVENTH, "twentyeighth": TWENTYEIGHTH,
-        "twentyninth": TWENTYNINTH}
+        "twentyninth": TWENTYNINTH, "thirtieth": THIRTIETH, "thirtyfirst": THIRTYFIRST,
+        "thirtysecond": THIRTYSECOND}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

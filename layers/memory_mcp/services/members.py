@@ -1,0 +1,95 @@
+"""Who or what a list holds: "**only** Marta Kowalski" against "only Marta Kowalski **and Ben
+Okafor**", "Category 1 **and Category 2** calls" against "Category 1 calls", "**only** the 12 mm
+glass eyes" against "glass eyes in **10 mm and** 12 mm".
+
+Found by the thirtieth to thirty-second forget sets (bench/forget_quality.py): each near miss
+was forgotten in place of the stored fact, because one text's names and numbers all occur in
+the other (the numbers rule reads a subset as the same values, the names rule a name missing
+from one text as a detail left out). A list member is no such detail: a request adding one
+asks about more things than the fact holds of, and a request saying "only" of one member
+denies the others the fact names.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.numerals import number
+
+#: Words joining two members of a list.
+_JOINS = frozenset(["and", "or", "&"])
+#: Words saying a request holds of one member alone.
+_ALONE = frozenset(["only", "just", "solely", "exclusively"])
+#: How far from "and" a member's name or number may stand ("10 **mm** and 12 mm", "Dr **Anna**
+#: Brandt and …"), and how far after "only" the member it narrows to ("only **the 12** mm").
+_REACH = 2
+_AFTER_ALONE = 3
+
+
+def list_member(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """A member of a list in one text that the other leaves out, where that matters: added by
+    the request ``a`` ("Category 1 **and Category 2**" / "Category 1"), or left out of the
+    stored ``b``'s list by a request that says "only" of the member it keeps ("**only** Marta"
+    / "Marta **and Ben**"). A list member left out without "only" may be a rewording that
+    names the fact by one of its members, and is let pass."""
+    added = _lists(a, b)
+    if added:
+        return f"and {added[0][0]}", added[0][1]
+    if not _ALONE & set(a.tokens):
+        return None
+    return next(((f"only {kept}", f"and {member}") for member, kept in _lists(b, a)
+                 if _narrowed(a, kept)), None)
+
+
+def _lists(x: Facets, y: Facets) -> list[tuple[str, str]]:
+    """Pairs of ``x``'s list members (name or number, around "and"/"or") of which ``y`` has
+    exactly one: (the member ``y`` lacks, the member it has)."""
+    out = []
+    toks = x.tokens
+    for i, t in enumerate(toks):
+        if t not in _JOINS or i == 0:
+            continue
+        left = [w for w in toks[max(0, i - _REACH):i] if _item(w, x)]
+        right = [w for w in toks[i + 1:i + 1 + _REACH] if _item(w, x)]
+        if not (left and right) or _kinds(left) != _kinds(right) \
+                or _RANGES & set(toks[max(0, i - _REACH - 1):i]):
+            continue  # "every 6 weeks **and Blaze**": two clauses; "between 6 and 10": a range
+        new_right = [w for w in right if w not in left]
+        new_left = [w for w in left if w not in right]
+        if _found(left, y) and new_right and not any(_found([w], y) for w in new_right):
+            out.append((" ".join(right), " ".join(left)))
+        elif _found(right, y) and new_left and not any(_found([w], y) for w in new_left):
+            out.append((" ".join(left), " ".join(right)))
+    return out
+
+
+def _item(word: str, f: Facets) -> bool:
+    """A word that tells one member from another: a name, or a number the text reads as a
+    plain number (not "6" of "6 am", a clock time, nor of "6 weeks", a duration)."""
+    return word in f.names or (word[:1].isdigit() and number(word) in f.numbers)
+
+
+def _kinds(words: list[str]) -> frozenset[bool]:
+    """Numbers and names: a list joins members of one kind ("10 mm and 12 mm")."""
+    return frozenset(w[:1].isdigit() for w in words)
+
+
+#: Words before a pair that make it a range, not a list: "between 6 and 10".
+_RANGES = frozenset(["between", "from"])
+
+
+def _found(words: list[str], y: Facets) -> bool:
+    """Whether ``y`` has each of ``words`` (a number as the same value)."""
+    for w in words:
+        value = number(w) if w[:1].isdigit() else None
+        if not (w in y.tokens or (value is not None and value in y.numbers)):
+            return False
+    return True
+
+
+def _narrowed(a: Facets, kept: str) -> bool:
+    """Whether ``a`` says "only" just before the member it keeps ("**only** Marta Kowalski",
+    "**only the** 12 mm glass eyes")."""
+    first = kept.split()[0]
+    toks = a.tokens
+    return any(toks[j] in _ALONE for i, t in enumerate(toks) if t == first
+               for j in range(max(0, i - _AFTER_ALONE), i))

@@ -1,0 +1,83 @@
+"""Rules from the thirtieth to thirty-second forget sets' first runs (all on 5b89ae0: 8, 4 and
+5 wrong forgets of 100 near misses, 38, 46 and 46 of 65 rewordings forgotten at rule level).
+Each near miss below forgot the stored fact before this change; the guards are rewordings or
+ordinary texts that must keep agreeing or keep their words."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_mcp.services import agreement
+
+
+@pytest.mark.parametrize(("request_text", "fact"), [
+    ("That's changed: the bulk tank is washed after every milking.",
+     "the bulk tank is washed after every milking."),
+    ("That's no longer how it works: batches that fail spec are reworked",
+     "batches that fail spec are reworked"),
+    ("that's outdated \u2014 cracked frames are referred to FrameDoc",
+     "cracked frames are referred to FrameDoc"),
+    ("No longer accurate, forget it: SCC results go to Dr Brandt", "SCC results go to Dr Brandt"),
+    ("We reorganised, so delete: the finance team sends the report",
+     "the finance team sends the report"),
+    ("We've changed this, scrap it: loads over 10% are rejected", "loads over 10% are rejected"),
+    ("That's changed, so drop the note that helmets are required",
+     "helmets are required"),
+    ("Drop the requirement that vehicles are declared 24 hours ahead",
+     "vehicles are declared 24 hours ahead"),
+    ("Remove the instruction to fill the balloons to 1.6 kg", "fill the balloons to 1.6 kg"),
+    ("Please delete that the shift briefing is at 06:45", "the shift briefing is at 06:45"),
+    ("Remove that pH probes are calibrated every morning", "pH probes are calibrated every morning"),
+    ("That's wrong now: the mix uses 350 kg of cement. Drop it.", "the mix uses 350 kg of cement"),
+])
+def test_more_ways_of_asking_to_forget_are_not_part_of_the_fact(request_text: str,
+                                                                 fact: str) -> None:
+    """Left in, "changed", "drop" or "requirement" are words the stored fact lacks: a
+    rewording was refused as another fact, and a near miss's real difference was hidden
+    among them ("That's changed: the **bulk tank** is washed …" forgot "The **parlour** is
+    washed …")."""
+    assert agreement.strip_preamble(request_text) == fact
+
+
+@pytest.mark.parametrize("text", [
+    "We use the following tools: Jira and Confluence",
+    "It is cold in winter, so remove the covers only in May",
+    "Deploys are no longer allowed on Fridays: use Monday",
+    "This team owns deploys",
+])
+def test_a_fact_that_only_looks_like_a_wrapper_keeps_its_words(text: str) -> None:
+    """A verdict must open the text and say the note changed; a reason must end in the ask."""
+    assert agreement.strip_preamble(text) == text
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("only Marta Kowalski is allowed to charge the main furnace with new batch",
+     "Only Marta Kowalski and Ben Okafor are allowed to charge the main furnace with new batch."),
+    ("Category 1 and Category 2 calls must have a vehicle assigned within 30 seconds",
+     "Category 1 calls must have a vehicle assigned within 30 seconds."),
+    ("only the 12 mm glass eyes are reordered from Van Dyke's every two months",
+     "Glass eyes in 10 mm and 12 mm are reordered from Van Dyke's every two months."),
+])
+def test_a_list_member_added_or_excluded_by_only_is_another_scope(request_text: str,
+                                                                   stored: str) -> None:
+    """Every name and number of one text is in the other, so no other rule told them apart."""
+    assert "scope" in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the farrier comes every 6 weeks and Blaze only gets front shoes",
+     "Farrier visits every six weeks; Blaze needs front shoes only."),
+    ("on weekdays the morning show goes out live from Studio A between 6:00 and 10:00 am",
+     "The morning show is broadcast live from Studio A from 6 to 10 am on weekdays."),
+    ("Tunnel 1 is our low-speed smoke tunnel and Tunnel 2 goes as fast as Mach 0.3",
+     "Tunnel 2 runs up to Mach 0.3; Tunnel 1 is the low-speed smoke tunnel."),
+    ("Silver Comet's feed: 4 kg of oats at 6 am and 3 kg at 5 pm",
+     "Silver Comet gets 4 kg of oats at 06:00 and 3 kg at 17:00."),
+    ("Marta Kowalski and Ben Okafor charge the main furnace",
+     "Only Marta Kowalski and Ben Okafor are allowed to charge the main furnace."),
+])
+def test_lists_read_whole_or_not_lists_at_all_still_agree(request_text: str,
+                                                          stored: str) -> None:
+    """A duration and a name, a range, the same two members in another order, clock times
+    written two ways, and the same list: none adds or excludes a member."""
+    assert "scope" not in {c.kind for c in agreement.conflicts(request_text, stored)}
