@@ -81,3 +81,38 @@ def test_lists_read_whole_or_not_lists_at_all_still_agree(request_text: str,
     """A duration and a name, a range, the same two members in another order, clock times
     written two ways, and the same list: none adds or excludes a member."""
     assert "scope" not in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("flowers left on graves are cleared every second Monday, even when the family has asked "
+     "to keep them", "Flowers left on graves are cleared every second Monday unless the family "
+     "has asked to keep them.", "opposite"),
+    ("inverter INV-14 at Hollow Fen keeps tripping on undervoltage",
+     "Inverter INV-14 at the Hollow Fen site keeps tripping on overvoltage.", "opposite"),
+    ("the aerial hoop hangs from the main king pole on a 10 kN rated swivel",
+     "The aerial silks hang from the main king pole on a 10 kN rated swivel.", "word"),
+    ("half of the raceway screens are pressure-washed every second Thursday",
+     "Raceway screens are pressure-washed every second Thursday to stop algae clogging the "
+     "outflow.", "quantity"),
+    ("the helium recovery compressor draws gas back out of the basement gas bag",
+     "The helium recovery compressor sends boil-off gas to the gas bag in the basement.",
+     "direction"),
+])
+def test_near_misses_of_the_thirtieth_to_thirty_second_sets(request_text: str, stored: str,
+                                                            kind: str) -> None:
+    """"Unless" against "even when"; a prefix turned ("over" / "under"); a plural subject
+    whose -s read as the verb ("silks hang"), so the swap was taken for a reworded verb;
+    "every" counting time, not things; a place whose words come in another order."""
+    assert kind in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("kelp is only cut from the Bramble Bay lease and never from the marine reserve east of it",
+     "Kelp is harvested only from the Bramble Bay lease, never from the marine reserve to the "
+     "east."),
+    ("the outdoor pool and the indoor pool open at 7", "The indoor and outdoor pools open at 7."),
+    ("the aerial silks hang from the main king pole", "The aerial silks are hung from the main "
+     "king pole."),
+])
+def test_guards_of_the_thirtieth_to_thirty_second_sets(request_text: str, stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []

@@ -65,11 +65,31 @@ def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]], dict[
             place, written = f"{place} {toks[at + 1]}", f"{written} {toks[at + 1]}"
         roles.setdefault(place, set()).add(role)
         shown.setdefault(place, written)
+        head = _head(toks, at)
+        if head != at and role != "by":  # "out of the basement gas **bag**" / "to the gas
+            # **bag** in the basement": the same place, its first words in another order
+            roles.setdefault(stem(toks[head]), set()).add(role)
+            shown.setdefault(stem(toks[head]), toks[head])
         before = next((t for t in reversed(toks[max(0, i - 3):i]) if content_word(t)), None)
         if role == "to" and before is not None:
             routes.add((stem(before), place))
             shown.setdefault(stem(before), before)
     return roles, routes, shown
+
+
+def _head(toks: tuple[str, ...], at: int) -> int:
+    """The last word of the noun phrase that opens at ``at``: its content words in a row, at
+    most ``REACH`` ("the basement gas **bag**")."""
+    end = at
+    while end + 1 < min(len(toks), at + REACH) and content_word(toks[end + 1]) \
+            and toks[end + 1] not in PREPOSITIONS and not toks[end + 1][:1].isdigit() \
+            and toks[end + 1] not in _COMPASS:  # "the marine reserve **east** of it"
+        end += 1
+    return end
+
+
+_COMPASS = frozenset("""north south east west northeast northwest southeast southwest northern
+southern eastern western""".split())  # noqa: SIM905
 
 
 def _named(f: Facets) -> frozenset[str]:

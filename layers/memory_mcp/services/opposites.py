@@ -86,6 +86,7 @@ live | pre-recorded prerecorded recorded taped
 strong stronger strongest | weak weaker weakest
 behind | front ahead
 upright vertical | flat horizontal lying
+unless | even_if
 """
 
 _EVENTS = """
@@ -159,6 +160,9 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if y == "service" and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
             out.append(f"{x}_service".replace("of_", "out_of_"))  # "kept **in service**" /
             # "retired", "taken **out of service**"
+        if x == "even" and y in _EVEN:  # "cleared **unless** the family asks" / "… **even
+            # when** the family asks": the exception the one text makes, the other denies
+            out.append("even_if")
         if y == "hours":
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
@@ -179,6 +183,7 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
     return out
 
 
+_EVEN = frozenset(["if", "when", "though", "after", "during"])
 _RUN = frozenset(["run", "runs", "running"])
 _STOPS = frozenset(["stop", "stops", "stopped", "stopping", "cease", "ceases", "halt", "halts"])
 
@@ -237,6 +242,28 @@ def opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
             bare = _bare_of(word)
             if bare is not None and bare[0] in other and bare[0] not in mine:
                 return (bare[0], word, bare[1]) if flip else (word, bare[0], bare[1])
+            turned = _turned_prefix(word)
+            if turned is not None and turned in other and turned not in mine:
+                return (turned, word, True) if flip else (word, turned, True)
+    return None
+
+
+#: Prefixes that turn a word into its opposite with the rest unchanged: "**over**voltage" /
+#: "**under**voltage", "**pre**-op" / "**post**-op", "**in**doors" / "**out**doors".
+_PREFIX_PAIRS = (("over", "under"), ("under", "over"), ("pre", "post"), ("post", "pre"),
+                 ("hyper", "hypo"), ("hypo", "hyper"), ("up", "down"), ("down", "up"),
+                 ("in", "out"), ("out", "in"))
+_PREFIXED_REST = 4  # "overvoltage" has a word after its prefix; "into" / "onto" do not
+
+
+def _turned_prefix(word: str) -> str | None:
+    """The word with its opposite prefix ("overvoltage" → "undervoltage"), or None. Only a
+    pair both texts write is read: "income" is no opposite of "outcome" unless one text has
+    each, and then they differ anyway."""
+    for mine, other in _PREFIX_PAIRS:
+        rest = word[len(mine):]
+        if word.startswith(mine) and len(rest.lstrip("-")) >= _PREFIXED_REST:
+            return other + rest
     return None
 
 

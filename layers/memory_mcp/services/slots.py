@@ -266,7 +266,8 @@ def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
     jobs can only be booked …") that the other names with no quantity anywhere ("Jobs in the
     Oakridge district are booked only …"), wherever each puts the words around them."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        if any(t in _PART_SAID or t in UNIVERSALS for t in y.tokens):
+        if any(t in _PART_SAID or (t in UNIVERSALS and not _counts_time(y.tokens, k))
+               for k, t in enumerate(y.tokens)):
             continue
         toks = x.tokens
         for i, word in enumerate(toks[:-1]):
@@ -278,6 +279,12 @@ def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
                     stem(t) in y.stems for t in toks[start:start + 3] if content_word(t)):
                 return ("(none)", word) if flip else (word, "(none)")
     return None
+
+
+def _counts_time(toks: tuple[str, ...], k: int) -> bool:
+    """"**every** second Thursday", "**every** 4 hours": "every" counts time, not things."""
+    after = toks[k + 1] if k + 1 < len(toks) else ""
+    return toks[k] == "every" and (after in EVERY_COUNTS or after[:1].isdigit())
 
 
 def either_or(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -134,7 +134,7 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if _reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"
             return x, y
         if (predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}) \
-                and not _in_subjects(a, b, xs, ys):
+                and not _in_subjects(a, b, xs, ys) and not _verb_follows(a, b, xs, ys):
             # the verb reworded ("go" / "are shipped", "is in charge of" / "manages"), unless
             # a word after a preposition changed as well: "shut on Mondays **for filming**" /
             # "closed on Mondays **for cleaning**" is another purpose, not only another verb
@@ -167,6 +167,17 @@ def _modifier_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tup
 
 
 PARTICLES = frozenset("back up out in off on down over".split())  # noqa: SIM905
+
+
+def _verb_follows(a: Facets, b: Facets, xs: list[tuple[int, str]],
+                  ys: list[tuple[int, str]]) -> bool:
+    """Both texts have the same verb right after the swapped words, one text's predicate:
+    "the aerial **hoop** hangs" / "the aerial **silks** hang", where a plural's -s made the
+    noun read as the verb. The swapped words are the subject's, not a reworded verb."""
+    i, j = xs[-1][0] + 1, ys[-1][0] + 1
+    if i >= len(a.tokens) or j >= len(b.tokens) or not content_word(a.tokens[i]):
+        return False
+    return stem(a.tokens[i]) == stem(b.tokens[j]) and (i in predicates(a) or j in predicates(b))
 
 
 def _verbal(block: list[tuple[int, str]]) -> bool:
