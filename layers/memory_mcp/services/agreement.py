@@ -30,6 +30,7 @@ from memory_mcp.services import (
     jobs,
     members,
     opposites,
+    parts,
     schedules,
     slots,
     things,
@@ -184,8 +185,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             or values.denies_affirmed(a, b) or values.denies_affirmed(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
-                         or slots.part_of_bare(a, b) or slots.either_or(a, b)
-                         or slots.count_per(a, b)),
+                         or parts.part_of_bare(a, b) or parts.either_or(a, b)
+                         or parts.count_per(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)
                          or members.list_member(a, b)),
                         ("schedule", schedules.schedule(a, b))):

@@ -1,6 +1,7 @@
 """How many fill one place of the same sentence: "approval from **all** core maintainers" /
 "… from **two** core maintainers", "**Most** issues …" / "Issues …", "**every** team" / "only
-the platform team". How often is ``schedules``'s and which job ``jobs``'s (split from here).
+the platform team". How often is ``schedules``'s, which job ``jobs``'s and how much of a
+whole ``parts``'s (each split from here).
 
 Found by a third forget set written apart from the rules (bench/data/forget_probe.json): each
 was forgotten in place of the stored fact. The other rules compare what a text contains (a
@@ -42,7 +43,7 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
         amounts, plain = _contexts(y)
         loose = _loose(y)
         for i, word in enumerate(x[:-1]):
-            after = x[_after(x, i)] if _amount(word) else ""
+            after = x[after_quantity(x, i)] if _amount(word) else ""
             if not content_word(after):
                 continue
             key = (x[i - 1] if i else "", stem(after))
@@ -135,13 +136,13 @@ def _contexts(tokens: tuple[str, ...]
         else:
             plain.add((prev, stem(word)))
         if _amount(word) and j + 1 < len(tokens) and tokens[j + 1] == "of":
-            after = _after(tokens, j)  # "**most of the** sandwiches": most sandwiches
+            after = after_quantity(tokens, j)  # "**most of the** sandwiches": most sandwiches
             if after < len(tokens):
                 amounts.setdefault((prev, stem(tokens[after])), set()).add(word)
     return amounts, plain
 
 
-def _after(tokens: tuple[str, ...], i: int) -> int:
+def after_quantity(tokens: tuple[str, ...], i: int) -> int:
     """Where the things of the amount at ``i`` start: after "of" and a determiner ("most **of
     the** sandwiches"); at the next word otherwise. Past the end when none follows."""
     j = i + 1
@@ -190,7 +191,7 @@ def _universal_at(f: Facets) -> list[tuple[int, tuple[str, str]]]:
 _BEFORE_THINGS = frozenset(["the", "of", "our", "your", "their", "its", "these", "those"])
 
 
-def _universals(f: Facets) -> list[tuple[str, str]]:
+def universals(f: Facets) -> list[tuple[str, str]]:
     """The text's "all", "every", "each", "any" or "both" of things (not "every night", "every 3
     days": a schedule), each with the stem of the thing."""
     return [found for _, found in _universal_at(f)]
@@ -206,7 +207,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]
         things_y = {stem(t) for i, (w, _) in _universal_at(y) for t in y.tokens[i + 1:i + 4]}
         # "every client must sign …" / "clients under 25 must sign … before **any** work
         # starts": a universal of other things in the narrower text leaves it narrower
-        word = next((w for w, thing in _universals(x) if thing not in things_y), None)
+        word = next((w for w, thing in universals(x) if thing not in things_y), None)
         if word is None:
             continue
         placed = [n for n in mine if not _continues(y, n, x)]
@@ -253,70 +254,3 @@ def _continues(f: Facets, name: str, other: Facets) -> bool:
     toks = f.tokens
     return any(t == name and i > 0 and toks[i - 1] in other.names and toks[i - 1] in f.names
                for i, t in enumerate(toks))
-
-
-#: Words that take part of the things: "**most** Oakridge district jobs".
-_PART = frozenset("most some many few several".split())  # noqa: SIM905
-#: Words that would say the part another way ("the majority of", "a few of").
-_PART_SAID = _PART | frozenset("majority minority portion share part half".split())  # noqa: SIM905
-
-
-def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """("most", "(none)") where one text takes part of things ("**most** Oakridge district
-    jobs can only be booked …") that the other names with no quantity anywhere ("Jobs in the
-    Oakridge district are booked only …"), wherever each puts the words around them."""
-    for x, y, flip in ((a, b, False), (b, a, True)):
-        if any(t in _PART_SAID or (t in UNIVERSALS and not _counts_time(y.tokens, k))
-               for k, t in enumerate(y.tokens)):
-            continue
-        toks = x.tokens
-        for i, word in enumerate(toks[:-1]):
-            start = _after(toks, i) if (word == "half" or (word.isalpha() and number(word)))\
-                and toks[i + 1] == "of" and toks[i + 2:i + 3] and toks[i + 2] in DETERMINERS \
-                else i + 1  # "**half of the** hatchery spat", "**one of the** sand filters":
-            # a part, where "half full" is a level and "2 of 3" a ratio
-            if (word in _PART or start > i + 1) and content_word(toks[start]) and any(
-                    stem(t) in y.stems for t in toks[start:start + 3] if content_word(t)):
-                return ("(none)", word) if flip else (word, "(none)")
-    return None
-
-
-def _counts_time(toks: tuple[str, ...], k: int) -> bool:
-    """"**every** second Thursday", "**every** 4 hours": "every" counts time, not things."""
-    after = toks[k + 1] if k + 1 < len(toks) else ""
-    return toks[k] == "every" and (after in EVERY_COUNTS or after[:1].isdigit())
-
-
-def either_or(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """("either … or", "and") where one text asks for one of two things ("**either** a leather
-    apron **or** a face shield is mandatory") and the other for both ("aprons **and** face
-    shields are mandatory"): another quantity of the same things."""
-    for x, y, flip in ((a, b, False), (b, a, True)):
-        if "either" in x.tokens and "or" in x.tokens[x.tokens.index("either"):] \
-                and "or" not in y.tokens and "and" in y.tokens:
-            return ("and", "either … or") if flip else ("either … or", "and")
-    return None
-
-
-def count_per(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """("one auto-belay per wall", "auto-belays") where one text counts things per another
-    thing ("inspects **one auto-belay per wall**") and the other names the things with no
-    count and no "per" ("inspects **the auto-belays** every morning"): some of them, against
-    all."""
-    for x, y, flip in ((a, b, False), (b, a, True)):
-        if "per" in y.tokens or _universals(y):
-            continue
-        toks, counted = x.tokens, None
-        for i in range(len(toks) - 3):
-            thing = toks[i + 1]
-            if number(toks[i]) is None or number(toks[i]) in y.numbers \
-                    or not content_word(thing) or toks[i + 2] != "per":
-                continue  # "**300** bales per load" / "in **300**-bale loads": the same count
-            parts = {stem(p) for p in thing.split("-") if p}
-            if counted is None:  # the other text's counted words, read once
-                counted = {stem(p) for t, u in zip(y.tokens, y.tokens[1:], strict=False)
-                           if number(t) is not None for p in u.split("-") if p}
-            if parts <= y.stems and not parts <= counted:
-                found = " ".join(toks[i:i + 4]), thing
-                return (found[1], found[0]) if flip else found
-    return None

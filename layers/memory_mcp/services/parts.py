@@ -1,0 +1,83 @@
+"""How much of a whole one text takes where the other takes all or names no amount: "**most**
+Oakridge district jobs" / "Jobs in the Oakridge district", "**either** an apron **or** a face
+shield" / "aprons **and** face shields", "**one** auto-belay **per** wall" / "the
+auto-belays".
+
+Split from ``slots`` (which compares the quantity words two texts put in the same place):
+these read a part and its whole, wherever each text puts them.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS
+from memory_mcp.services.numerals import number
+from memory_mcp.services.opposites import EVERY_COUNTS
+from memory_mcp.services.slots import UNIVERSALS, after_quantity, universals
+from memory_mcp.services.stems import content_word, stem
+
+#: Words that take part of the things: "**most** Oakridge district jobs".
+_PART = frozenset("most some many few several".split())  # noqa: SIM905
+#: Words that would say the part another way ("the majority of", "a few of").
+_PART_SAID = _PART | frozenset("majority minority portion share part half".split())  # noqa: SIM905
+
+
+def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("most", "(none)") where one text takes part of things ("**most** Oakridge district
+    jobs can only be booked …") that the other names with no quantity anywhere ("Jobs in the
+    Oakridge district are booked only …"), wherever each puts the words around them."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if any(t in _PART_SAID or (t in UNIVERSALS and not _counts_time(y.tokens, k))
+               for k, t in enumerate(y.tokens)):
+            continue
+        toks = x.tokens
+        for i, word in enumerate(toks[:-1]):
+            start = after_quantity(toks, i) if (word == "half" or (word.isalpha() and number(word)))\
+                and toks[i + 1] == "of" and toks[i + 2:i + 3] and toks[i + 2] in DETERMINERS \
+                else i + 1  # "**half of the** hatchery spat", "**one of the** sand filters":
+            # a part, where "half full" is a level and "2 of 3" a ratio
+            if (word in _PART or start > i + 1) and content_word(toks[start]) and any(
+                    stem(t) in y.stems for t in toks[start:start + 3] if content_word(t)):
+                return ("(none)", word) if flip else (word, "(none)")
+    return None
+
+
+def _counts_time(toks: tuple[str, ...], k: int) -> bool:
+    """"**every** second Thursday", "**every** 4 hours": "every" counts time, not things."""
+    after = toks[k + 1] if k + 1 < len(toks) else ""
+    return toks[k] == "every" and (after in EVERY_COUNTS or after[:1].isdigit())
+
+
+def either_or(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("either … or", "and") where one text asks for one of two things ("**either** a leather
+    apron **or** a face shield is mandatory") and the other for both ("aprons **and** face
+    shields are mandatory"): another quantity of the same things."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if "either" in x.tokens and "or" in x.tokens[x.tokens.index("either"):] \
+                and "or" not in y.tokens and "and" in y.tokens:
+            return ("and", "either … or") if flip else ("either … or", "and")
+    return None
+
+
+def count_per(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("one auto-belay per wall", "auto-belays") where one text counts things per another
+    thing ("inspects **one auto-belay per wall**") and the other names the things with no
+    count and no "per" ("inspects **the auto-belays** every morning"): some of them, against
+    all."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if "per" in y.tokens or universals(y):
+            continue
+        toks, counted = x.tokens, None
+        for i in range(len(toks) - 3):
+            thing = toks[i + 1]
+            if number(toks[i]) is None or number(toks[i]) in y.numbers \
+                    or not content_word(thing) or toks[i + 2] != "per":
+                continue  # "**300** bales per load" / "in **300**-bale loads": the same count
+            parts = {stem(p) for p in thing.split("-") if p}
+            if counted is None:  # the other text's counted words, read once
+                counted = {stem(p) for t, u in zip(y.tokens, y.tokens[1:], strict=False)
+                           if number(t) is not None for p in u.split("-") if p}
+            if parts <= y.stems and not parts <= counted:
+                found = " ".join(toks[i:i + 4]), thing
+                return (found[1], found[0]) if flip else found
+    return None
