@@ -116,3 +116,40 @@ def test_near_misses_of_the_thirtieth_to_thirty_second_sets(request_text: str, s
 ])
 def test_guards_of_the_thirtieth_to_thirty_second_sets(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("the compressor filter cartridge is replaced every 50 running hours to keep the compressor "
+     "quiet", "The compressor filter cartridge is replaced every 50 running hours so air fills "
+     "stay within EN 12021.", "condition"),
+    ("dust extraction must be running before the mill starts, to keep flour dust out of the "
+     "millers' lungs", "Dust extraction must be running before the mill starts, because of the "
+     "explosion risk.", "condition"),
+    ("the projector is switched on 20 minutes before the first show so the star field can be "
+     "aligned", "The projector is switched on 20 minutes before the first show so it can warm "
+     "up.", "condition"),
+    ("after every concert the stage manager switches on the blower motor",
+     "After every concert the stage manager switches off the blower motor.", "opposite"),
+    ("Marta runs the 05:30 milking of the Saanen herd in Parlour A every day",
+     "Marta runs the 05:30 milking of the Saanen herd in Parlour B every day.", "name"),
+    ("the maintenance crew greases just two of the four fan motors every 500 running hours",
+     "The maintenance crew greases all four fan motors every 500 running hours.", "quantity"),
+])
+def test_near_misses_of_the_thirty_third_and_thirty_fourth_sets(request_text: str, stored: str,
+                                                                 kind: str) -> None:
+    """Another reason, most of its words in neither text; "switch**es** on"; a capital "A"
+    after a capitalised word is a label; a part counted out of a whole both texts count."""
+    assert kind in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    # one verb each is a reason reworded, not another reason
+    ("techs order stock from the main store by 11 am so it's delivered that same afternoon",
+     "Techs order stock from the main store by 11 am so it arrives the same afternoon."),
+    ("Grade A eggs go to the farm shop", "Grade A eggs are sold in the farm shop."),
+    ("Plan A is the default. A backup is kept", "Plan A is the default and a backup is kept."),
+    ("two of the four pumps run at night", "2 of our 4 pumps run at night."),
+])
+def test_guards_of_the_thirty_third_and_thirty_fourth_sets(request_text: str,
+                                                           stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []

@@ -31,6 +31,7 @@ from memory_mcp.services import (
     members,
     opposites,
     parts,
+    purposes,
     schedules,
     slots,
     things,
@@ -186,7 +187,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
                          or parts.part_of_bare(a, b) or parts.either_or(a, b)
-                         or parts.count_per(a, b)),
+                         or parts.count_per(a, b) or parts.part_of_whole(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)
                          or members.list_member(a, b)),
                         ("schedule", schedules.schedule(a, b))):
@@ -198,7 +199,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
         or conditions.added_bound(a, b) \
         or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
-        or anchors.unit_or_event(a, b) or schedules.added_days(a, b)
+        or anchors.unit_or_event(a, b) or schedules.added_days(a, b) \
+        or purposes.other_purpose(a, b)
     if condition is not None:  # "only for registered charities" / "only for applicants on
         # income support": the same rule under two conditions
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '

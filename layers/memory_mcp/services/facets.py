@@ -156,7 +156,8 @@ def _read(text: str) -> Facets:
                 numbers.add(clock(low + nxt))
             else:
                 numbers.add(value)
-        elif i not in read and _is_name(tok) and not (i == 0 and _instruction(text, lower)) \
+        elif i not in read and (_is_name(tok) or _label(raw, i)) \
+                and not (i == 0 and _instruction(text, lower)) \
                 and low not in WEEKDAYS \
                 and singular_weekday(low) not in WEEKDAYS and low not in ENVIRONMENTS \
                 and (low not in MONTHS or (low == "may" and tok != "May")) \
@@ -245,6 +246,12 @@ def opens_order(tokens: Sequence[str]) -> bool:
 _FIRST_COMMA = re.compile(r"\s*\S+\s*,")
 _ORDER_OBJECTS = frozenset("the your our their all each every any".split())  # noqa: SIM905
 _ORDER_PARTICLES = frozenset(["off", "out", "up", "down"])
+
+
+def _label(raw: list[str], i: int) -> bool:
+    """A capital "A" after a capitalised word is a label, not the article: "Parlour **A**",
+    "Grade **A**", "Plan **A**" (so "Parlour A" / "Parlour B" name two parlours)."""
+    return raw[i] == "A" and i > 0 and raw[i - 1][:1].isupper()
 
 
 def _is_name(token: str) -> bool:

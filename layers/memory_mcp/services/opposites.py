@@ -170,7 +170,7 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         base = "go" if verb in ("goes", "went", "gone", "going") else "give" if verb in (
             "gave", "given", "giving") else \
             verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
-        for v in (verb, base, base + "e"):
+        for v in (verb, base, base + "e", verb.removesuffix("es")):  # "switch**es** on"
             if v in _PHRASAL and (particle in _PARTICLES or particle == "back"):
                 out.append(f"{v}_{particle}")
                 break

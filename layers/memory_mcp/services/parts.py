@@ -1,7 +1,7 @@
 """How much of a whole one text takes where the other takes all or names no amount: "**most**
-Oakridge district jobs" / "Jobs in the Oakridge district", "**either** an apron **or** a face
-shield" / "aprons **and** face shields", "**one** auto-belay **per** wall" / "the
-auto-belays".
+Oakridge district jobs" / "Jobs in the Oakridge district", "**two of the four** fan motors" /
+"**all four** fan motors", "**either** an apron **or** a face shield" / "aprons **and** face
+shields", "**one** auto-belay **per** wall" / "the auto-belays".
 
 Split from ``slots`` (which compares the quantity words two texts put in the same place):
 these read a part and its whole, wherever each text puts them.
@@ -15,6 +15,7 @@ from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.slots import UNIVERSALS, after_quantity, universals
 from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.values import show_number
 
 #: Words that take part of the things: "**most** Oakridge district jobs".
 _PART = frozenset("most some many few several".split())  # noqa: SIM905
@@ -40,6 +41,27 @@ def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
                     stem(t) in y.stems for t in toks[start:start + 3] if content_word(t)):
                 return ("(none)", word) if flip else (word, "(none)")
     return None
+
+
+def part_of_whole(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("two of the four", "four") where one text takes a count out of a whole ("greases
+    just **two of the four** fan motors") and the other has the whole's count but not the
+    part's ("greases **all four** fan motors"): the numbers rule reads the one text's numbers
+    as a superset of the other's, not as a part taken from them."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        toks = x.tokens
+        for i in range(len(toks) - 3):
+            if toks[i + 1] != "of" or toks[i + 2] not in _WHOLE_OPENERS:
+                continue
+            part, whole = number(toks[i]), number(toks[i + 3])
+            if part is not None and whole is not None and part < whole \
+                    and whole in y.numbers and part not in y.numbers:
+                found = " ".join(toks[i:i + 4])
+                return (show_number(whole), found) if flip else (found, show_number(whole))
+    return None
+
+
+_WHOLE_OPENERS = frozenset(["the", "our", "its", "their", "all"])
 
 
 def _counts_time(toks: tuple[str, ...], k: int) -> bool:

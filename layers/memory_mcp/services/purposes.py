@@ -1,0 +1,68 @@
+"""Why a fact holds: "the projector is switched on 20 minutes early **so the star field can be
+aligned**" is not "… **so it can warm up**", nor "dust extraction runs before the mill starts
+**to keep flour dust out of the millers' lungs**" "… **because of the explosion risk**".
+
+Found by the thirtieth to thirty-fourth forget sets (bench/forget_quality.py): the two texts
+share every other word, and the words the reasons differ in are too few for the rule of
+several words each (``agreement``'s "words") and too many for one swapped word. When each text
+gives a reason and the two reasons share (almost) nothing, the texts state the same act for
+two ends: two facts. A rewording that says the reason in other words is refused with its
+candidates, the safe side; one that keeps a word of it agrees.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.conditions import compared
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.word_pool import parts_pool
+
+#: Words that open a reason or a purpose; "so" only when no count or manner follows it.
+_OPENERS = frozenset(["because", "so", "lest"])
+_NOT_AFTER_SO = frozenset(["far", "much", "many", "long", "few", "little", "often", "called"])
+#: Verbs a purpose's "to" opens ("… **to keep** flour dust out"), where "to" alone would
+#: mostly be a place ("to the office").
+_PURPOSE_VERBS = frozenset("""keep stop prevent avoid make ensure allow protect reduce let give
+help save meet comply free get spare limit cut minimise minimize maximise maximize""".split())  # noqa: SIM905
+#: Content words of a reason that are read.
+_REACH = 6
+#: Words the two reasons must miss between them, at least.
+_LEAST = 3
+
+
+def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's reason, b's reason) where each text gives one and most of each reason's words are
+    nowhere in the other text, or None."""
+    reason_a, reason_b = _reason(a), _reason(b)
+    if not (reason_a and reason_b):
+        return None
+    lost_a, lost_b = _missing(reason_a[1], b), _missing(reason_b[1], a)
+    if _apart(lost_a, reason_a[1]) and _apart(lost_b, reason_b[1]) \
+            and lost_a + lost_b >= _LEAST:  # "so it's **delivered**" / "so it **arrives**":
+        # one verb each is a reason reworded
+        return reason_a[0], reason_b[0]
+    return None
+
+
+def _reason(f: Facets) -> tuple[str, list[str]] | None:
+    """The text's last reason: its words as written and its content words, or None."""
+    toks = f.tokens
+    for i in range(len(toks) - 1, 0, -1):
+        t, after = toks[i], toks[i + 1] if i + 1 < len(toks) else ""
+        opens = (t in _OPENERS and not (t == "so" and after in _NOT_AFTER_SO)) or (
+            t == "to" and after in _PURPOSE_VERBS) or (t == "order" and after == "to")
+        if opens:
+            words = [w for w in toks[i + 1:] if compared(w)][:_REACH]
+            return (" ".join(toks[i:i + 1 + _REACH]), words) if words else None
+    return None
+
+
+def _missing(words: list[str], other: Facets) -> int:
+    """How many of ``words`` occur nowhere in ``other``."""
+    found = parts_pool(other)
+    return sum(not found.has(w, 0.75) for w in words)
+
+
+def _apart(missing: int, words: list[str]) -> bool:
+    """Whether more than half of a reason's words (all of them when there are two or fewer)
+    are missing from the other text."""
+    return missing == len(words) if len(words) <= 2 else 2 * missing > len(words)
