@@ -29,6 +29,7 @@ from memory_mcp.services import (
     doers,
     jobs,
     members,
+    numbered,
     opposites,
     parts,
     purposes,
@@ -231,17 +232,18 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
 
 def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool,
                      opposite: frozenset[str] = frozenset()) -> list[Conflict]:
-    """The rules of ``wording.py``: numbered things, names in other roles, long texts that
-    differ, one word in place of another (reported only when no subject conflict already
-    explains the pair: "Bob" vs "Alice" is a name conflict, not also a swapped word)."""
+    """The rules of ``wording.py`` and ``numbered.py``: numbered things, names in other
+    roles, long texts that differ, one word in place of another (reported only when no subject
+    conflict already explains the pair: "Bob" vs "Alice" is a name conflict, not also a
+    swapped word)."""
     out: list[Conflict] = []
-    numbered = wording.other_numbered_thing(a, b)
-    if numbered is not None:  # a subject (another thing) before the verb, else a value; a
+    thing = numbered.other_numbered_thing(a, b)
+    if thing is not None:  # a subject (another thing) before the verb, else a value; a
         # grade ("priority 1") changing together with anything else is another fact too
-        subject = numbered[2] or (numbered[3] in wording.GRADE_NOUNS and things.else_differs(
-            a, b, numbers=things.numbers_in(numbered[0]) | things.numbers_in(numbered[1])))
+        subject = thing[2] or (thing[3] in numbered.GRADE_NOUNS and things.else_differs(
+            a, b, numbers=things.numbers_in(thing[0]) | things.numbers_in(thing[1])))
         out.append(Conflict("identifier", subject, f"different numbered things: "
-                                                   f'"{numbered[0]}" vs "{numbered[1]}"'))
+                                                   f'"{thing[0]}" vs "{thing[1]}"'))
     roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) or (
         None if wording.is_long(ra, rb) else clauses.moved_name(ra, rb, a, b))
     if roles is not None:

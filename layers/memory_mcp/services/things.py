@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from memory_mcp.services import grammar, values, wording
+from memory_mcp.services import grammar, numbered, values
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import (
     COMPACT,
@@ -189,17 +189,17 @@ def ordinal_thing(a: Facets, b: Facets) -> tuple[str, str] | None:
             if bare and not any(ORDINAL.fullmatch(t) for t in y.tokens):
                 found = f"{first} {noun}", bare[0]
                 return (found[1], found[0]) if flip else found
-        numbered, theirs = wording.identifiers(x), wording.identifiers(y)
-        for head in sorted(numbered.keys() - theirs.keys()):  # "**Crane 14** stops lifting"
+        mine, theirs = numbered.identifiers(x), numbered.identifiers(y)
+        for head in sorted(mine.keys() - theirs.keys()):  # "**Crane 14** stops lifting"
             # / "**Cranes** stop lifting": one of them, against all (not "lanes 1 to 12",
             # "lines 200 mm": a plural before a number is a range or a measure)
-            if all(n.split(" ", 1)[0].endswith("s") for n, _ in numbered[head]):
+            if all(n.split(" ", 1)[0].endswith("s") for n, _ in mine[head]):
                 continue
             plural = next((t for t in y.tokens if stem(t) == head and t.endswith("s")
                            and not any(stem(u) == head and u != t for u in x.tokens
                                        if u.endswith("s"))), None)
             if plural is not None:
-                found = min(numbered[head])[0], plural
+                found = min(mine[head])[0], plural
                 return (found[1], found[0]) if flip else found
     return None
 

@@ -1,5 +1,5 @@
-"""Agreement rules that read a text's word order: one word swapped, names in other roles, long
-texts that differ, and numbered things ("invoice 1001").
+"""Agreement rules that read a text's word order: one word swapped, names in other roles, and
+long texts that differ (numbered things, "invoice 1001", are ``numbered``'s).
 
 ``agreement.py`` compares what two texts *contain* (names, numbers, days, environments). These
 rules compare how the words line up, which is what near misses of another kind share: "Frank is
@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
-from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, BOUND_WORDS, PREPOSITIONS, predicates, verb_s
+from memory_mcp.services.grammar import AUX, BOUND_WORDS, PREPOSITIONS, predicates
 from memory_mcp.services.lexicon import (
     COMMON_VERBS,
     COMPACT,
@@ -47,36 +46,6 @@ SHORT_ALLOWANCE = 3
 #: Past this many content words the in-place alignment is not attempted (``LONG_ALLOWANCE``
 #: already decides such texts, and aligning them would cost every save of a long text).
 ALIGN_MAX = 400
-#: Nouns a number after which *names* one thing of many ("invoice 1001", "sprint 14"), so two
-#: texts with other numbers there are about different things, not different values.
-ID_NOUNS = frozenset(stem(w) for w in """invoice order ticket issue incident case bug user
-customer client account employee room building floor desk node server host machine rack vm job
-build sprint release milestone phase step story epic task item project contract policy rule
-squad group gate flight route bus cluster shard partition table chapter section page slide lot
-unit apartment store branch lab batch cohort candidate applicant patient vendor supplier
-shipment package pr module lesson part volume edition season episode wave round stage
-hall ladder rescue engine truck ambulance bay zone line platform lane bed ward court field pitch
-station site terminal dock track van vehicle crane berth tank vat silo pier quay wharf hangar
-studio booth kiosk locker cabinet freezer fridge oven kiln enclosure paddock block wing tower
-door entrance exit checkpoint counter class ext extension port crew team shift plan
-""".split())  # noqa: SIM905
-#: Numbered *places and pieces of kit* ("tank 7", "bay 4", "Studio 3", "oven 2"): another
-#: number names another one wherever it stands, so a save naming another is kept beside the
-#: fact, not made its next version ("ferments in **tank 7**" / "… in **tank 3**": seven forget
-#: sets written apart from the rules label every such pair two facts). Other numbered things
-#: after the verb stay values ("the SDK is pinned to **release 2.3**" → "2.4").
-PLACE_NOUNS = frozenset(stem(w) for w in """room building floor desk rack bay hall zone platform
-lane bed ward court field pitch station site terminal dock track berth tank vat silo pier quay
-wharf hangar studio booth kiosk locker cabinet freezer fridge oven kiln enclosure paddock block
-wing tower door entrance exit checkpoint counter gate ladder rescue engine truck ambulance van
-vehicle crane unit class ext extension port""".split())  # noqa: SIM905
-#: Numbered *grades* of something rather than things of many: "severity 1", "priority 2",
-#: "tier 1", "version 4.2", "level 3", "week 2", "year 2024", "quarter 3". A grade before the
-#: verb, or changing together with anything else ("priority 1 tickets within 1 hour" /
-#: "priority 2 tickets within 8 hours"), names another fact; alone after the verb it is the
-#: value ("pinned to version 2.3" → "2.4").
-GRADE_NOUNS = frozenset(stem(w) for w in """severity sev level tier version priority week year
-quarter grade iteration cycle""".split())  # noqa: SIM905
 OWN_RULES = frozenset(ENVIRONMENTS) | frozenset(UNIT_DAYS) | frozenset(MONTHS) | frozenset(TIMES)
 
 
@@ -273,50 +242,10 @@ def _head_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tuple[i
     return None
 
 
-def identifiers(f: Facets) -> dict[str, set[tuple[str, int]]]:
-    """Numbered things of a text: noun stem → ("noun number" as written, token position)."""
-    out: dict[str, set[tuple[str, int]]] = {}
-    toks = f.tokens
-    for i, (prev, tok) in enumerate(pairwise(toks)):
-        if (tok[:1].isdigit() and (stem(prev) in ID_NOUNS or stem(prev) in GRADE_NOUNS)) \
-                or (_letter_id(toks, i + 1) and stem(prev) in ID_NOUNS):
-            out.setdefault(stem(prev), set()).add((f"{prev} {tok.replace(',', '')}", i))
-    return out
-
-
-def _letter_id(toks: tuple[str, ...], i: int) -> bool:
-    """"Hall **C**", "gate **B**": a letter naming one thing of many. "A" (and "I") only where
-    no word follows it ("in Hall **A**.", "Hall **A** on Fridays", not "a hall a week")."""
-    tok = toks[i]
-    if len(tok) != 1 or not tok.isalpha():
-        return False
-    after = toks[i + 1] if i + 1 < len(toks) else ""
-    return tok not in ("a", "i") or not content_word(after) or (
-        tok == "a" and verb_s(after) and i > 0 and stem(toks[i - 1]) in ID_NOUNS)  # "Crew
-    # **A** covers …": no article stands before a verb's -s
-
-
 def subject_end(f: Facets) -> int:
     """Token position where a text's subject ends: its first auxiliary or predicate."""
     return min([i for i, t in enumerate(f.tokens) if t in AUX] + list(predicates(f))
                + [len(f.tokens)])
-
-
-def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str, bool, str] | None:
-    """'invoice 1001' vs 'invoice 1002': the same kind of thing under other numbers; and
-    whether it is what a text is *about* (before its verb: "**Invoice 1001** was paid", a
-    different thing) or a value it names ("the SDK is pinned to **release 2.3**" → "2.4", an
-    update of the same fact)."""
-    ia, ib = identifiers(a), identifiers(b)
-    for noun in sorted(ia.keys() & ib.keys()):
-        x = {n.split(" ", 1)[1] for n, _ in ia[noun]}
-        y = {n.split(" ", 1)[1] for n, _ in ib[noun]}
-        if not (x <= y or y <= x):
-            subject = (noun in PLACE_NOUNS or min(i for _, i in ia[noun]) < subject_end(a)
-                       or min(i for _, i in ib[noun]) < subject_end(b))
-            return (", ".join(sorted(n for n, _ in ia[noun])),
-                    ", ".join(sorted(n for n, _ in ib[noun])), subject, noun)
-    return None
 
 
 def is_long(*texts: str) -> bool:
