@@ -117,6 +117,10 @@ THIRTYSECOND = ROOT / "bench" / "data" / "forget_thirtysecond.json"
 #: ``--set thirtyfourth``.
 THIRTYTHIRD = ROOT / "bench" / "data" / "forget_thirtythird.json"
 THIRTYFOURTH = ROOT / "bench" / "data" / "forget_thirtyfourth.json"
+#: A thirty-fifth and a thirty-sixth, written by two more helpers at once, both first run on
+#: 3f97d73: ``--set thirtyfifth``, ``--set thirtysixth``.
+THIRTYFIFTH = ROOT / "bench" / "data" / "forget_thirtyfifth.json"
+THIRTYSIXTH = ROOT / "bench" / "data" / "forget_thirtysixth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
@@ -128,7 +132,8 @@ SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth":
         "twentyseventh": TWENTYSEVENTH, "twentyeighth": TWENTYEIGHTH,
         "twentyninth": TWENTYNINTH, "thirtieth": THIRTIETH, "thirtyfirst": THIRTYFIRST,
         "thirtysecond": THIRTYSECOND, "thirtythird": THIRTYTHIRD,
-        "thirtyfourth": THIRTYFOURTH}
+        "thirtyfourth": THIRTYFOURTH, "thirtyfifth": THIRTYFIFTH,
+        "thirtysixth": THIRTYSIXTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

@@ -153,3 +153,42 @@ def test_near_misses_of_the_thirty_third_and_thirty_fourth_sets(request_text: st
 def test_guards_of_the_thirty_third_and_thirty_fourth_sets(request_text: str,
                                                            stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("the H2S monitors around the cooling towers alarm at 10 mg/m\u00b3",
+     "H2S monitors around the cooling towers alarm at 10 ppm.", "unit"),
+    ("fill the 600-gram balloons with helium to 1.6 lb of free lift",
+     "Fill the 600 g balloons with helium to 1.6 kg of free lift.", "unit"),
+    ("on aeration lane 3 the blowers ramp down when dissolved oxygen falls below 2.0 mg/l",
+     "On aeration lane 3 the blowers ramp up when dissolved oxygen falls below 2.0 mg/l.",
+     "opposite"),
+    ("the bulletins are read by the duty newsreader from the studio A booth",
+     "The bulletins are read by the duty newsreader from the studio B booth.", "name"),
+    ("fuel transfer to the day tank is done by the watch engineer on the day shift",
+     "Fuel transfer to the day tank is done by the watch engineer on the night shift.",
+     "environment"),
+])
+def test_near_misses_of_the_thirty_fifth_and_thirty_sixth_sets(request_text: str, stored: str,
+                                                                kind: str) -> None:
+    """Concentrations and grams are units (and a unit the other text lacks counts even when
+    they share another); "ramp up" / "ramp down"; a capital "A" right after any word is a
+    label; the day and the night shift are two crews, as staging and production are two
+    systems."""
+    assert kind in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("each finished 225 L barrique is water pressure-tested at half a bar for ten minutes",
+     "Every finished 225-litre barrique is pressure-tested with water at 0.5 bar for 10 "
+     "minutes."),
+    ("fill the 600 g balloons with helium to 1.6 kilograms of free lift",
+     "Fill the 600-gram balloons with helium to 1.6 kg of free lift."),
+    ("Sergeant Kowalski supervises the night shift", "Sergeant Kowalski supervises the night "
+     "dispatch shift."),
+])
+def test_guards_of_the_thirty_fifth_and_thirty_sixth_sets(request_text: str,
+                                                          stored: str) -> None:
+    """A unit written into its number ("225-litre", "600-gram") is that unit; a word between
+    "night" and "shift" leaves it the night shift."""
+    assert agreement.conflicts(request_text, stored) == []

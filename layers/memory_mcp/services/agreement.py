@@ -167,9 +167,10 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("unit", False, f'units differ: "{share[0]}" vs "{share[1]}"'))
     for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
                               ("unit", "units", a.units, b.units)):
-        if x and y and not x & y:  # "$25" / "25 euros", "-18 °C" / "-18 °F": another amount
-            out.append(Conflict(kind, False, f"{label} differ: {_q(sorted(x))} vs "
-                                             f"{_q(sorted(y))}"))
+        if x - y and y - x:  # "$25" / "25 euros", "-18 °C" / "-18 °F": another amount;
+            # "600 g … **1.6 kg**" / "600-gram … **1.6 lb**": one shared unit hides the other
+            out.append(Conflict(kind, False, f"{label} differ: {_q(sorted(x - y))} vs "
+                                             f"{_q(sorted(y - x))}"))
     for kind, x, y in (("weekday", a.weekdays, b.weekdays), ("month", a.months, b.months)):
         if x and y and x != y:
             out.append(Conflict(kind, False, f"{kind}s differ: {_q(sorted(x))} vs {_q(sorted(y))}"))

@@ -24,7 +24,16 @@ def environments(lower: list[str]) -> frozenset[str]:
         if w == "live" and i < len(lower) - 1 and (i == 0 or lower[i - 1] not in _NO_LIVE) \
                 and lower[i + 1] not in _NOT_LIVE and content_word(lower[i + 1]):
             out.add("production")
+    out.update(f"{w} shift" for i, w in enumerate(lower) if w in _SHIFTS and _SHIFT_WORDS
+               & set(lower[i + 1:i + 3]))  # "on the **night shift**", "the night dispatch shift"
     return frozenset(out)
+
+
+#: Shifts a team's work is split into: "the **day** shift" and "the **night** shift" are two
+#: crews, as staging and production are two systems.
+_SHIFT_WORDS = frozenset(["shift", "shifts"])
+_SHIFTS = frozenset(["day", "night", "early", "late", "morning", "afternoon", "evening",
+                     "swing", "graveyard", "weekend", "overnight"])
 
 
 _TEST_WORDS = frozenset(["test", "testing"])

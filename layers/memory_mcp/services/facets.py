@@ -17,6 +17,7 @@ from functools import lru_cache
 from memory_mcp.services import negation
 from memory_mcp.services.environments import environments
 from memory_mcp.services.lexicon import (
+    ABBREVIATIONS,
     COMPACT,
     COMPACT_UNITS,
     CURRENCIES,
@@ -29,6 +30,7 @@ from memory_mcp.services.lexicon import (
     STOP_WORDS,
     TIMES,
     UNIT_DAYS,
+    UNIT_SYMBOLS,
     WEEKDAYS,
 )
 from memory_mcp.services.numerals import bounds, clock, is_clock, number, spoken
@@ -156,7 +158,7 @@ def _read(text: str) -> Facets:
                 numbers.add(clock(low + nxt))
             else:
                 numbers.add(value)
-        elif i not in read and (_is_name(tok) or _label(raw, i)) \
+        elif i not in read and (_is_name(tok) or _label(raw, i, text)) \
                 and not (i == 0 and _instruction(text, lower)) \
                 and low not in WEEKDAYS \
                 and singular_weekday(low) not in WEEKDAYS and low not in ENVIRONMENTS \
@@ -180,11 +182,26 @@ def _read(text: str) -> Facets:
         contrasts=negation.contrasts(lower, off), excluded=negation.excluded(lower, off),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
         units=frozenset(w for i, w in enumerate(lower)
-                        if w in MEASURES and i and number(lower[i - 1]) is not None),
+                        if w in MEASURES and i and number(lower[i - 1]) is not None)
+        | _counted_units(lower),
         negatives=frozenset(v for i, w in enumerate(lower[1:], 1) if lower[i - 1] == "minus"
                             and (v := number(w)) is not None),
         bounds=bounds(lower),
     )
+
+
+def _counted_units(lower: list[str]) -> frozenset[str]:
+    """Units written into their number: "a **225-litre** barrique", "the **600-gram**
+    balloons" carry liters and grams as "225 L" and "600 g" do."""
+    out = set()
+    for w in lower:
+        counted = _COUNTED.fullmatch(w)
+        if counted is not None:
+            unit = w[w.index("-") + 1:]
+            unit = ABBREVIATIONS.get(unit, UNIT_SYMBOLS.get(unit, unit))
+            if unit in MEASURES:
+                out.add(unit)
+    return frozenset(out)
 
 
 def _times(lower: list[str]) -> frozenset[str]:
@@ -248,10 +265,12 @@ _ORDER_OBJECTS = frozenset("the your our their all each every any".split())  # n
 _ORDER_PARTICLES = frozenset(["off", "out", "up", "down"])
 
 
-def _label(raw: list[str], i: int) -> bool:
-    """A capital "A" after a capitalised word is a label, not the article: "Parlour **A**",
-    "Grade **A**", "Plan **A**" (so "Parlour A" / "Parlour B" name two parlours)."""
-    return raw[i] == "A" and i > 0 and raw[i - 1][:1].isupper()
+def _label(raw: list[str], i: int, text: str) -> bool:
+    """A capital "A" right after a word, no stop between them, is a label, not the article
+    (which is capitalised only where a sentence starts): "Parlour **A**", "Grade **A**", "the
+    studio **A** booth" (so "Parlour A" / "Parlour B" name two parlours)."""
+    return raw[i] == "A" and i > 0 and re.search(
+        rf"(?<![\w.+\-]){re.escape(raw[i - 1])}[ \t]+A\b", text) is not None
 
 
 def _is_name(token: str) -> bool:

@@ -45,7 +45,11 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "p
                 "cm": "centimeters", "centimetres": "centimeters", "centimetre": "centimeters",
                 "centimeter": "centimeters", "mm": "millimeters", "millimetres": "millimeters",
                 "millimetre": "millimeters", "millimeter": "millimeters",
-                "kilowatt": "kilowatts", "megawatt": "megawatts"}
+                "kilowatt": "kilowatts", "megawatt": "megawatts",
+                # concentrations and pressures: "alarms at 10 **ppm**" / "… 10 **mg/m³**"
+                "ppm": "ppm", "ppb": "ppb", "mg/m³": "mg/m3", "mg/m3": "mg/m3",
+                "mg/l": "mg/l", "psi": "psi", "bar": "bar", "kpa": "kilopascals",
+                "g": "grams", "gram": "grams", "grams": "grams"}
 #: Units read as a multiple of another, so "a 1.5 km zone" / "1,500 metres", "6.5 cm" /
 #: "65 mm" and "1.5 MW" / "1,500 kW" agree.
 SCALED = {"kilometers": ("meters", 1000.0), "centimeters": ("millimeters", 10.0),
@@ -59,7 +63,8 @@ MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometers", "miles",
                       "kilobytes", "megabytes", "gigabytes", "terabytes", "kph", "mph",
                       "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
-                      "liters", "gallons", "feet", "meters", "centimeters", "millimeters"])
+                      "liters", "gallons", "feet", "meters", "centimeters", "millimeters",
+                      "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",

@@ -135,7 +135,7 @@ _STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous",
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
 _PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
 _PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start go
-hand give throttle""".split())  # noqa: SIM905
+hand give throttle ramp step dial""".split())  # noqa: SIM905
 _PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: "is on" / "turned off" as the state "enabled" / "disabled", so "are **on** by default"
 #: opposes "are **disabled** by default". Only before the clause's end or a function word:
