@@ -192,3 +192,25 @@ def test_guards_of_the_thirty_fifth_and_thirty_sixth_sets(request_text: str,
     """A unit written into its number ("225-litre", "600-gram") is that unit; a word between
     "night" and "shift" leaves it the night shift."""
     assert agreement.conflicts(request_text, stored) == []
+
+
+def test_a_request_restating_one_clause_of_a_fact_is_read_against_that_clause() -> None:
+    """The fact's other clause ("the velvet doublets are dry-cleaned only") left too many
+    unmatched words for the swapped-word rule to read "tights" / "shirts"."""
+    kinds = {c.kind for c in agreement.conflicts(
+        "sweat-soaked chorus tights are washed at 40\u00b0C after every show",
+        "Sweat-soaked chorus shirts are washed at 40\u00b0C after every show; the velvet doublets "
+        "are dry-cleaned only.")}
+    assert "word" in kinds
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("sweat-soaked chorus shirts get washed at 40\u00b0C after each show",
+     "Sweat-soaked chorus shirts are washed at 40\u00b0C after every show; the velvet doublets "
+     "are dry-cleaned only."),
+    ("Kai does the morning bookings on the WhatsApp line and Nerea does afternoons",
+     "Kai handles WhatsApp bookings in the morning; Nerea takes them in the afternoon."),
+])
+def test_a_request_restating_one_clause_or_both_still_agrees(request_text: str,
+                                                             stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []

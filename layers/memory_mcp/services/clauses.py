@@ -108,3 +108,45 @@ def _segments(text: str) -> list[str]:
         if current:
             out.append(" ".join(current))
     return out
+
+
+#: Content words of a request that may be missing from the one clause it restates: a swapped
+#: word or two, which the rules then read against that clause alone.
+_OUTSIDE = 2
+
+
+def restated_clause(rb: str, a: Facets) -> str | None:
+    """The one sentence or semicolon clause of the stored ``rb`` that the request ``a``
+    restates, when ``rb`` has several and all but ``_OUTSIDE`` of the request's content words
+    are in that one: "sweat-soaked chorus **tights** are washed at 40 °C" against "Sweat-soaked
+    chorus **shirts** are washed at 40 °C after every show; the velvet doublets are
+    dry-cleaned only". Read against the whole fact, the other clause's words hid the swap."""
+    parts = _pieces(rb)
+    if len(parts) < 2:
+        return None
+    mine = {stem(t) for t in a.tokens if content_word(t)}
+    best = max(parts, key=lambda p: len(mine & _stems(p)))
+    others = set().union(*(_stems(p) for p in parts if p is not best)) - _stems(best)
+    if len(mine - _stems(best)) > _OUTSIDE or mine & others:
+        return None  # not one clause: "Kai does the morning bookings and Nerea afternoons"
+    return best
+
+
+def _pieces(text: str) -> list[str]:
+    """The text's semicolon clauses and sentences (not split after "Dr." or "rev.")."""
+    out: list[str] = []
+    for piece in re.split(r";\s*", text):
+        held = ""
+        for sentence in re.split(r"(?<=\.)\s+", piece):
+            if held and not _ABBREVIATION.search(held):
+                out.append(held)
+                held = sentence
+            else:
+                held = f"{held} {sentence}".strip()
+        if held:
+            out.append(held)
+    return out
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(t) for t in facets(text).tokens if content_word(t)}
