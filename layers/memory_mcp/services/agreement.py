@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import pairwise
 
 from memory_mcp.services import (
@@ -41,7 +40,6 @@ from memory_mcp.services import (
     wording,
 )
 from memory_mcp.services.facets import LONG_TEXT, Facets, facets
-from memory_mcp.services.facets import tokens as text_tokens
 from memory_mcp.services.stems import content_word
 from memory_mcp.services.word_pool import parts_pool, pool
 from memory_mcp.services.wrappers import strip_preamble
@@ -102,9 +100,10 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     pair, in the event loop, for every candidate of a forget or save."""
     request = strip_preamble(request)
     if max(len(request), len(stored)) > LONG_TEXT:
-        apart = _words_apart(request, stored)
+        apart = wording.words_apart(request, stored)
         if apart is not None:
-            return [apart]
+            return [Conflict("long", True, f"long texts that differ in {apart[0]} and "
+                                           f"{apart[1]} words")]
     a, b = facets(request), facets(stored)
     out: list[Conflict] = []
     only_a, only_b = _unmatched_names(a, b), _unmatched_names(b, a)
@@ -275,23 +274,6 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         if swap is not None:  # another person, thing or value in the same place: another fact
             out.append(Conflict("word", True, f'one word differs: "{swap[0]}" vs "{swap[1]}"'))
     return out
-
-
-@lru_cache(maxsize=16)
-def _word_set(text: str) -> frozenset[str]:
-    return frozenset(text_tokens(text)[1])
-
-
-def _words_apart(ra: str, rb: str) -> Conflict | None:
-    """The ``long`` conflict of two texts whose words (lower-cased, compared exactly) differ
-    in more than ``wording.LONG_ALLOWANCE``; None when they may still agree. Exact comparison
-    counts a reworded form ("expire" / "expires") as a difference, where the rules would not:
-    so a long text is versioned or forgotten by meaning less often, never more."""
-    wa, wb = _word_set(ra), _word_set(rb)
-    only_a, only_b = len(wa - wb), len(wb - wa)
-    if only_a + only_b <= wording.LONG_ALLOWANCE:
-        return None
-    return Conflict("long", True, f"long texts that differ in {only_a} and {only_b} words")
 
 
 def _q(items: list[str]) -> str:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from memory_mcp.services.facets import Facets
+from memory_mcp.services.facets import Facets, tokens
 from memory_mcp.services.grammar import AUX, BOUND_WORDS, PREPOSITIONS, predicates
 from memory_mcp.services.lexicon import (
     COMMON_VERBS,
@@ -250,3 +250,19 @@ def subject_end(f: Facets) -> int:
 
 def is_long(*texts: str) -> bool:
     return max(len(t) for t in texts) > LONG_CHARS
+
+
+@lru_cache(maxsize=16)
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(tokens(text)[1])
+
+
+def words_apart(ra: str, rb: str) -> tuple[int, int] | None:
+    """How many words (lower-cased, compared exactly) each of two long texts has that the
+    other lacks, when together more than ``LONG_ALLOWANCE``; None when they may still agree.
+    Exact comparison counts a reworded form ("expire" / "expires") as a difference, where the
+    rules would not: so a long text is versioned or forgotten by meaning less often, never
+    more."""
+    wa, wb = _word_set(ra), _word_set(rb)
+    only_a, only_b = len(wa - wb), len(wb - wa)
+    return None if only_a + only_b <= LONG_ALLOWANCE else (only_a, only_b)
