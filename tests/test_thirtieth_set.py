@@ -214,3 +214,32 @@ def test_a_request_restating_one_clause_of_a_fact_is_read_against_that_clause() 
 def test_a_request_restating_one_clause_or_both_still_agrees(request_text: str,
                                                              stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("nitrate cans may be opened by nobody except Priya and Ben",
+     "Only Priya and Ben are authorised to open nitrate cans."),
+    ("no student gets a visa letter until they've paid the course fee in full",
+     "Students get a visa letter only once they have paid the course fee in full."),
+    ("a notarial fee waiver can be approved by Consul Harriet Lowe and nobody else",
+     "Only Consul Harriet Lowe can approve a notarial fee waiver."),
+    ("every sight test for patients older than 70 includes a retinal photo at no charge",
+     "Sight tests for patients over 70 include a free retinal photo."),
+])
+def test_a_restriction_said_with_a_denial_is_the_same_as_only(request_text: str,
+                                                               stored: str) -> None:
+    """"Nobody except", "no … until", "and nobody else" say what "only" says, and "at no
+    charge" is a price: none of them denies the statement."""
+    assert "negation" not in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("nobody except Priya may open nitrate cans", "Priya may open nitrate cans."),
+    ("visa letters are never issued to students", "Visa letters are issued only to students "
+     "who paid."),
+    ("retinal photos are not included", "Only patients over 70 get a retinal photo."),
+])
+def test_a_denial_without_a_matching_only_still_counts(request_text: str, stored: str) -> None:
+    """The denial is read as "only" just when the other text says "only" and has no denial
+    of its own to match."""
+    assert "negation" in {c.kind for c in agreement.conflicts(request_text, stored)}

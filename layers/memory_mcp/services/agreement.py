@@ -182,7 +182,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # at midnight" says more than "every night", not something else
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
                                            f"{_q(sorted(b.times))}"))
-    if a.negations + values.set_aside(a, b) != b.negations + values.set_aside(b, a) \
+    if not values.same_denials(a, b) \
             or values.affirms_aside(a, b) or values.affirms_aside(b, a) \
             or values.denies_affirmed(a, b) or values.denies_affirmed(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))

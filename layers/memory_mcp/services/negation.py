@@ -59,7 +59,16 @@ _WORD = re.compile(r"[\w'\-/.@#]+")
 def denials(lower: list[str], off: Marks | None = None) -> list[int]:
     """Positions of the negation words that deny the statement (not contrasts)."""
     return [i for i, w in enumerate(lower)
-            if (w in NEGATIONS or w.endswith("n't")) and not _contrast_not(lower, i, off)]
+            if (w in NEGATIONS or w.endswith("n't")) and not _contrast_not(lower, i, off)
+            and not _free(lower, i)]
+
+
+#: "at **no** charge", "**no** extra cost": a price (free), not a denial of the statement.
+_PRICES = frozenset(["charge", "cost", "fee", "extra", "additional"])
+
+
+def _free(lower: list[str], i: int) -> bool:
+    return lower[i] == "no" and lower[i + 1:i + 2] != [] and lower[i + 1] in _PRICES
 
 
 def contrasts(lower: list[str], off: Marks | None = None) -> tuple[frozenset[str], ...]:
@@ -139,3 +148,26 @@ def after(lower: list[str], i: int, count: int = 3) -> frozenset[str]:
             if len(out) >= count:
                 break
     return frozenset(out)
+
+
+#: Words that close a restriction a denial opened: "**no** job goes to press **until** the
+#: customer approves", "**nobody except** Priya and Ben may open them".
+_RESTRICTS = frozenset(["until", "unless", "except", "but", "without", "else", "till"])
+_RESTRICT_REACH = 12
+
+
+def restrictive(lower: tuple[str, ...]) -> int:
+    """How many of the text's denial words only restrict it, as "only" does: a denial with an
+    "until", "unless", "except", "but", "without" or "else" after it in the same sentence
+    ("**no** batch is kegged **until** Marco signs it off" says "kegged only after Marco signs
+    it off"), counting that word too when it is a negation itself ("**nobody except** …")."""
+    words, count, used = list(lower), 0, set()
+    for i in denials(words):
+        if i in used:
+            continue
+        close = next((j for j in range(i + 1, min(len(words), i + 1 + _RESTRICT_REACH))
+                      if words[j] in _RESTRICTS), None)
+        if close is not None:
+            count += 1 + (close in denials(words))
+            used.add(close)
+    return count

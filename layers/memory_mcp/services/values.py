@@ -104,6 +104,21 @@ def set_aside(f: Facets, other: Facets) -> int:
     return min(other.negations, sum(any(c & n for n in other.negated) for c in f.contrasts))
 
 
+def same_denials(a: Facets, b: Facets) -> bool:
+    """Whether the two texts deny as many things (``set_aside`` counted). A text saying
+    "only" where the other restricts by a denial ("**only** Priya and Ben may open them" /
+    "**nobody except** Priya and Ben may", "kegged **only after** Marco signs it off" / "**no**
+    batch is kegged **until** Marco signs it off") states the same restriction: those denials
+    are not counted against it."""
+    na, nb = a.negations + set_aside(a, b), b.negations + set_aside(b, a)
+    if na == nb:
+        return True
+    for x, y, more, fewer in ((a, b, na, nb), (b, a, nb, na)):
+        if more > fewer and "only" in y.tokens and "only" not in x.tokens:
+            return more - negation.restrictive(x.tokens) == fewer
+    return False
+
+
 def affirms_aside(f: Facets, other: Facets) -> bool:
     """``other`` states what ``f`` sets aside: "posted by the shift lead, **never by the
     on-call engineer**" / "… and occasionally **by the on-call engineer**" (each holds no
