@@ -243,3 +243,31 @@ def test_a_denial_without_a_matching_only_still_counts(request_text: str, stored
     """The denial is read as "only" just when the other text says "only" and has no denial
     of its own to match."""
     assert "negation" in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("scaler handpieces (SC-1180) are no longer autoclaved after each patient",
+     "Scaler handpieces (part no. SC-1180) are autoclaved at 134 \u00b0C for 3 minutes after each "
+     "patient.", "negation"),
+    ("safety officer Gemma Holt checks the spill kits in the solvent room once a month",
+     "Safety officer Gemma Holt checks the spill kits in the solvent room every Monday.",
+     "schedule"),
+])
+def test_near_misses_of_the_thirty_seventh_set(request_text: str, stored: str,
+                                               kind: str) -> None:
+    """"Part **no.**" numbers a part and denies nothing, so the request's "no longer" is
+    the one denial; once a month is not every Monday."""
+    assert kind in {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the spill kits are checked every week on Monday", "The spill kits are checked every "
+     "Monday."),
+    ("the kits are checked once a month, on the first Monday", "The kits are checked on the "
+     "first Monday of every month."),
+    ("van 7 carries at least two spare door operators, part no. 59324-K",
+     "Van 7 carries a minimum of two spare door operators, part number 59324-K."),
+])
+def test_guards_of_the_thirty_seventh_set(request_text: str, stored: str) -> None:
+    assert {c.kind for c in agreement.conflicts(request_text, stored)} & {
+        "negation", "schedule"} == set()

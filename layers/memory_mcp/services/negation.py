@@ -68,7 +68,14 @@ _PRICES = frozenset(["charge", "cost", "fee", "extra", "additional"])
 
 
 def _free(lower: list[str], i: int) -> bool:
-    return lower[i] == "no" and lower[i + 1:i + 2] != [] and lower[i + 1] in _PRICES
+    """"at no charge" (a price) and "part no. SC-1180" (a number's label): no denial."""
+    return lower[i] == "no" and ((lower[i + 1:i + 2] != [] and lower[i + 1] in _PRICES)
+                                 or (i > 0 and lower[i - 1] in _NUMBERED))
+
+
+#: Words after which "no" is "number": "part **no.** SC-1180", "serial no. 4471".
+_NUMBERED = frozenset("""part item serial ref reference model order cat catalogue lot batch
+invoice account phone tel ticket job case flight policy unit""".split())  # noqa: SIM905
 
 
 def contrasts(lower: list[str], off: Marks | None = None) -> tuple[frozenset[str], ...]:

@@ -82,6 +82,12 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
         return da, pb
     if db and not da and pa and not pb:
         return pa, db
+    for x, y, px, py, flip in ((a, b, pa, pb, False), (b, a, pb, pa, True)):  # "**once a
+        # month**" / "**every Monday**": a period longer than a week against weekdays (not
+        # "every week on Monday")
+        if px and "week" not in px and not py and y.weekdays and not x.weekdays:
+            days = "every " + ", ".join(sorted(y.weekdays))
+            return (days, px) if flip else (px, days)
     ea, eb = _per_event(a), _per_event(b)  # "refilled **after each flight day**" / "refilled
     # **once a week**": on an event, or by the calendar
     if ea and not eb and _by_calendar(b) and not _by_calendar(a):
