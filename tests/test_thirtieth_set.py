@@ -29,6 +29,17 @@ from memory_mcp.services import agreement
     ("Please delete that the shift briefing is at 06:45", "the shift briefing is at 06:45"),
     ("Remove that pH probes are calibrated every morning", "pH probes are calibrated every morning"),
     ("That's wrong now: the mix uses 350 kg of cement. Drop it.", "the mix uses 350 kg of cement"),
+    ("That's changed: forget that Sheffield shuts its bays", "Sheffield shuts its bays"),
+    ("The rule that loan sets arrive two days ahead \u2014 drop it.",
+     "loan sets arrive two days ahead"),
+    ("No need to remember any more that the exam is due twice a year",
+     "the exam is due twice a year"),
+    ("Not needed any more: used solution goes in the blue drum",
+     "used solution goes in the blue drum"),
+    ("Take out the memory saying Api-Bioxal is sold to adults only",
+     "Api-Bioxal is sold to adults only"),
+    ("We've changed the bay layout, delete the old one: flint in bay 3", "flint in bay 3"),
+    ("Remove the memory of Leah checking the hoses", "Leah checking the hoses"),
 ])
 def test_more_ways_of_asking_to_forget_are_not_part_of_the_fact(request_text: str,
                                                                  fact: str) -> None:

@@ -17,7 +17,7 @@ _PREAMBLE = re.compile(
     r"(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b)|\s+(?:this|that|it)(?=\s*:))?"
     r"|(?:remove|delete|drop|scrap|erase|discard)(?:\s+(?:the\s+)?(?:fact|memory|note|rule)s?"
     r"|(?:\s+(?:this|that|it))?(?=\s*:)))"
-    r"(?:\s+(?:that|about|saying))?\s*[:,-]?\s+"
+    r"(?:\s+(?:that|about|saying)|(?:(?<=memory)|(?<=note)|(?<=fact))\s+of)?\s*[:,-]?\s+"
     # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
     # of the fact)
     # ("that's outdated: …" too)
@@ -40,10 +40,12 @@ def strip_preamble(text: str) -> str:
     topic = _TOPIC_NOTE.match(text)
     if topic is not None and text[topic.end():].strip():
         return f"{topic.group(1) or ''} {text[topic.end():].strip()}".strip()
-    unwrapped = _PREAMBLE.sub("", text, count=1)
-    if unwrapped == text:
-        unwrapped = _LABEL.sub("", text, count=1)
+    unwrapped = _unwrap(text)
+    if unwrapped != text:  # "That's changed: **forget that** …": a verdict, then the ask
+        unwrapped = _unwrap(unwrapped.lstrip())
     stripped = _POSTAMBLE.sub("", unwrapped).strip()
+    if stripped != unwrapped.strip():  # "**The rule that** … — drop it."
+        stripped = _NAMED.sub("", stripped, count=1)
     if stripped and unwrapped != text and _ASKED.match(text):
         stripped = stripped.rstrip("?").rstrip()  # "Can you drop the fact that …?"
     return stripped or text.strip()
@@ -56,11 +58,13 @@ def strip_preamble(text: str) -> str:
 #: "Remove the instruction to …", "Please delete that …"). A verdict opens with its own words
 #: (that's, this is, no longer, not true) and ends at a colon or a dash; a reason must end in
 #: the ask, so "We use the following tools: …" keeps its words.
-_ASK = r"(?:forget|remove|delete|drop|scrap|erase|discard)"
-_KIND = r"(?:note|memory|fact|rule|requirement|instruction|reminder|bit|part|entry|line)s?"
+_ASK = (r"(?:forget|remove|delete|drop|scrap|erase|discard|take\s+out|get\s+rid\s+of"
+        r"|no\s+need\s+to\s+remember(?:\s+any\s?more)?)")
+_KIND = r"(?:note|memory|fact|rule|requirement|instruction|reminder|bit|part|entry|line|one)s?"
 _VERDICT = (r"(?:(?:that|this|it)(?:['\u2019]s|\s+is|\s+has)\b[^:;.]{0,40}?\b(?:changed|outdated"
             r"|obsolete|old|wrong|gone|sorted|stale|incorrect|over|no\s+longer|not|any\s?more"
-            r"|out\s+of\s+date)\b|no\s+longer|not\s+(?:true|valid|accurate|right|the\s+case))")
+            r"|out\s+of\s+date)\b|no\s+longer|out\s+of\s+date|not\s+(?:true|valid|accurate|right"
+            r"|needed|relevant|current|applicable|the\s+case))")
 _REASON = r"(?:(?:that|this|it|we)\b[^:;.]{0,60}?,\s*(?:so\s+)?)"
 #: A reason before an ask with no colon after it must say the note changed: "That's no longer
 #: right, so forget the Blue Line headways …", not "It is cold, so remove the covers".
@@ -70,10 +74,21 @@ _CHANGED = (r"(?:(?:that|this|it|we)\b[^:;.]{0,40}?\b(?:changed|sorted|moved|reo
 _LABEL = re.compile(
     r"^\s*(?:" + _VERDICT + r"[^:;.\u2013\u2014]{0,40}?(?:,\s*(?:so\s+)?(?:please\s+)?" + _ASK
     + r"(?:\s+(?:it|this|that))?)?\s*[:\u2013\u2014]\s*"
-    r"|" + _REASON + r"(?:please\s+)?" + _ASK + r"(?:\s+(?:it|this|that))?\s*:\s*"
+    r"|" + _REASON + r"(?:please\s+)?" + _ASK
+    + r"(?:\s+(?:it|this|that|this\s+one|the\s+old\s+one))?\s*:\s*"
     r"|" + _CHANGED + r"?(?:please\s+)?" + _ASK + r"\s+(?:(?:the\s+|this\s+)?" + _KIND
-    + r"\s+(?:that|about|to|saying)|that)\s+"
+    + r"\s+(?:that|about|to|saying|of)|that)\s+"
     r"|" + _CHANGED + r"(?:please\s+)?" + _ASK + r"\s+)", re.IGNORECASE)
+
+
+def _unwrap(text: str) -> str:
+    unwrapped = _PREAMBLE.sub("", text, count=1)
+    return _LABEL.sub("", text, count=1) if unwrapped == text else unwrapped
+
+
+#: The note named before the ask that ends the request: "**The rule that** … — drop it."
+_NAMED = re.compile(r"^(?:the\s+)?(?:note|memory|fact|rule|requirement|instruction|reminder)"
+                    r"\s+(?:that|about|saying)\s+", re.IGNORECASE)
 
 
 _ASKED = re.compile(r"\s*(?:can|could|would|will)\s+you\b", re.IGNORECASE)
