@@ -282,3 +282,12 @@ def test_near_misses_of_the_thirty_seventh_set(request_text: str, stored: str,
 def test_guards_of_the_thirty_seventh_set(request_text: str, stored: str) -> None:
     assert {c.kind for c in agreement.conflicts(request_text, stored)} & {
         "negation", "schedule"} == set()
+
+
+def test_a_condition_joined_with_a_count_is_an_added_conjunct() -> None:
+    """"… **and a second** boat is on standby": a determiner and a count between "and" and
+    the words the request adds."""
+    kinds = {c.kind for c in agreement.conflicts(
+        "the RIB Kittiwake may only launch when the wind is below 15 knots and a second boat "
+        "is on standby", "The RIB Kittiwake may only launch when the wind is below 15 knots.")}
+    assert "words" in kinds

@@ -21,6 +21,8 @@ from difflib import SequenceMatcher
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS, predicates
+from memory_mcp.services.lexicon import ORDINAL
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.wording import ALIGN_MAX, words
 
@@ -120,8 +122,11 @@ def _trailing(toks: tuple[str, ...], block: list[tuple[int, str]]) -> bool:
 
 def _joined(toks: tuple[str, ...], first: int) -> bool:
     """Whether the word at ``first`` opens a conjunct: "and" or "or" just before it, or before
-    one determiner before it ("the sidewalks **and the parking lot**")."""
-    before = [t for t in toks[max(0, first - 2):first]]
+    one determiner or count before it ("the sidewalks **and the parking lot**", "… **and a
+    second** boat is on standby")."""
+    before = [t for t in toks[max(0, first - 3):first]]
+    if before and (ORDINAL.fullmatch(before[-1]) or number(before[-1]) is not None):
+        before = before[:-1]  # "and a **second** boat is on standby", "and **two** marshals"
     if before and before[-1] in DETERMINERS:
         before = before[:-1]
     return bool(before) and before[-1] in _JOINS
