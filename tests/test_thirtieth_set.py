@@ -139,6 +139,9 @@ def test_guards_of_the_thirtieth_to_thirty_second_sets(request_text: str, stored
     ("the projector is switched on 20 minutes before the first show so the star field can be "
      "aligned", "The projector is switched on 20 minutes before the first show so it can warm "
      "up.", "condition"),
+    ("wood chips from the pruning go to the Elm Street community garden to surface the "
+     "children's play area", "Wood chips from the pruning are taken to the Elm Street "
+     "community garden for mulching.", "condition"),
     ("after every concert the stage manager switches on the blower motor",
      "After every concert the stage manager switches off the blower motor.", "opposite"),
     ("Marta runs the 05:30 milking of the Saanen herd in Parlour A every day",
@@ -159,6 +162,8 @@ def test_near_misses_of_the_thirty_third_and_thirty_fourth_sets(request_text: st
      "Techs order stock from the main store by 11 am so it arrives the same afternoon."),
     ("Grade A eggs go to the farm shop", "Grade A eggs are sold in the farm shop."),
     ("Plan A is the default. A backup is kept", "Plan A is the default and a backup is kept."),
+    ("wood chips go to the community garden for mulching", "Wood chips are taken to the "
+     "community garden for mulching."),
     ("two of the four pumps run at night", "2 of our 4 pumps run at night."),
 ])
 def test_guards_of_the_thirty_third_and_thirty_fourth_sets(request_text: str,

@@ -49,11 +49,25 @@ def _reason(f: Facets) -> tuple[str, list[str]] | None:
     for i in range(len(toks) - 1, 0, -1):
         t, after = toks[i], toks[i + 1] if i + 1 < len(toks) else ""
         opens = (t in _OPENERS and not (t == "so" and after in _NOT_AFTER_SO)) or (
-            t == "to" and after in _PURPOSE_VERBS) or (t == "order" and after == "to")
+            t == "to" and (after in _PURPOSE_VERBS or _verb_then_object(toks, i + 1, f))) or (
+            t == "order" and after == "to") or (t == "for" and len(after) > _ING and after
+                                                 .endswith("ing") and i + 2 >= len(toks))
         if opens:
             words = [w for w in toks[i + 1:] if compared(w)][:_REACH]
             return (" ".join(toks[i:i + 1 + _REACH]), words) if words else None
     return None
+
+
+#: "for **mulching**": a gerund of more letters than this, ending the text, is a purpose.
+_ING = 5
+_OBJECT_OPENERS = frozenset(["the", "a", "an", "our", "their", "its", "any", "every"])
+
+
+def _verb_then_object(toks: tuple[str, ...], i: int, f: Facets) -> bool:
+    """"to **surface the** play area": after "to", a word that is no name, number or
+    determiner, then a determiner: a verb and its object (not "to the garden")."""
+    return i + 1 < len(toks) and toks[i] not in _OBJECT_OPENERS and toks[i] not in f.names \
+        and not toks[i][:1].isdigit() and toks[i + 1] in _OBJECT_OPENERS
 
 
 def _missing(words: list[str], other: Facets) -> int:
