@@ -227,7 +227,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     # while "allowed in the **kitchen**" / "blocked in the **lobby**" still swaps a place
     out.extend(_order_conflicts(request, stored, a, b, any(c.subject for c in out),
                                 frozenset(opposite[:2]) if opposite else frozenset()))
-    if not out and (part := clauses.restated_clause(stored, a)) is not None:
+    if not out and not wording.is_long(request, stored) \
+            and (part := clauses.restated_clause(stored, a)) is not None:
         out = conflicts(request, part)  # the one clause the request restates, read alone
     return out
 

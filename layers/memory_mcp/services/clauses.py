@@ -120,7 +120,9 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     restates, when ``rb`` has several and all but ``_OUTSIDE`` of the request's content words
     are in that one: "sweat-soaked chorus **tights** are washed at 40 °C" against "Sweat-soaked
     chorus **shirts** are washed at 40 °C after every show; the velvet doublets are
-    dry-cleaned only". Read against the whole fact, the other clause's words hid the swap."""
+    dry-cleaned only". Read against the whole fact, the other clause's words hid the swap.
+    Short texts only (``agreement``), as ``moved_name``: a document has hundreds of
+    sentences."""
     parts = _pieces(rb)
     if len(parts) < 2:
         return None

@@ -128,6 +128,7 @@ def _read(text: str) -> Facets:
     durations: list[float] = []
     stems: set[str] = set()
     read = spoken(lower, numbers, durations)  # "half past seven", "twice a year", ...
+    labelled = frozenset(_LABELLED.findall(text)) if "A" in raw else frozenset()
     for i, (tok, low) in enumerate(zip(raw, lower, strict=True)):
         nxt = lower[i + 1].replace(".", "") if i + 1 < len(lower) else ""
         once = low == "once" and nxt in _CLAUSE_OPENERS  # "once there are …": no count
@@ -158,7 +159,7 @@ def _read(text: str) -> Facets:
                 numbers.add(clock(low + nxt))
             else:
                 numbers.add(value)
-        elif i not in read and (_is_name(tok) or _label(raw, i, text)) \
+        elif i not in read and (_is_name(tok) or _label(raw, i, labelled)) \
                 and not (i == 0 and _instruction(text, lower)) \
                 and low not in WEEKDAYS \
                 and singular_weekday(low) not in WEEKDAYS and low not in ENVIRONMENTS \
@@ -265,12 +266,15 @@ _ORDER_OBJECTS = frozenset("the your our their all each every any".split())  # n
 _ORDER_PARTICLES = frozenset(["off", "out", "up", "down"])
 
 
-def _label(raw: list[str], i: int, text: str) -> bool:
+def _label(raw: list[str], i: int, labelled: frozenset[str]) -> bool:
     """A capital "A" right after a word, no stop between them, is a label, not the article
     (which is capitalised only where a sentence starts): "Parlour **A**", "Grade **A**", "the
-    studio **A** booth" (so "Parlour A" / "Parlour B" name two parlours)."""
-    return raw[i] == "A" and i > 0 and re.search(
-        rf"(?<![\w.+\-]){re.escape(raw[i - 1])}[ \t]+A\b", text) is not None
+    studio **A** booth" (so "Parlour A" / "Parlour B" name two parlours). ``labelled``: the
+    words a label "A" follows in the text (``_LABELLED``, found in one pass)."""
+    return raw[i] == "A" and i > 0 and raw[i - 1] in labelled
+
+
+_LABELLED = re.compile(r"([\w.+\-]+)[ \t]+A\b")
 
 
 def _is_name(token: str) -> bool:

@@ -44,7 +44,7 @@ def _lists(x: Facets, y: Facets) -> list[tuple[str, str]]:
     """Pairs of ``x``'s list members (name or number, around "and"/"or") of which ``y`` has
     exactly one: (the member ``y`` lacks, the member it has)."""
     out = []
-    toks = x.tokens
+    toks, seen = x.tokens, frozenset(y.tokens)  # once: a long text's tokens are thousands
     for i, t in enumerate(toks):
         if t not in _JOINS or i == 0:
             continue
@@ -55,9 +55,11 @@ def _lists(x: Facets, y: Facets) -> list[tuple[str, str]]:
             continue  # "every 6 weeks **and Blaze**": two clauses; "between 6 and 10": a range
         new_right = [w for w in right if w not in left]
         new_left = [w for w in left if w not in right]
-        if _found(left, y) and new_right and not any(_found([w], y) for w in new_right):
+        if _found(left, y, seen) and new_right and not any(_found([w], y, seen)
+                                                            for w in new_right):
             out.append((" ".join(right), " ".join(left)))
-        elif _found(right, y) and new_left and not any(_found([w], y) for w in new_left):
+        elif _found(right, y, seen) and new_left and not any(_found([w], y, seen)
+                                                              for w in new_left):
             out.append((" ".join(left), " ".join(right)))
     return out
 
@@ -77,11 +79,12 @@ def _kinds(words: list[str]) -> frozenset[bool]:
 _RANGES = frozenset(["between", "from"])
 
 
-def _found(words: list[str], y: Facets) -> bool:
-    """Whether ``y`` has each of ``words`` (a number as the same value)."""
+def _found(words: list[str], y: Facets, seen: frozenset[str]) -> bool:
+    """Whether ``y`` (whose tokens are ``seen``) has each of ``words`` (a number as the same
+    value)."""
     for w in words:
         value = number(w) if w[:1].isdigit() else None
-        if not (w in y.tokens or (value is not None and value in y.numbers)):
+        if not (w in seen or (value is not None and value in y.numbers)):
             return False
     return True
 
