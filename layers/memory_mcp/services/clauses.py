@@ -81,17 +81,7 @@ def _clauses(text: str, f: Facets) -> tuple[tuple[frozenset[str], frozenset[str]
 
 
 def _segments(text: str) -> list[str]:
-    sentences: list[str] = []
-    for piece in re.split(r";\s*|:\s+", text):
-        held = ""
-        for sentence in re.split(r"(?<=\.)\s+", piece):
-            if held and not _ABBREVIATION.search(held):
-                sentences.append(held)
-                held = sentence
-            else:
-                held = f"{held} {sentence}".strip()
-        if held:
-            sentences.append(held)
+    sentences = _pieces(text, r";\s*|:\s+")
     out: list[str] = []
     for sentence in sentences:
         words, current = sentence.split(), list[str]()
@@ -134,10 +124,11 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     return best
 
 
-def _pieces(text: str) -> list[str]:
-    """The text's semicolon clauses and sentences (not split after "Dr." or "rev.")."""
+def _pieces(text: str, breaks: str = r";\s*") -> list[str]:
+    """The text's clauses at ``breaks`` (semicolons; ``_segments`` adds colons) and its
+    sentences (not split after "Dr." or "rev.")."""
     out: list[str] = []
-    for piece in re.split(r";\s*", text):
+    for piece in re.split(breaks, text):
         held = ""
         for sentence in re.split(r"(?<=\.)\s+", piece):
             if held and not _ABBREVIATION.search(held):
