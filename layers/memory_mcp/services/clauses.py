@@ -117,11 +117,12 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     if len(parts) < 2:
         return None
     mine = {stem(t) for t in a.tokens if content_word(t)}
-    best = max(parts, key=lambda p: len(mine & _stems(p)))
-    others = set().union(*(_stems(p) for p in parts if p is not best)) - _stems(best)
-    if len(mine - _stems(best)) > _OUTSIDE or mine & others:
+    stems = [_stems(p) for p in parts]  # each clause read once
+    at = max(range(len(parts)), key=lambda k: len(mine & stems[k]))
+    others = set().union(*(s for k, s in enumerate(stems) if k != at)) - stems[at]
+    if len(mine - stems[at]) > _OUTSIDE or mine & others:
         return None  # not one clause: "Kai does the morning bookings and Nerea afternoons"
-    return best
+    return parts[at]
 
 
 def _pieces(text: str, breaks: str = r";\s*") -> list[str]:

@@ -165,16 +165,19 @@ _RESTRICT_REACH = 12
 
 def restrictive(lower: tuple[str, ...]) -> int:
     """How many of the text's denial words only restrict it, as "only" does: a denial with an
-    "until", "unless", "except", "but", "without" or "else" after it in the same sentence
-    ("**no** batch is kegged **until** Marco signs it off" says "kegged only after Marco signs
-    it off"), counting that word too when it is a negation itself ("**nobody except** …")."""
+    "until", "unless", "except", "but", "without" or "else" at most ``_RESTRICT_REACH``
+    words after it ("**no** batch is kegged **until** Marco signs it off" says "kegged only
+    after Marco signs it off"), counting that word too when it is a denial itself ("**nobody
+    except** …")."""
     words, count, used = list(lower), 0, set()
-    for i in denials(words):
+    denying = denials(words)
+    denied_at = set(denying)  # once: read per denial, it made a long text's check quadratic
+    for i in denying:
         if i in used:
             continue
         close = next((j for j in range(i + 1, min(len(words), i + 1 + _RESTRICT_REACH))
                       if words[j] in _RESTRICTS), None)
         if close is not None:
-            count += 1 + (close in denials(words))
+            count += 1 + (close in denied_at)
             used.add(close)
     return count
