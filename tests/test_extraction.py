@@ -22,12 +22,10 @@ from botocore.stub import Stubber
 from moto import mock_aws
 
 from memory_mcp.config import Settings
-from memory_mcp.documents import extract as extract_module
 from memory_mcp.documents import formats as formats_module
+from memory_mcp.documents import office as office_module
 from memory_mcp.documents.extract import (
-    DOCX_CORRUPT,
     OCR_MISSING,
-    PDF_CORRUPT,
     ExtractionError,
     Limits,
     extract_text,
@@ -42,6 +40,7 @@ from memory_mcp.documents.llm import (
     parse_reply,
 )
 from memory_mcp.documents.ocr import TesseractOcr, TextractOcr, build_ocr
+from memory_mcp.documents.office import DOCX_CORRUPT, PDF_CORRUPT
 from memory_mcp.documents.segment import split_memories, summarize
 from memory_mcp.documents.sniff import detect_kind, image_size, verify
 from memory_mcp.documents.storage import transcript_key
@@ -291,7 +290,7 @@ def test_docx_failures(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ExtractionError) as info:
         extract_text(fmt, zip_bytes({"word/document.xml": b"<not-xml"}), "bad.docx", limits())
     assert str(info.value) == DOCX_CORRUPT
-    monkeypatch.setattr(extract_module, "MAX_DOCX_EXPANDED_BYTES", 1000)
+    monkeypatch.setattr(office_module, "MAX_DOCX_EXPANDED_BYTES", 1000)
     with pytest.raises(ExtractionError, match="expands to more than"):
         extract_text(fmt, make_docx(), "bomb.docx", limits())
 

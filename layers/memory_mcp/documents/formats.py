@@ -1,6 +1,7 @@
 """The upload types the server accepts, the checks on what a client declares, and the small
-value types every extractor shares (``ExtractionError``, ``Limits``, ``Extracted``; the
-``extract`` module re-exports them, and this leaf module keeps imports acyclic).
+value types every extractor shares (``ExtractionError``, ``Limits``, ``Extracted``,
+``TextBudget``; the ``extract`` module re-exports the first three, and this leaf module keeps
+imports acyclic).
 
 Everything downstream (the upload route, the worker, the extractors) keys off one ``Format``
 looked up here, so adding a type is one entry in ``ALLOWED`` plus an extractor. The declared
@@ -14,6 +15,7 @@ import re
 import time
 import unicodedata
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
 from memory_mcp.errors import InvalidInputError, MemoryMcpError
@@ -79,6 +81,51 @@ class Extracted:
     pages: int | None = None
     total_chars: int | None = None
     pages_read: int | None = None
+
+
+class TextBudget:
+    """Accumulates text up to ``max_chars``; ``add`` (after ``sep``) is False once full.
+
+    Every reader fills one, so no format can grow text past the limit, and the cut lands at a
+    word boundary where one is near."""
+
+    def __init__(self, max_chars: int) -> None:
+        self._parts: list[str] = []
+        self._size = 0
+        self._max = max_chars
+        self.truncated = False
+
+    def add(self, piece: str, sep: str = "\n") -> bool:
+        if self.truncated:
+            return False
+        if self._parts:
+            piece = sep + piece
+        room = self._max - self._size
+        if len(piece) > room:
+            self._parts.append(cut_at_word(piece, room))
+            self.truncated = True
+            return False
+        self._parts.append(piece)
+        self._size += len(piece)
+        return True
+
+    @property
+    def text(self) -> str:
+        return "".join(self._parts)
+
+
+def file_stem(filename: str) -> str:
+    """The filename without folder or extension, underscores as spaces: the fallback title."""
+    return PurePosixPath(filename).stem.replace("_", " ").strip() or filename
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """``text[:limit]``, backed off to a word boundary when one is near."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ", max(0, limit - 200))
+    return cut[:space] if space > 0 else cut
 
 
 @dataclass(frozen=True)

@@ -35,20 +35,18 @@ from memory_mcp.documents.coverage import MAX_PASSAGE_CHARS, fit
 from memory_mcp.documents.dedupe import dedupe
 from memory_mcp.documents.dedupe import key as _key
 from memory_mcp.documents.running_lines import without_running_lines
-from memory_mcp.services.lexicon import STOP_WORDS
+from memory_mcp.documents.sentences import (
+    MAX_MEMORY_CHARS,
+    MIN_WORDS,
+    SENTENCE_END,
+    sentences,
+    split_long,
+    word_count,
+)
 
-MAX_MEMORY_CHARS = 500
 MAX_RECORD_CHARS = 2_000
-MIN_WORDS = 4
-MIN_STANDALONE_WORDS = 3
 MAX_HEADING_WORDS = 8
 
-#: A trailing "." after these is no sentence end (not "etc"); "J.", "e.g.", "U.S." by shape.
-_ABBREVIATIONS = frozenset({
-    "mr", "mrs", "ms", "mx", "dr", "prof", "sr", "jr", "st", "mt", "vs", "cf", "al", "fig", "figs",
-    "no", "nos", "vol", "vols", "pp", "ed", "eds", "approx", "est", "dept", "inc", "ltd", "co",
-    "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-    "ca", "op", "pg", "sec", "ch", "art", "gen", "col", "capt", "lt", "sgt", "rev", "hon", "univ"})
 _CHARS = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi",
                         "\ufb04": "ffl", "\u00a0": " ", "\u00ad": "", "\t": " ", "\r": "\n"})
 _BOILERPLATE = re.compile(
@@ -67,22 +65,13 @@ _NOTICE = re.compile(r"^(?:©|\(c\)|copyright\b)|^all rights reserved|all rights
 #: to the buyer." has none of them: a clause).
 _NOTICE_SIGN = re.compile(r"©|\(c\)|\b(?:19|20)\d\d\b|all rights reserved", re.IGNORECASE)
 _NOTICE_WORDS = 8
-#: Lone fragments that carry nothing on their own ("Thanks!", "Ok."); any other word keeps one.
-_COURTESY = frozenset("""thanks thank you ok okay yes no hi hello hey regards best kind cheers
-sincerely bye goodbye please welcome dear all everyone team note notes tbd n a na""".split())  # noqa: SIM905
 _BULLET = re.compile(r"^(?:[-*+•▪‣◦●]|\(?\d{1,3}[.)]|[a-z][.)])\s+")
 _ATX = re.compile(r"^(#{1,6})\s")
 _KEY_VALUE = re.compile(r"^[^\s:;|.!?][^:;|.!?]{0,59}: \S")
 _SECOND_PAIR = re.compile(r"; [^:;|.!?]{1,60}: \S")
-# Every pattern here runs on untrusted text: none may backtrack quadratically (a match can
-# only start at the beginning of a punctuation run; bracketed spans are bounded).
-_SENTENCE_END = re.compile(
-    r"(?<![.!?\u2026])[.!?\u2026]+[\"'\u201d\u2019)\]]*\s+|[\u3002\uff01\uff1f]+")
 _LINK = re.compile(r"!?\[([^\]\n]{0,300})\]\([^)\s]{0,500}\)")
 #: Table-of-contents leaders, checked at the end of a line once trailing page numbers are gone.
 _LEADERS = ("....", ". . .", "\u2026\u2026", "____")
-_OPENERS = "\"'\u201c\u2018(["
-_CLAUSE_BREAKS = ("; ", ", ", " \u2013 ", " \u2014 ", ": ", " ")
 
 
 @dataclass
@@ -105,10 +94,10 @@ def statements(text: str) -> list[str]:
 def _candidates(text: str) -> Iterator[str]:
     for unit in _units(text):
         if unit.record:
-            yield from _split_long(unit.text, MAX_RECORD_CHARS)
+            yield from split_long(unit.text, MAX_RECORD_CHARS)
             continue
-        for sentence in _sentences(unit.text):
-            for part in _split_long(sentence, MAX_MEMORY_CHARS):
+        for sentence in sentences(unit.text):
+            for part in split_long(sentence, MAX_MEMORY_CHARS):
                 context = unit.heading and _key(unit.heading) not in _key(part)
                 yield f"{unit.heading}: {part}" if context else part
 
@@ -118,7 +107,7 @@ def summarize(title: str, text: str, max_chars: int = 600) -> str:
     title_key = _key(title)
     picked: list[str] = []
     for unit in _units(text):
-        pieces = [unit.text] if unit.record else _sentences(unit.text)
+        pieces = [unit.text] if unit.record else sentences(unit.text)
         for piece in pieces:
             if _key(piece) == title_key:
                 continue
@@ -166,7 +155,7 @@ def _units(text: str) -> Iterator[_Unit]:
             body_seen = True
             bullet = _BULLET.match(line)
             item = line[bullet.end():] if bullet else line
-            short = bool(bullet) and _words(item) < MIN_WORDS
+            short = bool(bullet) and word_count(item) < MIN_WORDS
             if joinable and not line_wise and (not bullet or short):  # continuation, or
                 # "a; b; c" list items
                 units[-1][0].append(("; " if bullet and in_list else " ") + item)
@@ -185,8 +174,8 @@ def _one_per_line(lines: list[str]) -> bool:
     sentence end in or after it, and at least 80 % of them starting with a capital or a digit.
     Hard-wrapped prose has a full stop somewhere and starts a line with a capital about as
     often as its words start with one, so its lines still join."""
-    if len(lines) < 3 or any(_BULLET.match(ln) or _words(ln) < MIN_WORDS
-                             or ln[-1] in ".!?\u2026" or _SENTENCE_END.search(ln)
+    if len(lines) < 3 or any(_BULLET.match(ln) or word_count(ln) < MIN_WORDS
+                             or ln[-1] in ".!?\u2026" or SENTENCE_END.search(ln)
                              for ln in lines):
         return False
     starts = sum(1 for ln in lines if ln[0].isupper() or ln[0].isdigit())
@@ -240,84 +229,3 @@ def _inline(text: str) -> str:
     """Markdown links/emphasis/code marks → plain text."""
     return " ".join(_LINK.sub(r"\1", text).replace("**", "").replace("__", "").replace("`", "")
                     .split())
-
-
-def _sentences(text: str) -> list[str]:
-    """Sentences, short fragments joined to a neighbour, lone fragments dropped."""
-    pieces: list[str] = []
-    start = 0
-    for match in _SENTENCE_END.finditer(text):
-        end = match.end()
-        following = text[end:end + 1]
-        if match.group().strip()[0] in ".!?…" and following and not (
-                following.isupper() or following.isdigit() or following in _OPENERS):
-            continue
-        if match.group().strip() == "." and (
-                _is_abbreviation(text[max(start, match.start() - 40):match.start()])
-                or _ordinal_date(text, match.start(), end)):
-            continue
-        pieces.append(text[start:end].strip())
-        start = end
-    pieces.append(text[start:].strip())
-    merged: list[str] = []
-    for piece in filter(None, pieces):
-        if merged and (_words(piece) < MIN_WORDS or _words(merged[-1]) < MIN_WORDS) and \
-                len(merged[-1]) + len(piece) < MAX_MEMORY_CHARS:
-            merged[-1] += " " + piece
-        else:
-            merged.append(piece)
-    return [m for m in merged if _words(m) >= MIN_STANDALONE_WORDS or _informative(m)]
-
-
-#: Capitalised month names that follow an ordinal day ("am 31. Dezember"); languages that
-#: write months in lower case ("31. desember", "31 grudnia") never looked like a sentence end.
-_MONTHS = frozenset("""januar jänner februar märz april mai juni juli august september oktober
-november dezember""".split())  # noqa: SIM905
-#: German words before an ordinal day ("am 31.", "bis zum 14.", "vom 3."): only then is "N."
-#: before a month a date ("The team grew to 12. August was busy" stays two sentences).
-_DAY_BEFORE = re.compile(r"(?:^|\s)(?:am|vom|zum|bis|ab|seit|den|dem|der|des|vor|nach|"
-                         r"zwischen|und|oder|Am|Vom|Zum|Bis|Ab|Seit|Den|Dem|Der|Vor|Nach)\s+"
-                         r"(?:[1-9]|[12]\d|3[01])$")
-
-
-def _ordinal_date(text: str, dot: int, end: int) -> bool:
-    """"31." after a German article or preposition and before a month name is a date, not a
-    sentence end ("Die Inventur beginnt am 31. Dezember um acht Uhr.")."""
-    following = re.match(r"\w+", text[end:end + 20])
-    return (bool(_DAY_BEFORE.search(text[max(0, dot - 20):dot])) and following is not None
-            and following.group().lower() in _MONTHS)
-
-
-def _informative(fragment: str) -> bool:
-    """A short fragment that says something ("Budget approved.", "Call Marta.", "WiFi:
-    GuestNet"): kept as its own memory; only courtesy and filler ("Thanks!", "Ok.") is not."""
-    return any(w not in STOP_WORDS and w not in _COURTESY
-               for w in re.findall(r"\w+", fragment.lower()))
-
-
-def _is_abbreviation(before: str) -> bool:
-    token = before.rsplit(None, 1)[-1].lstrip("([\"'“").lower() if before.strip() else ""
-    return (token in _ABBREVIATIONS or bool(re.fullmatch(r"(?:[a-z]\.)+[a-z]", token))
-            or (len(token) == 1 and token.isalpha()))
-
-
-#: Scripts written without spaces: about two characters a word.
-_UNSPACED = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
-
-
-def _words(text: str) -> int:
-    """Words, counting text in Chinese, Japanese or Korean script at two characters a word
-    (whitespace alone made a paragraph of Chinese one "word", dropped as a fragment)."""
-    return len(text.split()) + len(_UNSPACED.findall(text)) // 2
-
-
-def _split_long(text: str, limit: int) -> list[str]:
-    """Pieces of at most ``limit`` chars, cut at a clause boundary, else a space."""
-    parts: list[str] = []
-    while len(text) > limit:
-        found = ((text.rfind(sep, limit // 2, limit), sep) for sep in _CLAUSE_BREAKS)
-        at, sep = next(((i, sep) for i, sep in found if i > 0), (limit, ""))
-        cut = at + len(sep.rstrip())
-        parts.append(text[:cut].strip())
-        text = text[cut:].strip()
-    return [*parts, text] if text else parts
