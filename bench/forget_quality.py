@@ -125,6 +125,12 @@ THIRTYSIXTH = ROOT / "bench" / "data" / "forget_thirtysixth.json"
 #: 3a01a16 and not tuned on: ``--set thirtyseventh``, ``--set thirtyeighth``.
 THIRTYSEVENTH = ROOT / "bench" / "data" / "forget_thirtyseventh.json"
 THIRTYEIGHTH = ROOT / "bench" / "data" / "forget_thirtyeighth.json"
+#: A thirty-ninth, a fortieth and a forty-first, written by three more helpers at once
+#: (2026-12-05), each first run on the rules as they stood when it arrived:
+#: ``--set thirtyninth``, ``--set fortieth``, ``--set fortyfirst``.
+THIRTYNINTH = ROOT / "bench" / "data" / "forget_thirtyninth.json"
+FORTIETH = ROOT / "bench" / "data" / "forget_fortieth.json"
+FORTYFIRST = ROOT / "bench" / "data" / "forget_fortyfirst.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
@@ -138,7 +144,8 @@ SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth":
         "thirtysecond": THIRTYSECOND, "thirtythird": THIRTYTHIRD,
         "thirtyfourth": THIRTYFOURTH, "thirtyfifth": THIRTYFIFTH,
         "thirtysixth": THIRTYSIXTH, "thirtyseventh": THIRTYSEVENTH,
-        "thirtyeighth": THIRTYEIGHTH}
+        "thirtyeighth": THIRTYEIGHTH, "thirtyninth": THIRTYNINTH, "fortieth": FORTIETH,
+        "fortyfirst": FORTYFIRST}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

@@ -190,7 +190,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or parts.part_of_bare(a, b) or parts.either_or(a, b)
                          or parts.count_per(a, b) or parts.part_of_whole(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)
-                         or members.list_member(a, b)),
+                         or members.list_member(a, b) or members.all_of_fewer(a, b)),
                         ("schedule", schedules.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
@@ -211,7 +211,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
-        or doers.turned_sender(a, b) or doers.by_or_to(a, b)
+        or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs '
                                                f'"{route[1]}"'))

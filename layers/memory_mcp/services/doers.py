@@ -166,3 +166,69 @@ def _after(f: Facets, word: str) -> dict[tuple[str, str], str]:
         if head is not None:
             out[(verb_stem(toks[i - 1]), stem(head))] = f"{toks[i - 1]} {word} {head}"
     return out
+
+
+#: How far after its verb the "from" of a source may stand ("collect used tyre casings
+#: **from** Murfitts").
+_SOURCE_REACH = 8
+
+
+def source_subject(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """A name that does something in one text is where it comes from in the other, with the
+    same verb: "**Murfitts collects** our used casings" / "we **collect** used casings **from
+    Murfitts**", "**Mapes orders** bass strings from us" / "**order** bass strings **from
+    Mapes**" (the forty-first and thirty-ninth sets). Read for names only, right before the
+    verb (helpers such as "must" between), and only where the text that names the doer never
+    has it after "from" itself."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        sourced = _sources(y)
+        if not sourced:
+            continue
+        for name, verb in _named_subjects(x):
+            if (name, verb) in sourced and (name, verb) not in _sources(x):
+                found = (f"{name} {verb}…", f"{verb}… from {name}")
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+def _named_subjects(f: Facets) -> list[tuple[str, str]]:
+    """(name, verb stem) for each name of ``f`` right before its verb: a word in -s after the
+    name, or any word after a helper ("must", "will"), not a preposition or an auxiliary."""
+    toks, out = f.tokens, []
+    for i, t in enumerate(toks[:-1]):
+        if t not in f.names:
+            continue
+        j = i + 1
+        while j < len(toks) - 1 and toks[j] in BETWEEN:
+            j += 1
+        verb = toks[j]
+        if content_word(verb) and verb not in PASSIVE_AUX and verb not in PREPOSITIONS \
+                and (j > i + 1 or (verb.endswith("s") and not verb.endswith("ss"))):
+            out.append((t, verb_stem(verb)))  # "Mapes **orders**", "Mapes **will** order",
+            # not "Initech **invoice** 4471" (a noun after a name)
+    return out
+
+
+def _sources(f: Facets) -> set[tuple[str, str]]:
+    """(name, verb stem) for each name after a "from" that follows an active verb within
+    ``_SOURCE_REACH`` words: the name is where that verb's thing comes from. A verb is read
+    as active only where it opens the text ("**Order** strings from Mapes") or follows a
+    person's pronoun or a helper ("**we collect**", "must **buy**"): "pushed from MLflow"
+    (a passive) and "the sondes from Vaisala" (a thing's origin) name no source of a doing."""
+    toks, out = f.tokens, set()
+    for i, t in enumerate(toks[1:-1], 1):
+        if t != "from":
+            continue
+        name = next((w for w in toks[i + 1:i + 3] if w in f.names), None)
+        if name is None:
+            continue
+        for j in range(max(0, i - _SOURCE_REACH), i):
+            if content_word(toks[j]) and (toks[j - 1] in _ACTIVE_BEFORE if j
+                                          else not toks[j].endswith("s")):  # "**Order**
+                # strings from Mapes" (an instruction), not "**Referrals** from GPs arrive"
+                out.add((name, verb_stem(toks[j])))
+    return out
+
+
+#: Words after which a verb is active: a person's pronoun, a helper, an infinitive's "to".
+_ACTIVE_BEFORE = BETWEEN | frozenset(["we", "you", "they", "i", "he", "she", "to"])

@@ -49,7 +49,10 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "p
                 # concentrations and pressures: "alarms at 10 **ppm**" / "… 10 **mg/m³**"
                 "ppm": "ppm", "ppb": "ppb", "mg/m³": "mg/m3", "mg/m3": "mg/m3",
                 "mg/l": "mg/l", "psi": "psi", "bar": "bar", "kpa": "kilopascals",
-                "g": "grams", "gram": "grams", "grams": "grams"}
+                "g": "grams", "gram": "grams", "grams": "grams",
+                # torques: "torqued to 110 **Nm**" / "… 110 **ft-lb**" (the thirty-ninth set)
+                "nm": "nm", "newton-metres": "nm", "newton-meters": "nm", "ft-lb": "ft-lb",
+                "ft-lbs": "ft-lb", "lb-ft": "ft-lb", "lbf-ft": "ft-lb"}
 #: Units read as a multiple of another, so "a 1.5 km zone" / "1,500 metres", "6.5 cm" /
 #: "65 mm" and "1.5 MW" / "1,500 kW" agree.
 SCALED = {"kilometers": ("meters", 1000.0), "centimeters": ("millimeters", 10.0),
@@ -64,7 +67,8 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
                       "kilobytes", "megabytes", "gigabytes", "terabytes", "kph", "mph",
                       "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
                       "liters", "gallons", "feet", "meters", "centimeters", "millimeters",
-                      "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams"])
+                      "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams",
+                      "nm", "ft-lb"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",

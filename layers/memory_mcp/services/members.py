@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word, stem
 
 #: Words joining two members of a list.
 _JOINS = frozenset(["and", "or", "&"])
@@ -96,3 +97,39 @@ def _narrowed(a: Facets, kept: str) -> bool:
     toks = a.tokens
     return any(toks[j] in _ALONE for i, t in enumerate(toks) if t == first
                for j in range(max(0, i - _AFTER_ALONE), i))
+
+
+def all_of_fewer(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """"**all** bookings" against "**all corporate** bookings": "all" of one thing, and "all"
+    of a narrower kind of it in the other text (a word before the shared noun that the other
+    text never says). Found by the thirty-ninth and forty-first sets, whose requests widened
+    the fact's "all corporate bookings" and "all TPN bag batches" to every booking and batch."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for mods_x, head_x in _all_phrases(x):
+            for mods_y, head_y in _all_phrases(y):
+                if stem(head_x) != stem(head_y):
+                    continue
+                extra = [m for m in mods_y if stem(m) not in x.stems and m not in x.names]
+                if extra and all(stem(m) in y.stems or m in y.names for m in mods_x):
+                    found = (f"all {head_x}", f"all {' '.join(extra)} {head_y}")
+                    return (found[1], found[0]) if flip else found
+    return None
+
+
+def _all_phrases(f: Facets) -> list[tuple[list[str], str]]:
+    """(the words before the noun, the noun) of each "all" followed by up to four words that
+    say something ("all **TPN bag batches**"), each of them read as the noun in turn; none
+    where a stop word follows ("all **of** them", "all **are** checked")."""
+    toks = f.tokens
+    out: list[tuple[list[str], str]] = []
+    for i, t in enumerate(toks):
+        if t != "all":
+            continue
+        words: list[str] = []
+        for w in toks[i + 1:i + 5]:
+            if not content_word(w) or w[:1].isdigit():
+                break
+            words.append(w)
+        # each word may be the noun: "all **batches** made in the unit"
+        out.extend((words[:k], words[k]) for k in range(len(words)))
+    return out

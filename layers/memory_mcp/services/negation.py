@@ -57,10 +57,35 @@ _WORD = re.compile(r"[\w'\-/.@#]+")
 
 
 def denials(lower: list[str], off: Marks | None = None) -> list[int]:
-    """Positions of the negation words that deny the statement (not contrasts)."""
+    """Positions of the words that deny the statement (not contrasts): negation words, and
+    words that deny by their meaning (``_implicit``)."""
     return [i for i, w in enumerate(lower)
-            if (w in NEGATIONS or w.endswith("n't")) and not _contrast_not(lower, i, off)
-            and not _free(lower, i)]
+            if ((w in NEGATIONS or w.endswith("n't")) and not _contrast_not(lower, i, off)
+                and not _free(lower, i)) or _implicit(lower, i)]
+
+
+#: Words that deny by their meaning: "fines are **waived**" is "no fines", "loose chalk is
+#: **banned**" is "loose chalk is not allowed", "**non-refundable**" is "no refunds".
+_DENYING = frozenset("""waived waive waives exempt exempted prohibited prohibit prohibits
+forbidden forbid forbids banned ban bans barred excluded non-refundable nonrefundable
+off-limits forgiven""".split())  # noqa: SIM905
+#: Verbs of a purpose that deny what follows: "to **stop** fat staining the feathers" is "so
+#: fat doesn't stain the feathers"; "to **keep** the pipes **from** drifting" likewise ("to
+#: avoid" and "to prevent" reach here as "not": ``short_forms`` spells them so).
+_PREVENTING = frozenset(["stop"])
+_OBLIGED = frozenset("""have has had need needs needed want wants wanted ought used able going
+got""".split())  # noqa: SIM905
+
+
+def _implicit(lower: list[str], i: int) -> bool:
+    w = lower[i]
+    if w in _DENYING:
+        return True
+    if w == "off":
+        return lower[i + 1:i + 2] == ["limits"]
+    if i == 0 or lower[i - 1] != "to" or (i > 1 and lower[i - 2] in _OBLIGED):
+        return False  # "patients **have to stop** aspirin": an instruction, not a purpose
+    return w in _PREVENTING or (w == "keep" and "from" in lower[i + 2:i + 6])
 
 
 #: "at **no** charge", "**no** extra cost": a price (free), not a denial of the statement.

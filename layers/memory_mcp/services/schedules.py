@@ -25,11 +25,21 @@ _LONGER_WORDS = frozenset(["weekly", "fortnightly", "biweekly", "monthly", "quar
 
 
 def _daily(f: Facets) -> str | None:
-    for i, t in enumerate(f.tokens):
+    """"daily", "every night", and "every **clear** night" (one word between, not a weekday
+    or a count: "every Monday night" and "every 3 days" are no daily schedule)."""
+    toks = f.tokens
+    for i, t in enumerate(toks):
         if t in _DAILY:
             return t
-        if t in ("every", "each") and i + 1 < len(f.tokens) and f.tokens[i + 1] in _DAILY_AFTER:
-            return f"{t} {f.tokens[i + 1]}"
+        if t not in ("every", "each"):
+            continue
+        if toks[i + 1:i + 2] and toks[i + 1] in _DAILY_AFTER:
+            return f"{t} {toks[i + 1]}"
+        if toks[i + 2:i + 3] and toks[i + 2] in _DAILY_AFTER and content_word(toks[i + 1]) \
+                and singular_weekday(toks[i + 1]) not in WEEKDAYS \
+                and not toks[i + 1][:1].isdigit() and toks[i + 1] not in NUMBER_WORDS \
+                and toks[i + 1] not in ("other", "second", "few", "alternate"):
+            return " ".join(toks[i:i + 3])
     return None
 
 
@@ -85,7 +95,9 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
     for x, y, px, py, flip in ((a, b, pa, pb, False), (b, a, pb, pa, True)):  # "**once a
         # month**" / "**every Monday**": a period longer than a week against weekdays (not
         # "every week on Monday")
-        if px and "week" not in px and not py and y.weekdays and not x.weekdays:
+        if px and not py and y.weekdays and not x.weekdays and (
+                "week" not in px or (px.startswith("twice") and len(y.weekdays) == 1)):
+            # "**twice a week**" / "every Monday": two days a week against one
             days = "every " + ", ".join(sorted(y.weekdays))
             return (days, px) if flip else (px, days)
     ea, eb = _per_event(a), _per_event(b)  # "refilled **after each flight day**" / "refilled

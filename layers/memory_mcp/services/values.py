@@ -116,7 +116,8 @@ def same_denials(a: Facets, b: Facets) -> bool:
     for x, y, more, fewer in ((a, b, na, nb), (b, a, nb, na)):
         if more > fewer and "only" in y.tokens and "only" not in x.tokens:
             return more - negation.restrictive(x.tokens) == fewer
-    return False
+    ra, rb = negation.restrictive(a.tokens), negation.restrictive(b.tokens)
+    return bool(ra and rb) and na - ra == nb - rb
 
 
 def affirms_aside(f: Facets, other: Facets) -> bool:

@@ -1,0 +1,113 @@
+"""Rules from the thirty-ninth to forty-first forget sets' first runs (3, 3 and 5 wrong forgets
+of 100 near misses; 36, 47 and 51 of 65 rewordings forgotten), and from the earlier sets'
+rewordings refused as "one says the opposite of the other". Each near miss below forgot the
+stored fact before this change, and each guard was refused or must keep agreeing."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_mcp.services import agreement
+
+
+def _kinds(request_text: str, stored: str) -> set[str]:
+    return {c.kind for c in agreement.conflicts(request_text, stored)}
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Children's cards don't get charged overdue fines.",
+     "Overdue fines are waived for children's cards."),
+    ("deposit = 30% of the package, no refunds",
+     "Deposits are 30% of the package price and non-refundable."),
+    ("we allow only chalk balls and ban loose chalk because it clogs the ventilation filters.",
+     "Chalk balls only: loose chalk is not allowed because it clogs the ventilation filters."),
+    ("the slab roller is off-limits to Tuesday wheel-class students unless an instructor is "
+     "there.", "Students in the Tuesday wheel class may not use the slab roller unless an "
+     "instructor is present."),
+    ("we degrease bird skins for 20 minutes in the ultrasonic bath so fat doesn't stain the "
+     "feathers", "Bird skins are degreased in the ultrasonic bath for 20 minutes to stop fat "
+     "from staining the feathers."),
+    ("the hall must stay between 18 and 21 \u00b0C to keep the reed pipes from drifting out of "
+     "tune.", "Keep the hall between 18 and 21 \u00b0C so the reed pipes don't drift out of "
+     "tune."),
+    ("no recording of rehearsals unless the musicians' union has given written consent",
+     "Recording of rehearsals is forbidden without written consent from the musicians' union."),
+    ("protected species are never accepted unless the intake form has a CITES permit number",
+     "No protected species accepted without a CITES permit number on the intake form."),
+])
+def test_words_that_deny_by_meaning_count_as_denials(request_text: str, stored: str) -> None:
+    """"Waived", "non-refundable", "ban", "off-limits" and a purpose's "to stop" / "to keep
+    … from" deny as "no" and "doesn't" do; and two texts that each restrict by a denial ("no
+    … unless", "forbidden without") say the same. Counted apart, each pair read as one text
+    saying the opposite of the other, and the rewording was refused."""
+    assert "negation" not in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Loose chalk is not banned.", "Loose chalk is banned."),
+    ("Loose chalk is allowed.", "Loose chalk is banned."),
+    ("Overdue fines are charged for children's cards.",
+     "Overdue fines are waived for children's cards."),
+    ("Rehearsals are not recorded unless the union objects.",
+     "Rehearsals are recorded unless the union objects."),
+])
+def test_a_denial_by_meaning_still_says_the_opposite_of_its_absence(request_text: str,
+                                                                     stored: str) -> None:
+    """Counting "banned" as a denial keeps "not banned" two denials against one, "allowed"
+    none against one; and only two restricting texts cancel their restrictions."""
+    assert "negation" in _kinds(request_text, stored)
+
+
+def test_an_instruction_to_stop_is_no_purpose() -> None:
+    """"Patients **have to stop** aspirin" says what to do, not why: no denial."""
+    assert "negation" not in _kinds(
+        "patients have to stop aspirin a week before their egg retrieval.",
+        "Patients must stop aspirin one week before egg retrieval.")
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("we collect used tyre casings from Murfitts every second Thursday at the cage behind "
+     "unit 4.", "Murfitts collects our used tyre casings every second Thursday from the cage "
+     "behind unit 4.", "direction"),
+    ("Mapes orders replacement bass strings from us, part MB-114.",
+     "Order replacement bass strings from Mapes, part MB-114; lead time is three weeks.",
+     "direction"),
+    ("wheat starch paste is cooked fresh twice a week and kept in the fridge for up to 5 days.",
+     "Wheat starch paste is cooked fresh every Monday and kept in the fridge for up to 5 days.",
+     "schedule"),
+    ("twilight flats are taken at dusk once a week, on a clear night.",
+     "Twilight flats are taken at dusk on every clear night.", "schedule"),
+    ("alloy wheel nuts are torqued to 110 ft-lb with the Norbar TTi torque wrench.",
+     "Alloy wheel nuts are torqued to 110 Nm with the Norbar TTi torque wrench.", "unit"),
+    ("game master Chloe Martin handles all bookings at weekends.",
+     "Game master Chloe Martin handles all corporate bookings at weekends.", "scope"),
+    ("Dr Helen Mwangi releases all batches made in the unit, chemo and TPN alike.",
+     "Dr Helen Mwangi releases all TPN bag batches.", "scope"),
+    ("groomer Sam Okafor takes all appointments on Wednesdays, dogs included.",
+     "Groomer Sam Okafor takes all cat appointments on Wednesdays.", "scope"),
+])
+def test_near_misses_of_the_thirty_ninth_to_forty_first_sets(request_text: str, stored: str,
+                                                             kind: str) -> None:
+    """A name that does something in one text is the source in the other ("Murfitts
+    collects" / "collect … from Murfitts"); two days a week against one weekday, a week
+    against every clear night; torque in newton-metres against foot-pounds; "all" of a thing
+    against "all" of a narrower kind of it."""
+    assert kind in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Murfitts collects the casings from us.", "The casings are collected from us by Murfitts."),
+    ("MLflow pushes model artifacts to the S3 bucket.",
+     "Model artifacts are pushed from MLflow to the S3 bucket."),
+    ("the spare RS41 sondes from Vaisala live in the locked cabinet in the filling shed.",
+     "Spare Vaisala RS41 sondes are kept in the locked cabinet in the filling shed."),
+    ("The paste is cooked twice a week.", "The paste is cooked every Monday and Thursday."),
+    ("The paste is cooked once a week.", "The paste is cooked every Monday."),
+    ("All the rental wetsuits are rinsed after each trip.",
+     "All rental wetsuits are rinsed after each trip."),
+    ("Nuts are torqued to 110 newton-metres.", "Nuts are torqued to 110 Nm."),
+])
+def test_guards_of_the_thirty_ninth_to_forty_first_sets(request_text: str, stored: str) -> None:
+    """A passive's source, a thing's maker, two days a week named, one weekday a week, "all
+    the" and a unit spelled out still agree."""
+    assert agreement.conflicts(request_text, stored) == []
