@@ -111,3 +111,35 @@ def test_guards_of_the_thirty_ninth_to_forty_first_sets(request_text: str, store
     """A passive's source, a thing's maker, two days a week named, one weekday a week, "all
     the" and a unit spelled out still agree."""
     assert agreement.conflicts(request_text, stored) == []
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("raw materials get decanted into one-litre amber bottles",
+     "Raw materials are decanted into 1-litre amber bottles."),
+    ("the 70-metre line can only be shot from when the red flag is down",
+     "Shooting at the 70 m line is only allowed when the red flag is down."),
+    ("the LTM 1100 needs the full 31-tonne counterweight",
+     "The LTM 1100 needs its full 31 t counterweight."),
+    ("rejected staves get cut into 30-centimetre pieces", "Rejected staves are cut into 30 cm "
+     "pieces."),
+    ("hygiene appointments are booked in half-hour slots",
+     "Hygiene appointments are booked in 30-minute slots."),
+    ("our delivery drones are capped at 120 m altitude",
+     "Our delivery drones are capped at an altitude of 120 metres."),
+    ("the Scanity HDR scans 35mm film at 4K", "The Scanity HDR scans 35mm film at 4K."),
+])
+def test_a_unit_written_into_its_number_reads_as_the_number_and_the_unit(request_text: str,
+                                                                          stored: str) -> None:
+    """"70-metre" and "70 m", "one-litre" and "1-litre", "31-tonne" and "31 t", "half-hour"
+    and "30-minute" say one amount; "35mm" stays a film gauge's name."""
+    assert agreement.conflicts(request_text, stored) == []
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the 70-metre line is shot from the red flag", "the 70-foot line is shot from the red flag"),
+    ("fill the one-litre bottles", "fill the one-gallon bottles"),
+    ("a 31 t counterweight is fitted", "a 31 kg counterweight is fitted"),
+])
+def test_a_unit_written_into_its_number_still_differs_from_another_unit(request_text: str,
+                                                                         stored: str) -> None:
+    assert "unit" in _kinds(request_text, stored)

@@ -52,14 +52,21 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "p
                 "g": "grams", "gram": "grams", "grams": "grams",
                 # torques: "torqued to 110 **Nm**" / "… 110 **ft-lb**" (the thirty-ninth set)
                 "nm": "nm", "newton-metres": "nm", "newton-meters": "nm", "ft-lb": "ft-lb",
-                "ft-lbs": "ft-lb", "lb-ft": "ft-lb", "lbf-ft": "ft-lb"}
+                "ft-lbs": "ft-lb", "lb-ft": "ft-lb", "lbf-ft": "ft-lb",
+                # "120 **m** altitude" is metres (minutes are "min", millions "$2m"), "31 **t**"
+                # tonnes; "ml" and its words, as "3 mm" and its words already were
+                "m": "meters", "t": "tonnes", "tonne": "tonnes", "tonnes": "tonnes",
+                "ml": "milliliters", "millilitre": "milliliters", "millilitres": "milliliters",
+                "milliliter": "milliliters", "milliliters": "milliliters"}
 #: Units read as a multiple of another, so "a 1.5 km zone" / "1,500 metres", "6.5 cm" /
 #: "65 mm" and "1.5 MW" / "1,500 kW" agree.
 SCALED = {"kilometers": ("meters", 1000.0), "centimeters": ("millimeters", 10.0),
           "megawatts": ("kilowatts", 1000.0)}
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
-#: it reads as (``ABBREVIATIONS`` or a temperature scale).
-COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|c|f)", re.IGNORECASE)
+#: it reads as (``ABBREVIATIONS`` or a temperature scale). Not "mm": "35mm" and "16mm" are
+#: film gauges and lenses as often as lengths.
+COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|cm|ml|c|f)",
+                             re.IGNORECASE)
 MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 #: The units of measure a number may carry, as the rules spell them: two texts giving one
 #: number in two of them state two values ("-18 celsius" / "-18 fahrenheit").
@@ -68,7 +75,7 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
                       "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
                       "liters", "gallons", "feet", "meters", "centimeters", "millimeters",
                       "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams",
-                      "nm", "ft-lb"])
+                      "nm", "ft-lb", "tonnes", "milliliters"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",

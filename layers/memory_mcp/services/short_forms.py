@@ -19,6 +19,7 @@ from memory_mcp.services.lexicon import (
     ABBREVIATIONS,
     COMPACT_MEASURE,
     MEASURE_UNITS,
+    MEASURES,
     NEGATIONS,
     NUMBER_WORDS,
     SCALED,
@@ -118,6 +119,10 @@ def expand(raw: list[str]) -> list[str]:
             out += ["priority", priority.group(1)]
         elif version := _VERSION.fullmatch(token):
             out += ["version", version.group(1)]
+        elif (unit := _counted_measure(low)) is not None:
+            out += list(unit)  # "a **70-metre** line", "**one-litre** bottles": 70 meters
+        elif low in _PART_HOURS:
+            out.append(_PART_HOURS[low])  # "half-hour slots" are "30-minute slots"
         elif (head := low.split("-"))[-1] in UNIT_DAYS and len(head) == 2 \
                 and head[0] in _CARDINALS:
             out.append(f"{NUMBER_WORDS[head[0]]:g}-{head[1]}")  # "four-hour" is "4-hour"
@@ -139,6 +144,28 @@ def expand(raw: list[str]) -> list[str]:
         else:
             out.append(token)
     return _bounds(_deadlines(_scaled(_per_hour(_workweek(_but_day(_whenever(out)))))))
+
+
+#: A part of an hour written as a word: its minutes.
+_PART_HOURS = {"half-hour": "30-minute", "quarter-hour": "15-minute"}
+
+
+def _counted_measure(low: str) -> tuple[str, str] | None:
+    """("70", "meters") for "70-metre", ("1", "liters") for "one-litre": a number and a unit of
+    measure written as one word, read as the number and the unit ("the 70 m line"), so the two
+    spellings agree and ``_scaled`` reads "30-centimetre" as "30 cm". Not a duration ("four-
+    hour" stays one word: the durations rule reads it) nor an ordinal ("first-aid")."""
+    head, _, tail = low.partition("-")
+    if not tail or "-" in tail:
+        return None
+    if _AMOUNT.fullmatch(head):
+        value = head.replace(",", "")
+    elif head in _CARDINALS:
+        value = f"{NUMBER_WORDS[head]:g}"
+    else:
+        return None
+    unit = ABBREVIATIONS.get(tail, UNIT_SYMBOLS.get(tail, tail))
+    return (value, unit) if unit in MEASURES else None
 
 
 def _scaled(tokens: list[str]) -> list[str]:
