@@ -84,6 +84,9 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
         if start < end and toks[start] in PRONOUNS:
             return content[0] if content else None
         if not first:
+            if content and content[0] > start and toks[content[0] - 1] in _NOUN_STARTS:
+                return None  # "…, and **the sales** team checks": a noun after its
+                # determiner, though it ends in -s
             return content[0] if content and verb_s(toks[content[0]]) else None
         for i in content[1:]:
             if toks[i] in names and i > start:

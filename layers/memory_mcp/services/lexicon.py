@@ -23,7 +23,9 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "ack": "acknowledgement", "acks": "acknowledgements",
                  "acked": "acknowledged", "2fa": "two-factor authentication",
                  "mfa": "multi-factor authentication", "ta": "teaching assistant",
-                 "tas": "teaching assistants",
+                 "tas": "teaching assistants", "techs": "technicians",
+                 "appt": "appointment", "appts": "appointments", "rh": "relative humidity",
+                 "kg": "kilograms",
                  # units of measure written out, so "30 kilos" / "30 kilograms" agree
                  "kilo": "kilograms", "kilos": "kilograms", "kilogram": "kilograms",
                  "kilometre": "kilometers", "kilometres": "kilometers",
@@ -81,7 +83,13 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
                  "commenc": "start", "begin": "start", "modifi": "chang",
                  "larg": "big", "quick": "fast", "ahead": "advanc",
-                 "supplier": "vendor", "corpor": "compani", "final": "last"}
+                 "supplier": "vendor", "corpor": "compani", "final": "last",
+                 # refused rewordings of the forget sets: "once visibility **falls** under 3
+                 # km" / "**drops** under", "until the lock is **fixed**" / "**repaired**",
+                 # "open to **kids**" / "**children**", "entered **straight** into" /
+                 # "**directly**"
+                 "drop": "fall", "fix": "repair", "kid": "child", "children": "child",
+                 "straight": "direct"}
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
 ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",

@@ -271,16 +271,21 @@ def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, boo
     sides = _sides()
     held_a: dict[tuple[int, int], str] = {}
     held_b: dict[tuple[int, int], str] = {}
+    count: dict[tuple[int, int], list[int]] = {}
     states: dict[int, bool] = {}
-    for tokens, held in ((a, held_a), (b, held_b)):
+    for n, (tokens, held) in enumerate(((a, held_a), (b, held_b))):
         for t in _forms(tokens):
             for pair, side, state in sides.get(t, ()):
                 held.setdefault((pair, side), t)
+                count.setdefault((pair, side), [0, 0])[n] += 1
                 states[pair] = state
+    # one side only in ``a`` and the other only in ``b``; or, where a text names both, one
+    # side more often in each: "on 30 minutes **after** sunset and off 30 minutes after
+    # sunrise" / "on 30 minutes **before** sunset and off 30 minutes after sunrise"
     found = [(word.replace("_", " "), held_b[(pair, 1 - side)].replace("_", " "), states[pair])
              for (pair, side), word in sorted(held_a.items())
-             if (pair, 1 - side) in held_b and (pair, 1 - side) not in held_a
-             and (pair, side) not in held_b]
+             if (pair, 1 - side) in held_b and count[(pair, side)][0] > count[(pair, side)][1]
+             and count[(pair, 1 - side)][1] > count[(pair, 1 - side)][0]]
     # an event pair anywhere makes it another fact ("scale **up** when CPU **rises**" /
     # "scale **down** when CPU **falls**"), whichever pair comes first
     return min(found, key=lambda f: f[2]) if found else None

@@ -36,11 +36,17 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     if not (reason_a and reason_b):
         return None
     lost_a, lost_b = _missing(reason_a[1], b), _missing(reason_b[1], a)
-    if _apart(lost_a, reason_a[1]) and _apart(lost_b, reason_b[1]) \
-            and lost_a + lost_b >= _LEAST:  # "so it's **delivered**" / "so it **arrives**":
-        # one verb each is a reason reworded
+    # "so it's **delivered**" / "so it **arrives**": one verb each is a reason reworded; one
+    # noun each is not ("because of the **noise**" / "because of the **slurry**")
+    least = 2 if _of_thing(reason_a[0]) and _of_thing(reason_b[0]) else _LEAST
+    if _apart(lost_a, reason_a[1]) and _apart(lost_b, reason_b[1]) and lost_a + lost_b >= least:
         return reason_a[0], reason_b[0]
     return None
+
+
+def _of_thing(phrase: str) -> bool:
+    """A reason that names a thing, not an event: "because of the noise"."""
+    return phrase.startswith("because of ")
 
 
 def _reason(f: Facets) -> tuple[str, list[str]] | None:
@@ -79,4 +85,4 @@ def _missing(words: list[str], other: Facets) -> int:
 def _apart(missing: int, words: list[str]) -> bool:
     """Whether more than half of a reason's words (all of them when there are two or fewer)
     are missing from the other text."""
-    return missing == len(words) if len(words) <= 2 else 2 * missing > len(words)
+    return missing == len(words) if len(words) <= 2 else 2 * missing >= len(words)
