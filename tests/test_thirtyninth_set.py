@@ -187,3 +187,22 @@ def test_near_misses_of_the_forty_second_to_forty_fourth_sets(request_text: str,
     often in each text; "because of" one thing or another; a reason half of whose words
     the other text lacks."""
     assert kind in _kinds(request_text, stored)
+
+
+def test_a_name_that_reports_to_the_other_is_another_direction() -> None:
+    """The forty-fourth set: the name acting in one text is where the other's report goes."""
+    assert "direction" in _kinds(
+        "welfare officer Priya Nandakumar reports to head coach Liam Ortega on all safeguarding "
+        "matters.", "Head coach Liam Ortega reports to the club welfare officer, Priya "
+        "Nandakumar, on all safeguarding matters.")
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the Colombian Huila beans sit on shelf C3 in the cold room.",
+     "Green beans from Huila are kept on shelf C3 in the cold room."),
+    ("Liam Ortega reports to Priya Nandakumar on all safeguarding matters.",
+     "Liam Ortega reports to Priya Nandakumar on all safeguarding matters."),
+])
+def test_a_name_after_to_or_from_keeps_its_place(request_text: str, stored: str) -> None:
+    """A capital that only opens the text is no doer, and the same report reads the same."""
+    assert "direction" not in _kinds(request_text, stored)

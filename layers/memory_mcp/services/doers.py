@@ -18,7 +18,7 @@ from memory_mcp.services.direction import (
     receivers,
 )
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import PREPOSITIONS
+from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import MONTHS, WEEKDAYS
 from memory_mcp.services.stems import content_word, singular_weekday, stem, verb_stem
 from memory_mcp.services.word_pool import Pool, parts_pool
@@ -174,27 +174,36 @@ _SOURCE_REACH = 8
 
 
 def source_subject(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """A name that does something in one text is where it comes from in the other, with the
-    same verb: "**Murfitts collects** our used casings" / "we **collect** used casings **from
-    Murfitts**", "**Mapes orders** bass strings from us" / "**order** bass strings **from
-    Mapes**" (the forty-first and thirty-ninth sets). Read for names only, right before the
-    verb (helpers such as "must" between), and only where the text that names the doer never
-    has it after "from" itself."""
+    """A name that does something in one text is where it comes from or goes to in the
+    other, with the same verb: "**Murfitts collects** our used casings" / "we **collect** used
+    casings **from Murfitts**", "**Mapes orders** bass strings from us" / "**order** bass
+    strings **from Mapes**" (the forty-first and thirty-ninth sets), "welfare officer **Priya
+    reports to** head coach Liam" / "head coach **Liam reports to** … Priya" (the forty-fourth).
+    Read for names only, right before the verb (helpers such as "must" between), and only
+    where the text that names the doer never has it after "from" or "to" itself."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         sourced = _sources(y)
         if not sourced:
             continue
-        for name, verb in _named_subjects(x):
-            if (name, verb) in sourced and (name, verb) not in _sources(x):
-                found = (f"{name} {verb}…", f"{verb}… from {name}")
+        mine = _sources(x)
+        for name, verb, at in _named_subjects(x):
+            prep = next((p for p in _ENDS if (name, verb, p) in sourced
+                         and (name, verb, p) not in mine
+                         and _OTHER_END[p] not in x.tokens[at + 1:at + 1 + _SOURCE_REACH]),
+                        None)  # "Apex Hire rents scaffolding **to us**" / "we rent it
+            # **from** Apex Hire": one hire seen from each end
+            if prep is not None:
+                found = (f"{name} {verb}…", f"{verb}… {prep} {name}")
                 return (found[1], found[0]) if flip else found
     return None
 
 
-def _named_subjects(f: Facets) -> list[tuple[str, str]]:
-    """(name, verb stem) for each name of ``f`` right before its verb: a word in -s after the
-    name, or any word after a helper ("must", "will"), not a preposition or an auxiliary."""
-    toks, out = f.tokens, []
+def _named_subjects(f: Facets) -> list[tuple[str, str, int]]:
+    """(name, verb stem, the verb's position) for each name of ``f`` right before its verb: a
+    word in -s after the name, or any word after a helper ("must", "will"), not a preposition
+    or an auxiliary."""
+    toks = f.tokens
+    out: list[tuple[str, str, int]] = []
     for i, t in enumerate(toks[:-1]):
         if t not in f.names:
             continue
@@ -204,29 +213,43 @@ def _named_subjects(f: Facets) -> list[tuple[str, str]]:
         verb = toks[j]
         if content_word(verb) and verb not in PASSIVE_AUX and verb not in PREPOSITIONS \
                 and (j > i + 1 or (verb.endswith("s") and not verb.endswith("ss"))):
-            out.append((t, verb_stem(verb)))  # "Mapes **orders**", "Mapes **will** order",
+            out.append((t, verb_stem(verb), j))  # "Mapes **orders**", "Mapes **will** order",
             # not "Initech **invoice** 4471" (a noun after a name)
     return out
 
 
-def _sources(f: Facets) -> set[tuple[str, str]]:
-    """(name, verb stem) for each name after a "from" that follows an active verb within
-    ``_SOURCE_REACH`` words: the name is where that verb's thing comes from. A verb is read
-    as active only where it opens the text ("**Order** strings from Mapes") or follows a
-    person's pronoun or a helper ("**we collect**", "must **buy**"): "pushed from MLflow"
-    (a passive) and "the sondes from Vaisala" (a thing's origin) name no source of a doing."""
-    toks, out = f.tokens, set()
+#: The prepositions naming where a doing's thing comes from or goes to.
+_ENDS = ("from", "to")
+_OTHER_END = {"from": "to", "to": "from"}
+#: How far after its preposition the name may stand ("to **the club welfare officer, Priya**").
+_NAME_REACH = 6
+
+
+def _sources(f: Facets) -> set[tuple[str, str, str]]:
+    """(name, verb stem, preposition) for each name after a "from" or "to" that follows an
+    active verb within ``_SOURCE_REACH`` words: the name is where that verb's thing comes
+    from or goes. A verb is read as active only where it opens the text ("**Order** strings
+    from Mapes") or follows a name, a person's pronoun or a helper ("**we collect**", "Liam
+    **reports**", "must **buy**"): "pushed from MLflow" (a passive), "the sondes from
+    Vaisala" (a thing's origin) and "Green beans from Huila" (a capital that only opens the
+    text) name no source of a doing."""
+    toks = f.tokens
+    out: set[tuple[str, str, str]] = set()
     for i, t in enumerate(toks[1:-1], 1):
-        if t != "from":
+        if t not in _ENDS:
             continue
-        name = next((w for w in toks[i + 1:i + 3] if w in f.names), None)
-        if name is None:
-            continue
+        names: list[str] = []  # each word of the first name: "Priya Nandakumar"
+        for w in toks[i + 1:i + 1 + _NAME_REACH]:
+            if w in f.names:
+                names.append(w)
+            elif names or w in PREPOSITIONS or not (content_word(w) or w in DETERMINERS):
+                break  # the name ended, or another phrase began: "to the yard **by** Liam"
         for j in range(max(0, i - _SOURCE_REACH), i):
-            if content_word(toks[j]) and (toks[j - 1] in _ACTIVE_BEFORE if j
-                                          else not toks[j].endswith("s")):  # "**Order**
-                # strings from Mapes" (an instruction), not "**Referrals** from GPs arrive"
-                out.add((name, verb_stem(toks[j])))
+            if names and content_word(toks[j]) and (
+                    toks[j - 1] in _ACTIVE_BEFORE or (j > 1 and toks[j - 1] in f.names) if j
+                    else not toks[j].endswith("s")):  # "**Order** strings from Mapes" (an
+                # instruction), not "**Referrals** from GPs arrive"
+                out.update((name, verb_stem(toks[j]), t) for name in names)
     return out
 
 
