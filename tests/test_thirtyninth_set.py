@@ -206,3 +206,44 @@ def test_a_name_that_reports_to_the_other_is_another_direction() -> None:
 def test_a_name_after_to_or_from_keeps_its_place(request_text: str, stored: str) -> None:
     """A capital that only opens the text is no doer, and the same report reads the same."""
     assert "direction" not in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("drivers must get a signature from the patient or carer for every delivery.",
+     "Drivers must get a signature from the patient or carer for every controlled-drug "
+     "delivery.", "scope"),
+    ("hook-up for overnight polysomnography starts at 20:30 in room S3 only.",
+     "Hook-up for overnight polysomnography starts at 20:30 in rooms S3 and S4.", "scope"),
+    ("Dr Helen Ashby does all the hearing tests, adults and children alike, in Room 3.",
+     "Dr Helen Ashby does all the paediatric hearing tests in Room 3.", "scope"),
+    ("kiln posts get a fresh coat of kiln wash after every third firing.",
+     "Kiln shelves get a fresh coat of kiln wash after every third firing.", "word"),
+    ("MGB B-series head bolts are torqued to 50 N\u00b7m.",
+     "MGB B-series head bolts are torqued to 50 lb-ft.", "unit"),
+    ("trade account customers get 10% off feed orders over 200 kg.",
+     "Trade account customers get 10% off feed orders over \u00a3200.", "unit"),
+    ("a brood box is added once the honey super is 80% full.",
+     "A honey super is added once the brood box is 80% full.", "roles"),
+])
+def test_near_misses_of_the_forty_fifth_to_forty_seventh_sets(request_text: str, stored: str,
+                                                              kind: str) -> None:
+    """"Every" of a thing against "every" of a narrower kind, "S3 only" after the member, "all
+    the" before the noun; a plural subject before "get" is no verb; "N\u00b7m" is newton-
+    metres; a price against a measure; two things exchanged around "once"."""
+    assert kind in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("each seed shipment going out to partner genebanks is approved by Dr. Anjali Rao",
+     "All outgoing seed shipments to partner genebanks are approved by Dr. Anjali Rao."),
+    ("Owen falling-number tests each lorry of wheat that comes in.",
+     "Owen falling-number tests each incoming lorry of wheat."),
+    ("orders over 200 pounds ship free", "orders over \u00a3200 ship free"),
+    ("Full-time staff have 25 days of vacation a year", "Full-time employees have 25 vacation "
+     "days a year."),
+])
+def test_guards_of_the_forty_fifth_to_forty_seventh_sets(request_text: str, stored: str) -> None:
+    """A modifier said after the noun ("going out", "that comes in") still names the same
+    kind; "pounds" may be money; staff are employees."""
+    assert "scope" not in _kinds(request_text, stored) and "unit" not in _kinds(
+        request_text, stored) and "word" not in _kinds(request_text, stored)

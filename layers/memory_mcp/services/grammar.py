@@ -94,6 +94,9 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
             after = toks[i + 1] if i + 1 < end else None
             if _after_count(toks, i) or _names_group(toks, i, end):
                 continue  # "max 12 **bicycles** on the lower deck", "all **claims**": a noun
+            if after in _GETS and verb_s(toks[i]):
+                return i + 1  # "kiln posts **get** a coat of wash": a plural subject, then
+                # its verb "get" (a stop word the content words skip)
             if verb_s(toks[i]) and after is not None and content_word(after) \
                     and not after.endswith("s") and toks[i + 2:i + 3] \
                     and toks[i + 2] in DETERMINERS and toks[i + 2] != "that":

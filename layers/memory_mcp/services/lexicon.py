@@ -89,7 +89,7 @@ SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": 
                  # "open to **kids**" / "**children**", "entered **straight** into" /
                  # "**directly**"
                  "drop": "fall", "fix": "repair", "kid": "child", "children": "child",
-                 "straight": "direct"}
+                 "straight": "direct", "employe": "staff"}
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
 ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",

@@ -92,28 +92,61 @@ def _found(words: list[str], y: Facets, seen: frozenset[str]) -> bool:
 
 def _narrowed(a: Facets, kept: str) -> bool:
     """Whether ``a`` says "only" just before the member it keeps ("**only** Marta Kowalski",
-    "**only the** 12 mm glass eyes")."""
-    first = kept.split()[0]
+    "**only the** 12 mm glass eyes") or right after it ("room S3 **only**")."""
+    first, last = kept.split()[0], kept.split()[-1]
     toks = a.tokens
     return any(toks[j] in _ALONE for i, t in enumerate(toks) if t == first
-               for j in range(max(0, i - _AFTER_ALONE), i))
+               for j in range(max(0, i - _AFTER_ALONE), i)) \
+        or any(t == last and toks[i + 1:i + 2] == ("only",)
+               and (i + 2 == len(toks) or toks[i + 2] in _AFTER_ONLY)
+               for i, t in enumerate(toks))  # "in room S3 **only**", not "S3 only opens …"
+
+
+#: Words that may follow a member's "only" when it is said after the member ("in room S3
+#: only, from 20:30"): a new phrase, not the verb "only" would then narrow.
+_AFTER_ONLY = frozenset(["and", "or", "on", "at", "in", "for", "from", "during", "until", "by",
+                         "with", "but", "because", "so", "when", "while", "after", "before"])
 
 
 def all_of_fewer(a: Facets, b: Facets) -> tuple[str, str] | None:
     """"**all** bookings" against "**all corporate** bookings": "all" of one thing, and "all"
     of a narrower kind of it in the other text (a word before the shared noun that the other
-    text never says). Found by the thirty-ninth and forty-first sets, whose requests widened
-    the fact's "all corporate bookings" and "all TPN bag batches" to every booking and batch."""
+    text never says, where the first names no kind at all). Found by the thirty-ninth and
+    forty-first sets, whose requests widened the fact's "all corporate bookings" and "all TPN
+    bag batches" to every booking and batch."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         for mods_x, head_x in _all_phrases(x):
             for mods_y, head_y in _all_phrases(y):
                 if stem(head_x) != stem(head_y):
                     continue
-                extra = [m for m in mods_y if stem(m) not in x.stems and m not in x.names]
-                if extra and all(stem(m) in y.stems or m in y.names for m in mods_x):
+                extra = [m for m in mods_y if not _said(m, x)]
+                if extra and not mods_x:  # "every **public** session" / "every public
+                    # **skating** session" keeps a kind of its own: a detail left out
                     found = (f"all {head_x}", f"all {' '.join(extra)} {head_y}")
                     return (found[1], found[0]) if flip else found
     return None
+
+
+def _said(word: str, f: Facets) -> bool:
+    """Whether ``f`` says ``word`` in some form: itself, one of its parts ("post-**ACL**-
+    reconstruction", "**Taiwan**-bound") or a particle verb ("**incoming**" / "that **comes
+    in**", "**outgoing**" / "going **out**")."""
+    if word in f.names or stem(word) in f.stems:
+        return True
+    parts = [p for p in word.split("-") if content_word(p)]
+    if len(parts) > 1 and any(stem(p) in f.stems or p in f.names for p in parts):
+        return True
+    particle = next((p for p in _PARTICLES if word.startswith(p)), None)
+    return particle is not None and particle in f.tokens \
+        and stem(word[len(particle):]) in {stem(t) for t in f.tokens}
+
+
+_PARTICLES = ("out", "in", "up", "down", "on")
+
+
+#: Words that say a statement holds of every one of a kind: "**every** delivery" against
+#: "**every controlled-drug** delivery" widens it as "all" does.
+_UNIVERSALS = frozenset(["all", "every", "each"])
 
 
 def _all_phrases(f: Facets) -> list[tuple[list[str], str]]:
@@ -123,10 +156,11 @@ def _all_phrases(f: Facets) -> list[tuple[list[str], str]]:
     toks = f.tokens
     out: list[tuple[list[str], str]] = []
     for i, t in enumerate(toks):
-        if t != "all":
+        if t not in _UNIVERSALS:
             continue
         words: list[str] = []
-        for w in toks[i + 1:i + 5]:
+        skip = 1 + (toks[i + 1:i + 2] == ("the",))  # "all **the** paediatric hearing tests"
+        for w in toks[i + skip:i + skip + 4]:
             if not content_word(w) or w[:1].isdigit():
                 break
             words.append(w)

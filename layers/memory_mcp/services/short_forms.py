@@ -69,14 +69,16 @@ _SPECIAL = frozenset(ABBREVIATIONS) | frozenset(ZONES) | frozenset(UNIT_SYMBOLS)
 
 
 def degrees(text: str) -> str:
-    """``text`` with each temperature's unit as one word: "celsius" or "fahrenheit"; and "30
+    """``text`` with each temperature's unit as one word: "celsius" or "fahrenheit"; "30
     percent" written "30%", as the other text may write it (the two read as another word
-    before "deposit" otherwise)."""
-    text = _PERCENT.sub(r"\1%", text)
+    before "deposit" otherwise); and "N·m" as "Nm"."""
+    text = _NEWTON_METRES.sub(r"\1 Nm", _PERCENT.sub(r"\1%", text))
     return _DEGREES.sub(lambda m: " celsius" if m.group(1) else " fahrenheit", text)
 
 
 _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per cent)\b", re.IGNORECASE)
+#: "50 N·m", "50 N.m", "50 N-m": newton-metres as one word ("50 Nm"), after a number only.
+_NEWTON_METRES = re.compile(r"(\d)\s*N\s*[\u00b7\u22c5.\-]\s*m\b")
 
 
 #: Number words that count ("four-hour blocks"), not ranks or parts ("first-aid", "half-day").

@@ -146,8 +146,9 @@ def _turned(a: Facets, b: Facets, in_a: Blocks, in_b: Blocks) -> bool:
     """Whether two blocks exchanged around a middle (each text's first block, middle, last
     block, as (position, key)) turn the fact round: both blocks numbers; or, with the same "to"
     and "from" in both texts (else a converse: "rents … to us" / "rent … from"), a "rather
-    than", "instead of" or "not" between the blocks in both, one block "we", or the same
-    active verb in both middles. With nothing between the blocks only the numbers and the
+    than", "instead of" or "not" between the blocks in both, a clause of time or condition
+    between them in both ("once", "when", "if"), one block "we", or the same active verb in
+    both middles. With nothing between the blocks only the numbers and the
     contrast count: a phrase moved to the front ("in Leeds, backups run" / "backups run in
     Leeds") exchanges two blocks too."""
     first_a, middle_a, last_a = in_a
@@ -163,8 +164,17 @@ def _turned(a: Facets, b: Facets, in_a: Blocks, in_b: Blocks) -> bool:
         return contrast or bool(_ROUTE & set(a.tokens[first_a[-1][0] + 1:last_a[0][0]])
                                 and _ROUTE & set(b.tokens[first_b[-1][0] + 1:last_b[0][0]]))
     ends = {" ".join(k for _, k in first_a), " ".join(k for _, k in last_a)}
-    return contrast or "we" in ends or _active_verb(a, b, [i for i, _ in middle_a],
-                                                    [i for i, _ in middle_b])
+    joined = bool(_CLAUSE_JOINS & set(a.tokens[first_a[-1][0] + 1:last_a[0][0]])
+                  and _CLAUSE_JOINS & set(b.tokens[first_b[-1][0] + 1:last_b[0][0]]))
+    # "a **brood box** is added once the **honey super** is full" / "a honey super is added
+    # once the brood box is full": one block acts, the other sets when
+    return contrast or joined or "we" in ends or _active_verb(a, b, [i for i, _ in middle_a],
+                                                              [i for i, _ in middle_b])
+
+
+#: Words that open a clause of time or condition between two blocks.
+_CLAUSE_JOINS = frozenset(["once", "when", "whenever", "after", "before", "until", "if",
+                           "unless", "while"])
 
 
 def _shown(f: Facets, *blocks: list[tuple[int, str]]) -> str:

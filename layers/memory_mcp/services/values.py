@@ -81,6 +81,20 @@ def percent_or_amount(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+def price_or_measure(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("200 kilograms", "200 gbp") where one text gives a number as money and the other the
+    same number in a unit of measure ("orders over **£200**" / "orders over **200 kg**"), with
+    no currency in the one and no unit in the other. "Pounds" is left out: "200 pounds" may
+    be the £200."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        units = x.units - {"pounds"}
+        if not (units and y.currencies) or x.currencies or y.units or not x.numbers & y.numbers:
+            continue
+        found = (" ".join(sorted(units)), " ".join(sorted(y.currencies)))
+        return (found[1], found[0]) if flip else found
+    return None
+
+
 @lru_cache(maxsize=4096)
 def _percents(f: Facets) -> frozenset[float]:
     """The numbers a text gives as percentages ("10%", "ten percent")."""

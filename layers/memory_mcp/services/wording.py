@@ -96,8 +96,8 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if not (xs and ys):
             continue
         x, y = " ".join(w for _, w in xs), " ".join(w for _, w in ys)
-        if x.startswith(y) or y.startswith(x):  # "web" / "website": one word family
-            continue
+        if x.startswith(y) or y.startswith(x) or _family(xs, ys):  # "web" / "website",
+            continue  # "peroxide **formers**" / "peroxide-**forming** solvents": one family
         if _verbal(xs) and _verbal(ys):  # "trucks **drive**" / "trucks **run**", "before
             continue  # they **go back**" / "before **return**": a reworded verb
         if _reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"
@@ -117,6 +117,23 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if found is not None:
             return found
     return _head_swap(a, b, wa, wb, lone_a, lone_b, ops)
+
+
+def _family(xs: list[tuple[int, str]], ys: list[tuple[int, str]]) -> bool:
+    """Whether a word (or a hyphenated part) of each side is the other's stem plus a
+    derivational ending: "peroxide **formers**" / "peroxide-**forming** solvents" ("former" is
+    "form" + "er"). Not a compound ("life raft" / "lifejacket") nor a shared piece of two
+    identifiers ("ml-models-prod" / "ml-artifacts-prod": identifiers are not split)."""
+    def stems_of(side: list[tuple[int, str]]) -> set[str]:
+        return {stem(p) for _, w in side if not any(c.isdigit() for c in w)
+                for p in w.split("-") if len(p) >= _FAMILY}
+    sx, sy = stems_of(xs), stems_of(ys)
+    return any(p + end == q or q + end == p for p in sx for q in sy for end in _DERIVED)
+
+
+_FAMILY = 4
+#: Endings that make a word of another class from the same stem ("form" → "former").
+_DERIVED = ("er", "ers", "ing", "ed", "ion", "ation", "ment")
 
 
 def _modifier_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tuple[int, str]],
