@@ -247,3 +247,29 @@ def test_guards_of_the_forty_fifth_to_forty_seventh_sets(request_text: str, stor
     kind; "pounds" may be money; staff are employees."""
     assert "scope" not in _kinds(request_text, stored) and "unit" not in _kinds(
         request_text, stored) and "word" not in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    ("day scouts drive the whole lantern inventory once every 14 days to spot outages.",
+     "Night scouts drive the whole lantern inventory once every 14 days to spot outages.",
+     "environment"),
+    ("oral suspensions are compounded in Cleanroom A and given a 14-day expiry.",
+     "Oral suspensions are compounded in Cleanroom B and given a 14-day expiry.", "name"),
+])
+def test_near_misses_of_the_forty_eighth_to_fiftieth_sets(request_text: str, stored: str,
+                                                          kind: str) -> None:
+    """A shift named by its people ("**day** scouts" / "**night** scouts"); a one-letter label
+    is not found by the other text's article ("Cleanroom **A** and given **a** …")."""
+    assert kind in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("instructors log each lesson in TOTALDrive 4 before the day ends",
+     "Instructors log each lesson in TOTALDrive 4 before the end of the day."),
+    ("Donor team runs an emergency appeal once O neg stock is under twenty units.",
+     "If O-negative stock drops below 20 units, the donor team launches an emergency appeal."),
+])
+def test_guards_of_the_forty_eighth_to_fiftieth_sets(request_text: str, stored: str) -> None:
+    """"the day ends" is no day shift; "O neg" names the O of "O-negative"."""
+    kinds = _kinds(request_text, stored)
+    assert "environment" not in kinds and "name" not in kinds

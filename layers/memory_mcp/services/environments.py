@@ -24,9 +24,31 @@ def environments(lower: list[str]) -> frozenset[str]:
         if w == "live" and i < len(lower) - 1 and (i == 0 or lower[i - 1] not in _NO_LIVE) \
                 and lower[i + 1] not in _NOT_LIVE and content_word(lower[i + 1]):
             out.add("production")
-    out.update(f"{w} shift" for i, w in enumerate(lower) if w in _SHIFTS and _SHIFT_WORDS
-               & set(lower[i + 1:i + 3]))  # "on the **night shift**", "the night dispatch shift"
+    out.update(f"{w} shift" for i, w in enumerate(lower) if w in _SHIFTS and (
+        _SHIFT_WORDS & set(lower[i + 1:i + 3]) or _crew(lower, i)))  # "on the **night
+    # shift**", "the night dispatch shift", "**day scouts** drive the inventory"
     return frozenset(out)
+
+
+#: Words before a crew named by its shift: the text's start or a determiner.
+_CREW_OPENERS = frozenset(["the", "our", "a", "an", "all", "each", "every", "both", "any"])
+#: Nouns for the people a shift is made of.
+_CREW_NOUNS = frozenset(["staff", "crew", "crews", "team", "teams", "workers", "people"])
+
+
+def _crew(lower: list[str], i: int) -> bool:
+    """"**day** scouts", "the **night** porter": a day or night shift named by its people (a
+    plural or a word in -er / -or / -ist, or a crew noun), opening its phrase. Not "every
+    **night** run" nor "one **day** ahead" (a time)."""
+    if lower[i] not in ("day", "night") or (i and lower[i - 1] not in _CREW_OPENERS) \
+            or i + 1 >= len(lower):
+        return False
+    nxt = lower[i + 1]
+    return content_word(nxt) and (nxt in _CREW_NOUNS or nxt.endswith(("ers", "ors", "ists",
+                                                                      "er", "or", "ist"))
+                                  or (nxt.endswith("s") and not nxt.endswith("ss")
+                                      and i + 2 < len(lower) and content_word(lower[i + 2])))
+    # a plural with its verb after it ("day **scouts drive**"), not "before the day **ends**"
 
 
 #: Shifts a team's work is split into: "the **day** shift" and "the **night** shift" are two
