@@ -12,6 +12,8 @@ denies the others the fact names.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
@@ -114,14 +116,18 @@ def all_of_fewer(a: Facets, b: Facets) -> tuple[str, str] | None:
     text never says, where the first names no kind at all). Found by the thirty-ninth and
     forty-first sets, whose requests widened the fact's "all corporate bookings" and "all TPN
     bag batches" to every booking and batch."""
+    phrases = {id(a): _all_phrases(a), id(b): _all_phrases(b)}  # once each: linear in a text
     for x, y, flip in ((a, b, False), (b, a, True)):
-        for mods_x, head_x in _all_phrases(x):
-            for mods_y, head_y in _all_phrases(y):
-                if stem(head_x) != stem(head_y):
-                    continue
+        narrower: dict[str, list[tuple[list[str], str]]] = {}
+        for mods_y, head_y in phrases[id(y)]:
+            if mods_y:
+                narrower.setdefault(stem(head_y), []).append((mods_y, head_y))
+        wide = {head_x for mods_x, head_x in phrases[id(x)] if not mods_x}
+        for head_x in sorted(wide):  # "every **public** session" / "every public **skating**
+            # session" keeps a kind of its own: a detail left out, so only a bare noun
+            for mods_y, head_y in narrower.get(stem(head_x), ()):
                 extra = [m for m in mods_y if not _said(m, x)]
-                if extra and not mods_x:  # "every **public** session" / "every public
-                    # **skating** session" keeps a kind of its own: a detail left out
+                if extra:
                     found = (f"all {head_x}", f"all {' '.join(extra)} {head_y}")
                     return (found[1], found[0]) if flip else found
     return None
@@ -138,7 +144,13 @@ def _said(word: str, f: Facets) -> bool:
         return True
     particle = next((p for p in _PARTICLES if word.startswith(p)), None)
     return particle is not None and particle in f.tokens \
-        and stem(word[len(particle):]) in {stem(t) for t in f.tokens}
+        and stem(word[len(particle):]) in _token_stems(f)
+
+
+@lru_cache(maxsize=256)
+def _token_stems(f: Facets) -> frozenset[str]:
+    """The stems of every token of ``f``, stop words too ("going" is "go")."""
+    return frozenset(stem(t) for t in f.tokens)
 
 
 _PARTICLES = ("out", "in", "up", "down", "on")
