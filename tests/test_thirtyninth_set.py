@@ -291,3 +291,16 @@ def test_the_universal_rule_reads_each_text_once(monkeypatch: pytest.MonkeyPatch
     text = " ".join(["all the boats and every oar get each crew's check"] * 40)
     agreement.conflicts(text, text.replace("crew's", "team's", 1))
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize(("request_text", "stored", "added"), [
+    ("guests under 18 are barred from the hydrotherapy pool after 20:00.",
+     "No guests under 18 in the hydrotherapy pool.", True),
+    ("the pool is closed to guests under 18 after 8 pm.",
+     "Guests under 18 may not use the pool after 20:00.", False),
+])
+def test_a_clock_time_the_fact_lacks_is_another_condition(request_text: str, stored: str,
+                                                          added: bool) -> None:
+    """Counting "barred" as a denial left this near miss one difference: the added "after
+    20:00". A fact that names a time of day itself is left to the times rules."""
+    assert ("condition" in _kinds(request_text, stored)) is added

@@ -206,7 +206,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
     condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
-        or conditions.added_bound(a, b) \
+        or conditions.added_bound(a, b) or schedules.added_clock(a, b) \
         or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
         or anchors.unit_or_event(a, b) or schedules.added_days(a, b) \
         or purposes.other_purpose(a, b)

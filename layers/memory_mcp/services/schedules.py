@@ -9,6 +9,8 @@ schedule is written in (every, each, daily, fortnightly, first/last, after each 
 
 from __future__ import annotations
 
+import re
+
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import MONTHS, NUMBER_WORDS, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.opposites import EVERY_COUNTS
@@ -182,3 +184,29 @@ def added_days(a: Facets, b: Facets) -> tuple[str, str] | None:
             or any(t in _DAY_WORDS for t in b.tokens):
         return None
     return ", ".join(named), "(any day)"
+
+
+#: Words that bound a doing by a clock time: "barred **after** 20:00", "open **until** 6 pm".
+_CLOCK_BOUNDS = frozenset(["after", "before", "until", "till", "from", "past"])
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm|a\.m|p\.m)")
+
+
+def added_clock(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's bound, "") where the request bounds the fact by a clock time and the stored text
+    names no time of day at all: "guests under 18 are barred from the pool **after 20:00**" /
+    "no guests under 18 in the pool" (the forty-eighth set). Read from the request's side, as
+    the other added conditions are."""
+    if any(_clock_at(b.tokens, i) for i in range(len(b.tokens))) or b.times:
+        return None
+    toks = a.tokens
+    for i, t in enumerate(toks[:-1]):
+        if t in _CLOCK_BOUNDS and _clock_at(toks, i + 1):
+            return f"{t} {toks[i + 1]}", ""
+    return None
+
+
+def _clock_at(toks: tuple[str, ...], i: int) -> bool:
+    """A clock time at ``i``: "20:00", "6pm", or a number before "am" / "pm"."""
+    t = toks[i]
+    return bool(_CLOCK.fullmatch(t)) or (t.isdigit() and toks[i + 1:i + 2] in (
+        ("am",), ("pm",), ("a.m",), ("p.m",)))
