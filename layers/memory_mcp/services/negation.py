@@ -78,6 +78,9 @@ got""".split())  # noqa: SIM905
 
 
 def _implicit(lower: list[str], i: int) -> bool:
+    """Whether the word at ``i`` denies by its meaning (``_DENYING``, "off-limits" written
+    apart, a purpose's "to stop" / "to keep … from"). Counted apart from "no" and "not",
+    "fines are waived" / "no fines" read as one text saying the opposite of the other."""
     w = lower[i]
     if w in _DENYING:
         return True

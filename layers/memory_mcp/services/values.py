@@ -123,7 +123,9 @@ def same_denials(a: Facets, b: Facets) -> bool:
     "only" where the other restricts by a denial ("**only** Priya and Ben may open them" /
     "**nobody except** Priya and Ben may", "kegged **only after** Marco signs it off" / "**no**
     batch is kegged **until** Marco signs it off") states the same restriction: those denials
-    are not counted against it."""
+    are not counted against it. So do two texts that each restrict by a denial ("**no**
+    recording **unless** the union consents" / "recording is **forbidden without** the
+    union's consent"): their restricting denials cancel."""
     na, nb = a.negations + set_aside(a, b), b.negations + set_aside(b, a)
     if na == nb:
         return True
