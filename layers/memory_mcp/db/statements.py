@@ -67,15 +67,11 @@ async def held_back(conn: Conn, space_id: UUID, hashes: Sequence[bytes]) -> dict
                  AND l.forget_reason IS DISTINCT FROM %(deleted)s)  -- latest): for the index
            SELECT DISTINCT ON (c.content_hash) c.content_hash, c.id, c.kind
            FROM candidates c  -- a probe of the live-text key per candidate (a subplan, never
-           WHERE (SELECT 1 FROM memories x  -- an anti join over every live memory of the space)
+           WHERE (SELECT 1 FROM memories x  -- an anti join over every live memory of the space;
                   WHERE x.space_id = %(space)s AND x.content_hash = c.content_hash
-                    AND x.is_latest AND NOT x.is_forgotten
-                  ORDER BY x.content_hash LIMIT 1) IS NULL
-           -- "ORDER BY content_hash LIMIT 1": only the live-text key gives rows in that order,
-           -- so any other path must read and sort every live row of the space first. With
-           -- "LIMIT 1" alone the planner walked the space's rows through the category index
-           -- until one matched; with neither, where it misjudged the space as nearly empty, it
-           -- still chose that index (3,000 rows filtered in one full CI run)
+                    AND x.is_latest AND NOT x.is_forgotten) IS NULL  -- no LIMIT: the key is
+           -- unique, and with "LIMIT 1" the planner, sure of many rows per text where spaces
+           -- share texts, walked the space's live rows until one matched)
            ORDER BY c.content_hash, c.rank, c.at DESC""",
         {"space": space_id, "hashes": list(hashes), "deleted": DOCUMENT_DELETED})
     return {bytes(row["content_hash"]): HeldBack(row["id"], row["kind"])
