@@ -148,6 +148,12 @@ FORTYSEVENTH = ROOT / "bench" / "data" / "forget_fortyseventh.json"
 FORTYEIGHTH = ROOT / "bench" / "data" / "forget_fortyeighth.json"
 FORTYNINTH = ROOT / "bench" / "data" / "forget_fortyninth.json"
 FIFTIETH = ROOT / "bench" / "data" / "forget_fiftieth.json"
+#: A fifty-first, fifty-second and fifty-third, written by three more helpers at once on
+#: 2026-12-05, first run on the rules as they stood when they arrived (the twenty-first
+#: session): ``--set fiftyfirst``, ``--set fiftysecond``, ``--set fiftythird``.
+FIFTYFIRST = ROOT / "bench" / "data" / "forget_fiftyfirst.json"
+FIFTYSECOND = ROOT / "bench" / "data" / "forget_fiftysecond.json"
+FIFTYTHIRD = ROOT / "bench" / "data" / "forget_fiftythird.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
@@ -165,7 +171,8 @@ SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth":
         "fortyfirst": FORTYFIRST, "fortysecond": FORTYSECOND, "fortythird": FORTYTHIRD,
         "fortyfourth": FORTYFOURTH, "fortyfifth": FORTYFIFTH, "fortysixth": FORTYSIXTH,
         "fortyseventh": FORTYSEVENTH, "fortyeighth": FORTYEIGHTH, "fortyninth": FORTYNINTH,
-        "fiftieth": FIFTIETH}
+        "fiftieth": FIFTIETH, "fiftyfirst": FIFTYFIRST, "fiftysecond": FIFTYSECOND,
+        "fiftythird": FIFTYTHIRD}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from

@@ -24,6 +24,7 @@ from memory_mcp.services import (
     blocks,
     clauses,
     conditions,
+    counted,
     direction,
     doers,
     jobs,
@@ -170,7 +171,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             out.append(Conflict("currency", False, "only one states an amount of money: "
                                                    f"{_nums(priced.numbers - other.numbers)}"))
             break
-    if (share := values.percent_or_amount(a, b) or values.price_or_measure(a, b)) is not None:
+    if (share := values.percent_or_amount(a, b) or values.price_or_measure(a, b)
+              or counted.unit_or_count(a, b)) is not None:
         out.append(Conflict("unit", False, f'units differ: "{share[0]}" vs "{share[1]}"'))
     for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
                               ("unit", "units", a.units, b.units)):

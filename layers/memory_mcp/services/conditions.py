@@ -80,6 +80,8 @@ def compared(word: str) -> bool:
 
 #: Words of an added "unless" clause the other text lacks, at least, when it has no condition.
 _UNSEEN = 1
+#: A state's verb: "when the roof **is** wet" holds the fact under a state, not at an event.
+_STATES = frozenset(["is", "are"])
 #: Words that end a condition's clause and start another one.
 _NEXT_CLAUSE = frozenset(["because", "so", "but", "while", "which"])
 
@@ -108,7 +110,10 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and seen.count(False) >= _UNSEEN  # "… **unless they hold a belay card** from
             # another gym": an exception the other text does not make, whatever it shares ("only
             # with", "without written consent" may be the same exception)
-            if words and (unless or not (all(seen) if only else any(seen))):  # "morning-before"
+            bare = not flip and t in ("if", "when", "whenever") and not _CONDITIONALS & set(y.tokens) \
+                and len(words) >= 2 and 2 * seen.count(False) >= len(words) \
+                and bool(_STATES & set(window[:4])) and not (i and x.tokens[i - 1] in _STATES)
+            if words and (unless or bare or not (all(seen) if only else any(seen))):  # "morning-before"
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
                 return ("", clause) if flip else (clause, "")
     return None

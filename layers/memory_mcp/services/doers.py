@@ -246,11 +246,20 @@ def _sources(f: Facets) -> set[tuple[str, str, str]]:
                 break  # the name ended, or another phrase began: "to the yard **by** Liam"
         for j in range(max(0, i - _SOURCE_REACH), i):
             if names and content_word(toks[j]) and (
-                    toks[j - 1] in _ACTIVE_BEFORE or (j > 1 and toks[j - 1] in f.names) if j
+                    toks[j - 1] in _ACTIVE_BEFORE or (j > 1 and toks[j - 1] in f.names)
+                    or _joined_verb(toks, j, f) if j
                     else not toks[j].endswith("s")):  # "**Order** strings from Mapes" (an
                 # instruction), not "**Referrals** from GPs arrive"
                 out.update((name, verb_stem(toks[j]), t) for name in names)
     return out
+
+
+def _joined_verb(toks: tuple[str, ...], j: int, f: Facets) -> bool:
+    """A verb in -s after "and", in a text that opens with a name: the name's second doing
+    ("**Marek Kowal** supervises the night shift **and reports** to … Ann Beale", the
+    fifty-second set)."""
+    return toks[j - 1] == "and" and toks[j].endswith("s") and not toks[j].endswith("ss") \
+        and toks[0] in f.names
 
 
 #: Words after which a verb is active: a person's pronoun, a helper, an infinitive's "to".

@@ -59,7 +59,9 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "p
                 # tonnes; "ml" and its words, as "3 mm" and its words already were
                 "m": "meters", "t": "tonnes", "tonne": "tonnes", "tonnes": "tonnes",
                 "ml": "milliliters", "millilitre": "milliliters", "millilitres": "milliliters",
-                "milliliter": "milliliters", "milliliters": "milliliters"}
+                "milliliter": "milliliters", "milliliters": "milliliters",
+                # doses per volume: "30 **g/hL**" / "30 **mg/L**" (the fifty-third set)
+                "g/hl": "g/hl", "g/l": "g/l", "mg/kg": "mg/kg"}
 #: Units read as a multiple of another, so "a 1.5 km zone" / "1,500 metres", "6.5 cm" /
 #: "65 mm" and "1.5 MW" / "1,500 kW" agree.
 SCALED = {"kilometers": ("meters", 1000.0), "centimeters": ("millimeters", 10.0),
@@ -77,7 +79,7 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
                       "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
                       "liters", "gallons", "feet", "meters", "centimeters", "millimeters",
                       "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams",
-                      "nm", "ft-lb", "tonnes", "milliliters"])
+                      "nm", "ft-lb", "tonnes", "milliliters", "g/hl", "g/l", "mg/kg"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",

@@ -112,7 +112,7 @@ subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
 hand_out give_out lend lends lent lending | return returns returned returning hand_back
   give_back hand_in
 working_hours business_hours office_hours | after_hours off_hours
-arrive arrives arrived arriving | depart departs departed departing
+arrive arrives arrived arriving | depart departs departed departing leaves_for
 eastbound | westbound
 northbound | southbound
 upstream | downstream
@@ -163,6 +163,9 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if x == "even" and y in _EVEN:  # "cleared **unless** the family asks" / "… **even
             # when** the family asks": the exception the one text makes, the other denies
             out.append("even_if")
+        if y == "for" and x in ("leave", "leaves", "leaving"):
+            out.append("leaves_for")  # "the van **leaves for** the café at 05:45" / "…
+            # **arrives at** the café at 05:45": another event (the fifty-second set)
         if y == "hours":
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")

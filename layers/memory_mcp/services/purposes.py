@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from memory_mcp.services.conditions import compared
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.stems import stem
 from memory_mcp.services.word_pool import parts_pool
 
 #: Words that open a reason or a purpose; "so" only when no count or manner follows it.
@@ -23,6 +24,10 @@ _NOT_AFTER_SO = frozenset(["far", "much", "many", "long", "few", "little", "ofte
 #: mostly be a place ("to the office").
 _PURPOSE_VERBS = frozenset("""keep stop prevent avoid make ensure allow protect reduce let give
 help save meet comply free get spare limit cut minimise minimize maximise maximize""".split())  # noqa: SIM905
+#: Words after "since" that make it a reason, not a time ("**since the** dive shop can't
+#: certify it", "**since they** arrive late"; "since 2019", "since March" are times).
+_SINCE_REASON = frozenset(["the", "they", "it", "we", "our", "their", "its", "he", "she",
+                           "there", "this", "that", "these", "those", "you"])
 #: Content words of a reason that are read.
 _REACH = 6
 #: Words the two reasons must miss between them, at least.
@@ -41,7 +46,17 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     least = 2 if _of_thing(reason_a[0]) and _of_thing(reason_b[0]) else _LEAST
     if _apart(lost_a, reason_a[1]) and _apart(lost_b, reason_b[1]) and lost_a + lost_b >= least:
         return reason_a[0], reason_b[0]
+    if lost_a and lost_b and lost_a + lost_b >= least \
+            and not _shared(reason_a[1], reason_b[1]) and not _shared(reason_b[1], reason_a[1]):
+        return reason_a[0], reason_b[0]  # "because the fire station is open around the clock"
+        # / "since the dive shop can't certify medical oxygen": each reason names things the
+        # other text's main clause does, but the two reasons share no word
     return None
+
+
+def _shared(words: list[str], others: list[str]) -> bool:
+    """Whether any of ``words`` is one of ``others`` (or a form of one)."""
+    return any(w == o or stem(w) == stem(o) for w in words for o in others)
 
 
 def _of_thing(phrase: str) -> bool:
@@ -55,6 +70,7 @@ def _reason(f: Facets) -> tuple[str, list[str]] | None:
     for i in range(len(toks) - 1, 0, -1):
         t, after = toks[i], toks[i + 1] if i + 1 < len(toks) else ""
         opens = (t in _OPENERS and not (t == "so" and after in _NOT_AFTER_SO)) or (
+            t == "since" and after in _SINCE_REASON) or (
             t == "to" and (after in _PURPOSE_VERBS or _verb_then_object(toks, i + 1, f))) or (
             t == "order" and after == "to") or (t == "for" and len(after) > _ING and after
                                                  .endswith("ing") and i + 2 >= len(toks))

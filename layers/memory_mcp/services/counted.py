@@ -1,0 +1,65 @@
+"""What a number counts: "every 100 flight **hours**" and "every 100 flight **cycles**" give
+one number for two things, as "a minimum of 40 **tonnes**" and "minimum 40 **sacks**" do.
+
+Found by the fifty-second set's near misses: the texts share every word but the one after the
+number, and the word a unit of measure or time is, which the swapped-word rule leaves to the
+value rules (``facets.units``, durations), while the other text's word is no unit, so neither
+rule saw a difference. Apart from ``values`` because it reads tokens, not facets' values.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import MEASURES, UNIT_DAYS, UNIT_SYMBOLS
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word
+
+
+def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("100 hours", "100 cycles") where both texts give one number, one counting a unit of
+    measure or time after it and the other a thing the first text never names, while the
+    other text has no word of that unit: "every 100 flight **hours**" / "every 100 flight
+    **cycles**", "a minimum of 40 **tonnes**" / "minimum 40 **sacks**" (the fifty-second
+    set). Two counted things are left alone ("six people" / "six staff")."""
+    heads_a, heads_b = _count_words(a.tokens), _count_words(b.tokens)
+    for n in sorted(heads_a.keys() & heads_b.keys()):
+        for x, y, flip in ((heads_a[n], heads_b[n], False), (heads_b[n], heads_a[n], True)):
+            mine, theirs = (a, b) if not flip else (b, a)
+            if _is_unit(x) and not _is_unit(y) and x not in theirs.tokens \
+                    and y not in mine.tokens:
+                shown = (f"{n:g} {x}", f"{n:g} {y}")
+                return (shown[1], shown[0]) if flip else shown
+    return None
+
+
+@lru_cache(maxsize=64)  # a long text's tokens are read once per comparison otherwise
+def _count_words(tokens: tuple[str, ...]) -> dict[float, str]:
+    """Each number's counted word: its first unit, or else the last of the up to three
+    content words right after it ("100 flight **cycles** per task card"), where a number is
+    written once."""
+    out: dict[float, str] = {}
+    seen: set[float] = set()
+    for i, t in enumerate(tokens):
+        n = number(t)
+        if n is None:
+            continue
+        run = []
+        for w in tokens[i + 1:i + 4]:
+            if not w.isalpha() or (not content_word(w) and w not in UNIT_DAYS):
+                break
+            run.append(w)
+            if _is_unit(w):
+                break  # "90 **min** minimum": the unit is what is counted
+        if run and n not in seen:
+            out[n] = run[-1]
+        elif n in seen:
+            out.pop(n, None)  # the number twice: which one each text means is unclear
+        seen.add(n)
+    return out
+
+
+def _is_unit(word: str) -> bool:
+    """A unit of measure or time; not "pounds", which may be money ("50k pounds")."""
+    return word != "pounds" and (word in UNIT_DAYS or word in MEASURES or word in UNIT_SYMBOLS)
