@@ -33,90 +33,8 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.opposite_words import EVENTS, STATES
 from memory_mcp.services.wording import subject_end
-
-# One line per pair: the forms of one side, "|", the forms of the other. Forms are written
-# out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.
-_STATES = """
-enable enables enabled enabling | disable disables disabled disabling
-allow allows allowed allowing permit permits permitted permitting approve approves approved
-  approving accept accepts accepted accepting | deny denies denied denying block blocks blocked
-  blocking forbid forbids forbidden forbidding reject rejects rejected rejecting refuse refuses
-  refused refusing prohibit prohibits prohibited prohibiting ban bans banned banning decline
-  declines declined declining
-increase increases increased increasing raise raises raised raising rise rises risen
-  rising grow grows grew grown growing higher more | decrease decreases decreased decreasing
-  reduce reduces reduced reducing lower lowers lowered lowering fall falls fell fallen falling
-  drop drops dropped dropping shrink shrinks shrank shrunk shrinking less fewer
-before prior earlier early | after later late
-above over exceeds exceed exceeding | below under
-minimum least | maximum max most
-all every | some several few
-always | sometimes occasionally rarely seldom
-required requires require mandatory compulsory | optional optionally
-manual manually | automatic automatically automated auto
-public | private
-internal internally | external externally
-online | offline
-visible shown | hidden invisible
-success successful successfully succeed succeeds succeeded pass passes passed passing |
-  fail fails failed failing failure failures
-synchronous synchronously sync | asynchronous asynchronously async
-include includes included including | exclude excludes excluded excluding
-high | low
-long longer | short shorter
-fast faster quick quickly | slow slower slowly
-heavy heavier | light lighter
-large larger big bigger greater | small smaller
-warm warmer hot hotter | cold colder
-old older | new newer
-cheap cheaper | expensive
-true | false
-free complimentary | paid pay pays charged chargeable
-first | last
-earliest oldest | latest newest
-encrypted | decrypted plaintext
-refundable | forfeit forfeits forfeited non-refundable nonrefundable
-in_service | retire retires retired retiring decommission decommissions decommissioned
-  out_of_service
-dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
-refund refunds refunded refunding | reject rejects rejected rejecting deny denies denied
-  denying decline declines declined declining
-live | pre-recorded prerecorded recorded taped
-strong stronger strongest | weak weaker weakest
-behind | front ahead
-upright vertical | flat horizontal lying
-unless | even_if
-"""
-
-_EVENTS = """
-upload uploads uploaded uploading | download downloads downloaded downloading
-import imports imported importing | export exports exported exporting
-push pushes pushed pushing | pull pulls pulled pulling
-inbound incoming ingress | outbound outgoing egress
-input inputs | output outputs
-read reads reading read-only readonly | write writes wrote written writing
-start starts started starting begin begins began begun beginning | stop stops stopped
-  stopping end ends ended ending finish finishes finished finishing
-open opens opened opening | close closes closed closing shut shuts shutting
-run runs running | shut_down
-grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
-  cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
-add adds added adding place places placed placing put puts putting | remove removes
-  removed removing delete deletes deleted deleting
-lock locks locked locking | unlock unlocks unlocked unlocking
-charge charges charged charging | refund refunds refunded refunding
-fill fills filled filling refill refills refilled refilling | empty empties emptied emptying
-connect connects connected connecting | disconnect disconnects disconnected disconnecting
-subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
-hand_out give_out lend lends lent lending | return returns returned returning hand_back
-  give_back hand_in
-working_hours business_hours office_hours | after_hours off_hours
-arrive arrives arrived arriving | depart departs departed departing leaves_for
-eastbound | westbound
-northbound | southbound
-upstream | downstream
-"""
 
 #: Prefixes that negate only the listed bases (elsewhere "in", "im", "dis" start ordinary words:
 #: "install", "display", "discover").
@@ -144,7 +62,7 @@ _SWITCHED = {"on": "enabled", "off": "disabled"}
 _SWITCH_VERBS = ("is", "are", "was", "were", "be", "been", "stays", "stay", "remains", "remain",
                  "turn", "switch", "toggl")
 #: "is up" / "is down" after a copula alone (the first six): a flag or a barrier raised or
-#: lowered, which ``_STATES`` opposes.
+#: lowered, which ``STATES`` opposes.
 _RAISED = {"up": "raised", "down": "lowered"}
 
 
@@ -202,7 +120,7 @@ def _sides() -> dict[str, list[tuple[int, int, bool]]]:
     and of "refunded"."""
     out: dict[str, list[tuple[int, int, bool]]] = {}
     index = 0
-    for state, block in ((True, _STATES), (False, _EVENTS)):
+    for state, block in ((True, STATES), (False, EVENTS)):
         pairs = [p for p in block.replace("\n  ", " ").strip().splitlines() if p.strip()]
         for pair in pairs:
             for side, forms in enumerate(pair.split("|")):
