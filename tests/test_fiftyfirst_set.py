@@ -116,3 +116,31 @@ def test_a_second_doing_after_and_reads_its_name_as_the_doer() -> None:
     assert "direction" not in _kinds(
         "Marek Kowal runs the night shift and reports to Ann Beale, the warehouse manager.",
         "Marek Kowal supervises the night shift and reports to warehouse manager Ann Beale.")
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the Rondo sheeter is cleaned at 04:30, before the croissant run.",
+     "The Rondo sheeter gets cleaned at 04:30, after the croissant run and before the baguette "
+     "dough comes through."),
+    ("blast freezer forklift drivers wear the orange Thermo-Lite suits and work a minimum "
+     "45-minute block.", "Blast freezer: forklift drivers wear the orange Thermo-Lite suits, "
+     "work a maximum 45-minute block, and at least two must be inside together."),
+    ("offcuts of 18 mm plywood shorter than 1 metre are kept on rack 4.",
+     "Offcuts of 18 mm plywood longer than 1 metre are kept on rack 4; anything shorter goes in "
+     "the skip."),
+])
+def test_the_other_side_before_the_same_word_is_the_opposite(request_text: str,
+                                                            stored: str) -> None:
+    """The stored text names both sides, so counting them cannot tell; the side each text
+    puts before the same word can ("before the croissant run" / "after the croissant run")."""
+    assert "opposite" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the gate is locked after the last train and unlocked before the first train",
+     "Before the first train the gate is unlocked, and after the last train it is locked."),
+    ("mix for at least 5 minutes and at most 8 minutes",
+     "Mix for a minimum of 5 minutes and a maximum of 8 minutes."),
+])
+def test_both_sides_in_the_same_places_are_one_fact(request_text: str, stored: str) -> None:
+    assert "opposite" not in _kinds(request_text, stored)

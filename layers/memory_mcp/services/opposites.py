@@ -209,7 +209,36 @@ def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, boo
              and count[(pair, 1 - side)][1] > count[(pair, 1 - side)][0]]
     # an event pair anywhere makes it another fact ("scale **up** when CPU **rises**" /
     # "scale **down** when CPU **falls**"), whichever pair comes first
-    return min(found, key=lambda f: f[2]) if found else None
+    return min(found, key=lambda f: f[2]) if found else _before_same(a, b, states)
+
+
+def _before_same(a: tuple[str, ...], b: tuple[str, ...],
+                 states: dict[int, bool]) -> tuple[str, str, bool] | None:
+    """Where a text names both sides, the side each text puts before the same word:
+    "cleaned **before the croissant** run" / "… **after the croissant** run and before the
+    baguette dough", "a **minimum 45-minute** block" / "a **maximum 45-minute** block, and at
+    least two" (the fifty-second set). A side both texts put there is one fact read twice."""
+    held_a, held_b = _in_place(a), _in_place(b)
+    for (pair, side, word), form in sorted(held_a.items()):
+        other = held_b.get((pair, 1 - side, word))
+        if other is not None and (pair, side, word) not in held_b \
+                and (pair, 1 - side, word) not in held_a:
+            return form, other, states.get(pair, True)
+    return None
+
+
+def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
+    """(pair, side, the next word not a stop word, within two) → the form, for each one-word
+    side in ``tokens``."""
+    sides = _sides()
+    out: dict[tuple[int, int, str], str] = {}
+    for i, t in enumerate(tokens):
+        nxt = next((w for w in tokens[i + 1:i + 3] if w not in STOP_WORDS), None)
+        if nxt is None:
+            continue
+        for pair, side, _ in sides.get(t, ()):
+            out.setdefault((pair, side, nxt), t)
+    return out
 
 
 def in_subject(f: Facets, word: str) -> bool:
