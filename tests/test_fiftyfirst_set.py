@@ -144,3 +144,42 @@ def test_the_other_side_before_the_same_word_is_the_opposite(request_text: str,
 ])
 def test_both_sides_in_the_same_places_are_one_fact(request_text: str, stored: str) -> None:
     assert "opposite" not in _kinds(request_text, stored)
+
+
+def test_one_price_per_another_thing_is_another_value() -> None:
+    """"£18 per heel" / "£18 a pair"; "€25 a loco" / "€25 per locomotive" is one price."""
+    assert "unit" in _kinds(
+        "heel replacements cost £18 per heel for women's shoes and £24 per heel for men's.",
+        "Heel replacements cost £18 a pair for women's shoes and £24 a pair for men's, ready "
+        "in three working days.")
+    assert "unit" not in _kinds(
+        "Pieter does the ESU LokSound 5 decoder installs in the back workshop for €25 a loco.",
+        "ESU LokSound 5 decoder installs are done by Pieter in the back workshop, €25 per "
+        "locomotive.")
+    assert "unit" not in _kinds(
+        "the honey extractor rental costs £15 a weekend plus a £50 deposit.",
+        "Renting the honey extractor costs £15 per weekend with a £50 deposit.")
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Qualibra wetting agent goes on every pitch, main and training alike, once a month from "
+     "April to September.", "Qualibra wetting agent goes on the training pitches once a month "
+     "from April to September."),
+    ("chlorine in all pools, commercial and residential, is kept between 1 and 3 ppm",
+     "Chlorine in residential pools is kept between 1 and 3 ppm."),
+])
+def test_every_thing_of_two_listed_kinds_is_wider_than_one_kind(request_text: str,
+                                                                stored: str) -> None:
+    assert "scope" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("damage claims below $500 are all approved by Lauren Mbeki, and larger ones are handed to "
+     "the insurer.", "Lauren Mbeki approves damage claims under $500; larger claims go to the "
+     "insurer."),
+    ("every pitch, main and training alike, gets wetting agent monthly",
+     "Wetting agent goes on the main and training pitches once a month."),
+])
+def test_a_list_the_other_text_keeps_or_no_list_is_no_wider_scope(request_text: str,
+                                                                  stored: str) -> None:
+    assert "scope" not in _kinds(request_text, stored)

@@ -172,7 +172,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                                    f"{_nums(priced.numbers - other.numbers)}"))
             break
     if (share := values.percent_or_amount(a, b) or values.price_or_measure(a, b)
-              or counted.unit_or_count(a, b)) is not None:
+              or counted.unit_or_count(a, b) or counted.other_rate(a, b)) is not None:
         out.append(Conflict("unit", False, f'units differ: "{share[0]}" vs "{share[1]}"'))
     for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
                               ("unit", "units", a.units, b.units)):
@@ -200,7 +200,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or parts.part_of_bare(a, b) or parts.either_or(a, b)
                          or parts.count_per(a, b) or parts.part_of_whole(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)
-                         or members.list_member(a, b) or members.all_of_fewer(a, b)),
+                         or members.list_member(a, b) or members.all_of_fewer(a, b)
+                         or members.all_of_listed(a, b)),
                         ("schedule", schedules.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")

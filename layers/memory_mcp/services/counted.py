@@ -14,7 +14,7 @@ from functools import lru_cache
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import MEASURES, UNIT_DAYS, UNIT_SYMBOLS
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import content_word
+from memory_mcp.services.stems import content_word, stem
 
 
 def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -63,3 +63,36 @@ def _count_words(tokens: tuple[str, ...]) -> dict[float, str]:
 def _is_unit(word: str) -> bool:
     """A unit of measure or time; not "pounds", which may be money ("50k pounds")."""
     return word != "pounds" and (word in UNIT_DAYS or word in MEASURES or word in UNIT_SYMBOLS)
+
+
+#: Words that open what a number is given per ("£18 **per** heel", "£18 **a** pair").
+_RATE = frozenset(["per", "a", "an"])
+
+
+def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("18 per heel", "18 a pair") where both texts give one number per a thing and the
+    things differ, one of them nowhere in the other text: "heel replacements cost £18 **per
+    heel**" / "… £18 **a pair**" (the fifty-third set) is another price. "£5 an hour" / "£5
+    per hour" is one."""
+    rates_a, rates_b = _rates(a.tokens), _rates(b.tokens)
+    for n in sorted(rates_a.keys() & rates_b.keys()):
+        x, y = rates_a[n], rates_b[n]
+        if stem(x) != stem(y) and not (x.startswith(y) or y.startswith(x)) \
+                and (x not in b.tokens or y not in a.tokens):  # "a loco" / "per locomotive"
+            return f"{n:g} per {x}", f"{n:g} per {y}"
+    return None
+
+
+@lru_cache(maxsize=64)  # as ``_count_words``
+def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
+    """Each number's "per" thing: the content word after a "per", "a" or "an" right after the
+    number ("18 **per heel**", "15 **a weekend** plus a deposit")."""
+    out: dict[float, str] = {}
+    for i, t in enumerate(tokens[:-2]):
+        n = number(t)
+        if n is None or tokens[i + 1] not in _RATE:
+            continue
+        w = tokens[i + 2]
+        if w.isalpha() and content_word(w):
+            out.setdefault(n, w)
+    return out

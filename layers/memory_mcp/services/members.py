@@ -179,3 +179,45 @@ def _all_phrases(f: Facets) -> list[tuple[list[str], str]]:
         # each word may be the noun: "all **batches** made in the unit"
         out.extend((words[:k], words[k]) for k in range(len(words)))
     return out
+
+
+def all_of_listed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("every pitch: main, training", "training pitch") where one text says all of a thing
+    and lists two kinds of it ("every **pitch, main and training alike**", "all **must** at
+    the press, **reds as well as whites**") and the other names the thing with one of the
+    kinds and not the other ("the **training pitches**", "**all white must**"): the fifty-second
+    and fifty-third sets' wider requests. ``all_of_fewer`` leaves a wide text that names kinds
+    alone."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for head, kinds in _listed(x):
+            named = {stem(k) for k in kinds}
+            for i, t in enumerate(y.tokens[1:], 1):
+                before = stem(y.tokens[i - 1])
+                if stem(t) == stem(head) and before in named \
+                        and not named - {before} & _token_stems(y):
+                    found = (f"every {head}: {', '.join(kinds)}", f"{y.tokens[i - 1]} {t}")
+                    return (found[1], found[0]) if flip else found
+    return None
+
+
+#: Words that join two kinds in a list ("main **and** training", "reds **as well as** whites").
+_LIST_JOINS = ("and", "as well as")
+
+
+def _listed(f: Facets) -> list[tuple[str, list[str]]]:
+    """(noun, the two kinds) for each universal noun followed at once (a word between at
+    most) by two content words joined by "and" or "as well as"."""
+    toks, out = f.tokens, []
+    for i, t in enumerate(toks[:-1]):
+        head = toks[i + 1]
+        if t not in _UNIVERSALS or not content_word(head):
+            continue
+        window = toks[i + 2:i + 7]
+        for k in range(1, min(3, len(window) - 1)):  # the list right after its noun
+            for join in _LIST_JOINS:
+                n = len(join.split())
+                if " ".join(window[k:k + n]) == join and k + n < len(window) \
+                        and content_word(window[k - 1]) and content_word(window[k + n]):
+                    out.append((head, [window[k - 1], window[k + n]]))
+    return out
+
