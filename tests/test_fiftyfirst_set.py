@@ -183,3 +183,45 @@ def test_every_thing_of_two_listed_kinds_is_wider_than_one_kind(request_text: st
 def test_a_list_the_other_text_keeps_or_no_list_is_no_wider_scope(request_text: str,
                                                                   stored: str) -> None:
     assert "scope" not in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("service slots in the West Chapel are 40 minutes long.",
+     "Service slots in the East Chapel are 40 minutes long; the West Chapel is booked in "
+     "60-minute slots."),
+    ("press cloths are washed in hot water only.",
+     "Press cloths are washed in cold water only, because hot water sets the pectin stains."),
+    ("hoops are riveted with the manual riveter in bay 3 and the pneumatic one is just the "
+     "backup.", "Hoops are riveted with the pneumatic riveter in bay 3; the manual one is only "
+     "a backup."),
+    ("thermite welds at Milepost 114 are checked by the signalling team with the Pandrol weld "
+     "gauge kit.", "Thermite welds at Milepost 114 are checked by the welding team with the "
+     "Pandrol weld gauge kit."),
+])
+def test_another_kind_between_the_same_words_is_another_thing(request_text: str,
+                                                             stored: str) -> None:
+    """The stored text says the request's word elsewhere ("the West Chapel is booked …"), so
+    the word sets hide the swap; read in order, the same words surround another kind."""
+    assert "word" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Room 204 is booked for interviews", "Room 204 is reserved for interviews."),
+    ("each night at 11 pm the RFID gateway sends garment scan counts to the production billing "
+     "system", "Every night at 11 pm the RFID gateway pushes garment scan counts to the "
+     "production billing system."),
+    ("Contractors aren't given access to the prod AWS account",
+     "Contractors are not given access to the production AWS account."),
+    ("trucks with a booked VBS slot can use Gate 4 from 6 a.m.",
+     "Trucks with a pre-booked VBS slot may use Gate 4 from 6 a.m."),
+])
+def test_a_verb_or_a_short_form_between_the_same_words_is_a_rewording(request_text: str,
+                                                                      stored: str) -> None:
+    assert "word" not in _kinds(request_text, stored)
+
+
+def test_on_and_off_after_the_same_word_are_opposites() -> None:
+    assert "opposite" in _kinds(
+        "Hannah Gill tunes the reed stops on site at 18 °C with the church heating off for at "
+        "least 24 hours beforehand.", "Hannah Gill voices the reed stops and tunes them on site "
+        "at 18 °C, with the church heating on for at least 24 hours beforehand.")

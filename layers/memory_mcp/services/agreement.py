@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from memory_mcp.services import (
+    aligned,
     anchors,
     blocks,
     clauses,
@@ -263,6 +264,10 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
                                            f'"{roles[1]}"'))
+    placed = None if wording.is_long(ra, rb) or subject_found else aligned.in_place(a, b)
+    if placed is not None:
+        out.append(Conflict("word", True, f'one word differs between the same words: '
+                                          f'"{placed[0]}" vs "{placed[1]}"'))
     wa, wb = wording.words(a), wording.words(b)
     pool_b, pool_a = parts_pool(b), parts_pool(a)
     only_a = [(i, w) for i, w in wa if not pool_b.has(w, 0.75)]

@@ -233,6 +233,10 @@ def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
     sides = _sides()
     out: dict[tuple[int, int, str], str] = {}
     for i, t in enumerate(tokens):
+        if t in _SWITCHED and i and tokens[i - 1] not in STOP_WORDS:  # "with the church
+            # heating **off** for 24 hours" / "… heating **on** …": the word before says what
+            for pair, side, _ in sides.get(_SWITCHED[t], ()):
+                out.setdefault((pair, side, "<" + tokens[i - 1]), t)
         nxt = next((w for w in tokens[i + 1:i + 3] if w not in STOP_WORDS), None)
         if nxt is None:
             continue
