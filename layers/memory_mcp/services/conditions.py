@@ -93,7 +93,8 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
     weeks before publication". Both hold at once, so forgetting one must not remove the
     other."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        found = parts_pool(y)
+        found, words_y = parts_pool(y), set(y.tokens)  # once: a long text has many "when"s
+        plain = not _CONDITIONALS & words_y  # the other text has no condition of its own
         for i, t in enumerate(x.tokens):
             if t not in _CONDITIONALS:
                 continue
@@ -102,16 +103,15 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
             words = [w for w in window[:cut] if compared(w)][:_REACH]  # "unless a guide is
             # with them, **because** the paths ice over": the reason is another clause
             seen = [any(found.has(p, 0.75) for p in (w, *w.split("-"))) for w in words]
-            only = i and x.tokens[i - 1] == "only" and not _CONDITIONALS & set(y.tokens)
+            only = i and x.tokens[i - 1] == "only" and plain
             # "extracted **only while** the buffers are **running**" / "extracted continuously":
             # one word the other lacks is enough after "only"
-            unless = t == "unless" and not _CONDITIONALS & set(y.tokens) \
-                and not {"only", "without", "except"} & set(y.tokens) \
+            unless = t == "unless" and plain and not {"only", "without", "except"} & words_y \
                 and seen.count(False) >= _UNSEEN  # "… **unless they hold a belay card** from
             # another gym": an exception the other text does not make, whatever it shares ("only
             # with", "without written consent" may be the same exception)
-            bare = not flip and t in ("if", "when", "whenever") and not _CONDITIONALS & set(y.tokens) \
-                and len(words) >= 2 and 2 * seen.count(False) >= len(words) \
+            bare = not flip and t in ("if", "when", "whenever") and plain and len(words) >= 2 \
+                and 2 * seen.count(False) >= len(words) \
                 and bool(_STATES & set(window[:4])) and not (i and x.tokens[i - 1] in _STATES)
             if words and (unless or bare or not (all(seen) if only else any(seen))):  # "morning-before"
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])

@@ -13,6 +13,7 @@ denies the others the fact names.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.numerals import number
@@ -190,14 +191,21 @@ def all_of_listed(a: Facets, b: Facets) -> tuple[str, str] | None:
     alone."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         for head, kinds in _listed(x):
-            named = {stem(k) for k in kinds}
-            for i, t in enumerate(y.tokens[1:], 1):
-                before = stem(y.tokens[i - 1])
-                if stem(t) == stem(head) and before in named \
-                        and not named - {before} & _token_stems(y):
-                    found = (f"every {head}: {', '.join(kinds)}", f"{y.tokens[i - 1]} {t}")
+            pairs = None
+            for kind in kinds:
+                pairs = pairs or _stem_pairs(y.tokens)  # read once, where a list is found
+                others = {stem(k) for k in kinds} - {stem(kind)}
+                if (stem(kind), stem(head)) in pairs and not others & _token_stems(y):
+                    found = (f"every {head}: {', '.join(kinds)}", f"{kind} {head}")
                     return (found[1], found[0]) if flip else found
     return None
+
+
+@lru_cache(maxsize=64)
+def _stem_pairs(tokens: tuple[str, ...]) -> frozenset[tuple[str, str]]:
+    """The stems of each two tokens in a row: linear in a long text, read once."""
+    stems = [stem(t) for t in tokens]
+    return frozenset(pairwise(stems))
 
 
 #: Words that join two kinds in a list ("main **and** training", "reds **as well as** whites").
