@@ -225,3 +225,25 @@ def test_on_and_off_after_the_same_word_are_opposites() -> None:
         "Hannah Gill tunes the reed stops on site at 18 °C with the church heating off for at "
         "least 24 hours beforehand.", "Hannah Gill voices the reed stops and tunes them on site "
         "at 18 °C, with the church heating on for at least 24 hours beforehand.")
+
+
+def test_at_least_one_is_not_every() -> None:
+    assert "opposite" in _kinds(
+        "at least one truck gets a nozzle pressure check each shift before the first aircraft.",
+        "Every truck gets a nozzle pressure check each shift before the first aircraft.")
+    assert "opposite" not in _kinds(
+        "at least one truck is checked every shift", "At least one truck gets checked each shift.")
+
+
+def test_all_of_a_thing_listed_or_not_is_wider_than_the_listed_kind() -> None:
+    assert "scope" in _kinds(
+        "ridges on all buildings, listed or not, are finished with sedge rather than straw.",
+        "On listed buildings, ridges are finished with sedge rather than straw because the "
+        "conservation officer requires it.")
+
+
+def test_a_celebrant_is_not_the_funeral_director() -> None:
+    assert "role" in _kinds(
+        "the celebrant must send track choices for the Wesley Music system 48 hours before the "
+        "service.", "Chapel music is played through the Wesley Music system, and the funeral "
+        "director must send track choices 48 hours before the service.")

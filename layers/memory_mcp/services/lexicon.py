@@ -210,6 +210,8 @@ radiologist radiographer sonographer
 inspector surveyor registrar dean secretary treasurer paramedic pharmacist surgeon therapist
 dentist hygienist mechanic electrician plumber chef cashier bartender concierge housekeeper
 lifeguard referee tutor recruiter underwriter adjuster actuary broker
+celebrant chaplain signaller signalman steward marshal usher verger glazier plasterer thatcher
+groundsman greenkeeper farrier optometrist orthodontist groomer auctioneer
 """.split())  # noqa: SIM905
 #: Words before a job that make it another job ("the **deputy** harbour master", "the
 #: **associate** director of admissions"): one text with it and one without name two people.

@@ -214,13 +214,16 @@ _LIST_JOINS = ("and", "as well as")
 
 def _listed(f: Facets) -> list[tuple[str, list[str]]]:
     """(noun, the two kinds) for each universal noun followed at once (a word between at
-    most) by two content words joined by "and" or "as well as"."""
+    most) by two content words joined by "and" or "as well as"; (noun, the one kind) where
+    "… or not" follows it."""
     toks, out = f.tokens, []
     for i, t in enumerate(toks[:-1]):
         head = toks[i + 1]
         if t not in _UNIVERSALS or not content_word(head):
             continue
         window = toks[i + 2:i + 7]
+        if len(window) > 2 and window[1:3] == ("or", "not") and content_word(window[0]):
+            out.append((head, [window[0]]))  # "ridges on **all buildings, listed or not**"
         for k in range(1, min(3, len(window) - 1)):  # the list right after its noun
             for join in _LIST_JOINS:
                 n = len(join.split())

@@ -20,7 +20,7 @@ increase increases increased increasing raise raises raised raising rise rises r
 before prior earlier early | after later late
 above over exceeds exceed exceeding | below under
 minimum least | maximum max most
-all every | some several few
+all every | some several few at_least_one
 always | sometimes occasionally rarely seldom
 required requires require mandatory compulsory | optional optionally
 manual manually | automatic automatically automated auto

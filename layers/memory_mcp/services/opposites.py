@@ -81,6 +81,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if x == "even" and y in _EVEN:  # "cleared **unless** the family asks" / "… **even
             # when** the family asks": the exception the one text makes, the other denies
             out.append("even_if")
+        if x == "least" and y in ("one", "1"):  # "**at least one** truck" / "every truck"
+            out.append("at_least_one")
         if y == "for" and x in ("leave", "leaves", "leaving"):
             out.append("leaves_for")  # "the van **leaves for** the café at 05:45" / "…
             # **arrives at** the café at 05:45": another event (the fifty-second set)
