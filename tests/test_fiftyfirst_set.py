@@ -247,3 +247,29 @@ def test_a_celebrant_is_not_the_funeral_director() -> None:
         "the celebrant must send track choices for the Wesley Music system 48 hours before the "
         "service.", "Chapel music is played through the Wesley Music system, and the funeral "
         "director must send track choices 48 hours before the service.")
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("if eGFR is below 30 we page the on-call nephrologist before the CT contrast scan.",
+     "CT contrast needs a creatinine result from the last 30 days; if eGFR is below 30, page "
+     "the on-call radiologist before scanning."),
+    ("the closing projectionist deep-cleans the popcorn machine at the Screen 3 kiosk every "
+     "night after the last showing.", "The popcorn machine at the Screen 3 kiosk is "
+     "deep-cleaned every night after the last showing by the closing supervisor."),
+])
+def test_a_specialist_by_the_ending_of_the_job(request_text: str, stored: str) -> None:
+    assert "role" in _kinds(request_text, stored)
+
+
+def test_until_is_before_unless_a_denial_turns_it() -> None:
+    """"Accepted until 6 pm" / "accepted after 6 pm": two facts. "Doesn't go in until the
+    walk is signed off" says "only after", and "can't … before they pass" the same: under a
+    denial "until" is read as neither side."""
+    assert "opposite" in _kinds("walk-ins are accepted only after 6 pm on weekdays.",
+                                "Walk-ins are accepted only until 6 pm on weekdays.")
+    assert "opposite" not in _kinds(
+        "IPA doesn't go into the flame projectors until the pre-show safety walk is signed off.",
+        "IPA goes into the flame projectors only after the pre-show safety walk is signed off.")
+    assert "opposite" not in _kinds(
+        "students can't take picks home before they pass the Module 3 exam.",
+        "Students may not take picks home until they have passed the Module 3 exam.")

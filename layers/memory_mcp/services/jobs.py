@@ -71,6 +71,11 @@ def rank(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+#: Endings of a specialist's job: "the on-call **nephrologist**" / "… **radiologist**",
+#: "the **projectionist**" / "the closing supervisor".
+_SPECIALISTS = ("ologist", "ographer", "ician", "iatrist", "ionist", "otherapist")
+
+
 def _role_nouns(f: Facets) -> dict[str, str]:
     """Singular role noun → the word as written ("partners" → "partner")."""
     out: dict[str, str] = {}
@@ -82,7 +87,8 @@ def _role_nouns(f: Facets) -> dict[str, str]:
             continue
         single = "foreman" if t == "foremen" else t.removesuffix("s")
         job = ROLE_SYNONYMS.get(t) or ROLE_SYNONYMS.get(single) or (
-            t if t in ROLE_NOUNS else single if single in ROLE_NOUNS else None)
+            t if t in ROLE_NOUNS else single if single in ROLE_NOUNS else None) or (
+            single if single.endswith(_SPECIALISTS) else None)
         if job is not None:
             out.setdefault(job, t)
     return out

@@ -17,7 +17,7 @@ increase increases increased increasing raise raises raised raising rise rises r
   rising grow grows grew grown growing higher more | decrease decreases decreased decreasing
   reduce reduces reduced reducing lower lowers lowered lowering fall falls fell fallen falling
   drop drops dropped dropping shrink shrinks shrank shrunk shrinking less fewer
-before prior earlier early | after later late
+before prior earlier early until_ | after later late
 above over exceeds exceed exceeding | below under
 minimum least | maximum max most
 all every | some several few at_least_one

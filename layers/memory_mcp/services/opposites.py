@@ -32,7 +32,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.lexicon import NEGATIONS, NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.opposite_words import EVENTS, STATES
 from memory_mcp.services.wording import subject_end
 
@@ -71,7 +71,11 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
     # "every" before a number, a unit or a day counts time ("every twelve months"), not things
     nexts = (*tokens[1:], "") if tokens else ()  # a text of no words ("👍") has none
     prevs = ("", *tokens[:-1]) if tokens else ()
-    out = [("shut_down" if t in _RUN and p in _STOPS else t)  # "stops **running**"
+    until = "" if NEGATIONS & set(tokens) else "until_"  # "accepted **until** 6 pm" is
+    # before it; "does**n't** go in **until** the walk is signed off", after it (and "can't
+    # take them home **before** they pass" the same): under a denial it says neither
+    out = [("shut_down" if t in _RUN and p in _STOPS else until if t in ("until", "till")
+            else t)  # "stops **running**"
            for t, nxt, p in zip(tokens, nexts, prevs, strict=True)
            if not (t == "every" and (nxt in EVERY_COUNTS or nxt[:1].isdigit()))]
     for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
