@@ -273,3 +273,23 @@ def test_until_is_before_unless_a_denial_turns_it() -> None:
     assert "opposite" not in _kinds(
         "students can't take picks home before they pass the Module 3 exam.",
         "Students may not take picks home until they have passed the Module 3 exam.")
+
+
+def test_one_purpose_verb_acting_on_two_things_is_two_purposes() -> None:
+    assert "condition" in _kinds(
+        "the Hollow Woods car park gate is locked at 21:00 from April to September to stop "
+        "fly-tipping.", "The late-shift ranger locks the Hollow Woods car park gate at 21:00 "
+        "from April to September, to stop overnight camping.")
+    assert "condition" not in _kinds(
+        "the gate is locked at 21:00 to stop fly-tipping in the car park.",
+        "The car park gate is locked at 21:00 to stop fly-tipping.")
+
+
+def test_a_switch_after_its_object_is_read_as_the_switch() -> None:
+    """"Switches the hide glue pot on at 17:00" / "… switched off at 17:00"."""
+    assert "opposite" in _kinds(
+        "whoever locks up switches the hide glue pot on at 17:00.",
+        "The hide glue pot is kept at 60°C and switched off at 17:00 by whoever locks up.")
+    assert "opposite" not in _kinds(
+        "whoever locks up switches the glue pot off at 17:00.",
+        "The glue pot is switched off at 17:00 by whoever locks up.")

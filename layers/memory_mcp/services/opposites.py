@@ -107,7 +107,34 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
             out.append(_SWITCHED[particle])  # "push notifications **are on** by default"
         if particle in _RAISED and verb in _SWITCH_VERBS[:6] and (not after or after in STOP_WORDS):
             out.append(_RAISED[particle])  # "when the red flag **is up**" / "… **is down**"
+        split = next((v for v in (verb, base, verb.removesuffix("es")) if v in _SPLIT), None)
+        if split is not None and particle in ("the", "a", "an", "its", "their"):
+            out.extend(_split_particle(tokens, i, split))
     return out
+
+
+#: Verbs whose "on" / "off" may follow their object: "switches **the hide glue pot on**".
+_SPLIT = frozenset(["switch", "turn", "power"])
+
+
+def _split_particle(tokens: tuple[str, ...], i: int, base: str) -> list[str]:
+    """``base`` with the "on" / "off" that ends its object within four words, where a stop
+    word, a number or the text's end follows ("switches the pot **on at** 17:00"), not a noun
+    ("turn the key **on** the left")."""
+    for k in range(i + 2, min(i + 6, len(tokens))):
+        t = tokens[k]
+        if t in ("on", "off"):
+            nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
+            ok = not nxt or (nxt in STOP_WORDS and nxt not in _OBJECT_WORDS) \
+                or nxt[:1].isdigit()
+            return [f"{base}_{t}"] if ok else []
+        if t in STOP_WORDS and k > i + 1:
+            return []  # the object ended without a particle
+    return []
+
+
+#: Words after an "on" that make it a place's ("on the left", "on each side"), not a switch.
+_OBJECT_WORDS = frozenset(["the", "a", "an", "each", "every", "its", "their", "our", "this"])
 
 
 _EVEN = frozenset(["if", "when", "though", "after", "during"])

@@ -40,10 +40,18 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     reason_a, reason_b = _reason(a), _reason(b)
     if not (reason_a and reason_b):
         return None
+    least = _LEAST
+    if _same_verb(reason_a, reason_b):  # "to stop **fly-tipping**" / "to stop **overnight
+        # camping**": what the one purpose verb acts on is a thing each
+        reason_a, reason_b, least = (reason_a[0], reason_a[1][1:]), (reason_b[0],
+                                                                     reason_b[1][1:]), 2
+        if not (reason_a[1] and reason_b[1]):
+            return None
     lost_a, lost_b = _missing(reason_a[1], b), _missing(reason_b[1], a)
     # "so it's **delivered**" / "so it **arrives**": one verb each is a reason reworded; one
     # noun each is not ("because of the **noise**" / "because of the **slurry**")
-    least = 2 if _of_thing(reason_a[0]) and _of_thing(reason_b[0]) else _LEAST
+    if _of_thing(reason_a[0]) and _of_thing(reason_b[0]):
+        least = 2
     if _apart(lost_a, reason_a[1]) and _apart(lost_b, reason_b[1]) and lost_a + lost_b >= least:
         return reason_a[0], reason_b[0]
     if lost_a and lost_b and lost_a + lost_b >= least \
@@ -57,6 +65,14 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
 def _shared(words: list[str], others: list[str]) -> bool:
     """Whether any of ``words`` is one of ``others`` (or a form of one)."""
     return any(w == o or stem(w) == stem(o) for w in words for o in others)
+
+
+def _same_verb(x: tuple[str, list[str]], y: tuple[str, list[str]]) -> bool:
+    """Both reasons a "to" and the same purpose verb ("to stop …" / "to stop …")."""
+    first_x, first_y = x[0].split()[:2], y[0].split()[:2]
+    return first_x == first_y and first_x[0] == "to" and len(first_x) == 2 \
+        and first_x[1] in _PURPOSE_VERBS and bool(x[1]) and x[1][0] == first_x[1] \
+        and bool(y[1]) and y[1][0] == first_y[1]
 
 
 def _of_thing(phrase: str) -> bool:
