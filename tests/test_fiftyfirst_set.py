@@ -293,3 +293,23 @@ def test_a_switch_after_its_object_is_read_as_the_switch() -> None:
     assert "opposite" not in _kinds(
         "whoever locks up switches the glue pot off at 17:00.",
         "The glue pot is switched off at 17:00 by whoever locks up.")
+
+
+def test_two_units_the_value_rules_did_not_read_are_two_values() -> None:
+    assert "unit" in _kinds(
+        "the fume extractor filters on the Bodor fibre laser are changed every 300 operating "
+        "days.", "Fume extractor filters on the Bodor fibre laser are changed every 300 "
+        "operating hours.")
+    assert "unit" not in _kinds("filters are changed every 300 operating hrs",
+                                "Filters are changed every 300 operating hours.")
+
+
+def test_another_thing_as_the_subject_after_the_same_word_is_another_fact() -> None:
+    """"Torn towels are bagged" / "torn sheets are bagged …, because …": the stored text's
+    reason hid the one swapped word from the swapped-word rule."""
+    assert "word" in _kinds(
+        "torn towels are bagged for rags instead of being repaired.",
+        "Torn sheets are bagged for rags instead of being repaired, because repairs cost more "
+        "than replacement.")
+    assert "word" not in _kinds("we buy Crane Lettra stock from Paperhouse in batches",
+                                "We order Crane Lettra stock from Paperhouse in batches.")

@@ -24,20 +24,35 @@ def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
     different content word between that names a kind of the content word after it; or
     None."""
     starts: dict[tuple[str, ...], list[int]] = {}
-    tb = b.tokens
+    tb = (*_START, *b.tokens)  # the text's start is a shared "before" too
     for j in range(_SIDE, len(tb) - _SIDE):
         starts.setdefault(tb[j - _SIDE:j], []).append(j)
-    ta = a.tokens
+    ta = (*_START, *a.tokens)
     for i in range(_SIDE, len(ta) - _SIDE):
         before, after, word = ta[i - _SIDE:i], ta[i + 1:i + 1 + _SIDE], ta[i]
-        if not _compared(word) or not content_word(after[0]) or before[-1] in AUX:
-            continue  # a word naming a kind of the next ("the **West** Chapel"), not a verb
-            # ("is **booked** for", "is **kept** for": rewordings swap verbs freely)
+        kind = _compared(word) and content_word(after[0]) and before[-1] not in AUX \
+            and "^" not in before  # the start only for a subject ("we **buy**" / "we **order**")
+        # a word naming a kind of the next ("the **West** Chapel"), not a verb ("is
+        # **booked** for", "is **kept** for": rewordings swap verbs freely)
+        subject = _noun(word) and after[0] in _COPULAS and content_word(before[-1]) \
+            and before[-1] not in AUX  # "torn **towels** are bagged" / "torn **sheets** are …"
+        if not (kind or subject):
+            continue
         for j in starts.get(before, ()):
             other = tb[j]
-            if tb[j + 1:j + 1 + _SIDE] == after and _compared(other) and _apart(word, other):
+            if tb[j + 1:j + 1 + _SIDE] == after and _apart(word, other) \
+                    and (_compared(other) if kind else _noun(other)):
                 return word, other
     return None
+
+
+_START = ("^", "^")
+_COPULAS = frozenset(["is", "are"])
+
+
+def _noun(word: str) -> bool:
+    """A content word that is no number (a plural too)."""
+    return content_word(word) and not any(c.isdigit() for c in word)
 
 
 def _compared(word: str) -> bool:

@@ -22,7 +22,8 @@ def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
     measure or time after it and the other a thing the first text never names, while the
     other text has no word of that unit: "every 100 flight **hours**" / "every 100 flight
     **cycles**", "a minimum of 40 **tonnes**" / "minimum 40 **sacks**" (the fifty-second
-    set). Two counted things are left alone ("six people" / "six staff")."""
+    set); or two units the value rules did not read ("every 300 operating **days**" / "…
+    **hours**"). Two counted things are left alone ("six people" / "six staff")."""
     heads_a, heads_b = _count_words(a.tokens), _count_words(b.tokens)
     for n in sorted(heads_a.keys() & heads_b.keys()):
         for x, y, flip in ((heads_a[n], heads_b[n], False), (heads_b[n], heads_a[n], True)):
@@ -31,7 +32,16 @@ def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
                     and y not in mine.tokens:
                 shown = (f"{n:g} {x}", f"{n:g} {y}")
                 return (shown[1], shown[0]) if flip else shown
+        x, y = heads_a[n], heads_b[n]
+        if _is_unit(x) and _is_unit(y) and _measure(x) != _measure(y) \
+                and x not in b.tokens and y not in a.tokens:
+            return f"{n:g} {x}", f"{n:g} {y}"  # "every 300 operating **days**" / "… **hours**"
     return None
+
+
+def _measure(unit: str) -> object:
+    """What a unit measures, so that "min" and "minutes", "kg" and "kilograms" are one."""
+    return UNIT_DAYS.get(unit) or UNIT_SYMBOLS.get(unit, unit)
 
 
 @lru_cache(maxsize=64)  # a long text's tokens are read once per comparison otherwise
