@@ -313,3 +313,18 @@ def test_another_thing_as_the_subject_after_the_same_word_is_another_fact() -> N
         "than replacement.")
     assert "word" not in _kinds("we buy Crane Lettra stock from Paperhouse in batches",
                                 "We order Crane Lettra stock from Paperhouse in batches.")
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the Level -1 strongroom is held at sixteen degrees and 45% RH for the parchment rolls.",
+     "The strongroom on Level -1 is kept at 16°C and 45% relative humidity to protect the "
+     "parchment rolls."),
+    ("we allow PLA filament only and ban PETG and ABS because of the fumes in the small room.",
+     "Only PLA filament is allowed; PETG and ABS are banned because of fumes in the small "
+     "room."),
+])
+def test_rewordings_the_session_first_refused_agree(request_text: str, stored: str) -> None:
+    """Found by comparing the session's start and end over all sets: "degrees" counts a
+    temperature of any scale, and a side is read at its place by the words on both sides of
+    it (the tokens lost the semicolon that ended "is allowed")."""
+    assert agreement.conflicts(request_text, stored) == []

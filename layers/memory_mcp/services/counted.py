@@ -28,8 +28,8 @@ def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
     for n in sorted(heads_a.keys() & heads_b.keys()):
         for x, y, flip in ((heads_a[n], heads_b[n], False), (heads_b[n], heads_a[n], True)):
             mine, theirs = (a, b) if not flip else (b, a)
-            if _is_unit(x) and not _is_unit(y) and x not in theirs.tokens \
-                    and y not in mine.tokens:
+            if _is_unit(x) and not _is_unit(y) and y not in _ANY_SCALE \
+                    and x not in theirs.tokens and y not in mine.tokens:
                 shown = (f"{n:g} {x}", f"{n:g} {y}")
                 return (shown[1], shown[0]) if flip else shown
         x, y = heads_a[n], heads_b[n]
@@ -37,6 +37,10 @@ def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and x not in b.tokens and y not in a.tokens:
             return f"{n:g} {x}", f"{n:g} {y}"  # "every 300 operating **days**" / "… **hours**"
     return None
+
+
+#: Words that count a unit without naming its scale: "16 **degrees**" is "16 °C" reworded.
+_ANY_SCALE = frozenset(["degrees", "degree", "deg"])
 
 
 def _measure(unit: str) -> object:

@@ -261,8 +261,8 @@ def _before_same(a: tuple[str, ...], b: tuple[str, ...],
 
 
 def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
-    """(pair, side, the next word not a stop word, within two) → the form, for each one-word
-    side in ``tokens``."""
+    """(pair, side, the word before and the next word not a stop word, within two) → the
+    form, for each one-word side in ``tokens``."""
     sides = _sides()
     out: dict[tuple[int, int, str], str] = {}
     for i, t in enumerate(tokens):
@@ -273,8 +273,10 @@ def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
         nxt = next((w for w in tokens[i + 1:i + 3] if w not in STOP_WORDS), None)
         if nxt is None:
             continue
+        prev = tokens[i - 1] if i else "^"  # and the word before: the tokens lost the
+        # punctuation ("PLA is allowed**;** PETG … banned" / "allow PLA and ban PETG")
         for pair, side, _ in sides.get(t, ()):
-            out.setdefault((pair, side, nxt), t)
+            out.setdefault((pair, side, f"{prev} {nxt}"), t)
     return out
 
 
