@@ -29,7 +29,7 @@ from memory_mcp.services.lexicon import (
     ZONES,
 )
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import singular_weekday
+from memory_mcp.services.short_times import but_day, per_hour, whenever, workweek
 
 #: "°C", "° F", "degrees Celsius": the scale's name ("-18 °C" / "minus 18 degrees Celsius").
 _DEGREES = re.compile(r"(?:°\s*|\bdeg(?:ree)?s?\s+)(?:(c|celsius)|(f|fahrenheit))\b",
@@ -145,7 +145,7 @@ def expand(raw: list[str]) -> list[str]:
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)
-    return _bounds(_deadlines(_scaled(_per_hour(_workweek(_but_day(_whenever(out)))))))
+    return _bounds(_deadlines(_scaled(per_hour(workweek(but_day(whenever(out)))))))
 
 
 #: A part of an hour written as a word: its minutes.
@@ -183,79 +183,6 @@ def _scaled(tokens: list[str]) -> list[str]:
             unit, factor = SCALED[t]
             out[i - 1], out[i] = f"{value * factor:g}", unit
     return out
-
-
-def _whenever(tokens: list[str]) -> list[str]:
-    """"any time you step away" / "every time you step away" → "whenever you step away"."""
-    if "time" not in tokens:
-        return tokens
-    out: list[str] = []
-    for t in tokens:
-        if t == "time" and out and out[-1].lower() in ("any", "every", "anytime"):
-            out[-1] = "whenever"
-        else:
-            out.append(t)
-    return out
-
-
-def _but_day(tokens: list[str]) -> list[str]:
-    """"every day **but** Sunday" → "every day except Sunday", as "daily except Sundays" says
-    it: only between a word of every day and a weekday."""
-    if "but" not in tokens:
-        return tokens
-    return ["except" if t == "but" and 0 < i < len(tokens) - 1
-            and tokens[i - 1].lower() in _EVERY_DAY
-            and singular_weekday(tokens[i + 1].lower()) in WEEKDAYS else t
-            for i, t in enumerate(tokens)]
-
-
-_EVERY_DAY = frozenset(["day", "days", "daily", "week", "weekday", "weekdays"])
-
-
-def _workweek(tokens: list[str]) -> list[str]:
-    """"Monday to Friday", "Mon through Fri" → "weekdays", as "Mon-Fri" reads; not after "from"
-    or "to": "the retro moved **from Monday to Friday**" names two days."""
-    if not any(t.lower() in _FRIDAY for t in tokens):
-        return tokens
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        if tokens[i].lower() in _MONDAY and i + 2 < len(tokens) \
-                and tokens[i + 1].lower() in _THROUGH and tokens[i + 2].lower() in _FRIDAY \
-                and not (i and tokens[i - 1].lower() in ("from", "to")):
-            out.append("weekdays")
-            i += 3
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
-
-
-_MONDAY = frozenset(["monday", "mon"])
-_FRIDAY = frozenset(["friday", "fri"])
-_THROUGH = frozenset(["to", "through", "thru", "till", "until", "-", "\u2013"])
-
-
-def _per_hour(tokens: list[str]) -> list[str]:
-    """"40 kilometres per hour" → "40 kph", "20 miles per hour" → "20 mph": the unit the
-    symbols read as ("40 km/h")."""
-    if "per" not in tokens and "an" not in tokens:
-        return tokens  # most texts: one pass of set lookups, not a rebuilt list
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        unit = _SPEEDS.get(tokens[i].lower())
-        if unit and [t.lower() for t in tokens[i + 1:i + 3]] in (["per", "hour"], ["an", "hour"]):
-            out.append(unit)
-            i += 3
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
-
-
-_SPEEDS = {"miles": "mph", "mile": "mph", "kilometers": "kph", "kilometer": "kph",
-           "kilometres": "kph", "kilometre": "kph", "km": "kph"}
 
 
 def _periodic(word: str) -> bool:
