@@ -58,8 +58,7 @@ def _noun(word: str) -> bool:
 def _compared(word: str) -> bool:
     """A content word that is no number, nor a verb's form ("**sends** garment counts",
     "a **booked** slot"): a kind's word before a noun is bare."""
-    return content_word(word) and not any(c.isdigit() for c in word) \
-        and not word.endswith(("s", "ed"))
+    return _noun(word) and not word.endswith(("s", "ed"))
 
 
 def _apart(word: str, other: str) -> bool:

@@ -77,7 +77,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
     out = [("shut_down" if t in _RUN and p in _STOPS else until if t in ("until", "till")
             else t)  # "stops **running**"
            for t, nxt, p in zip(tokens, nexts, prevs, strict=True)
-           if not (t == "every" and (nxt in EVERY_COUNTS or nxt[:1].isdigit()))]
+           if not (t == "every" and (nxt in EVERY_COUNTS or nxt[:1].isdigit()))
+           and not (until == "" and t in ("until", "till"))]  # no empty forms
     for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
         if y == "service" and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
             out.append(f"{x}_service".replace("of_", "out_of_"))  # "kept **in service**" /
