@@ -170,6 +170,14 @@ FIFTYNINTH = ROOT / "bench" / "data" / "forget_fiftyninth.json"
 SIXTIETH = ROOT / "bench" / "data" / "forget_sixtieth.json"
 SIXTYFIRST = ROOT / "bench" / "data" / "forget_sixtyfirst.json"
 SIXTYSECOND = ROOT / "bench" / "data" / "forget_sixtysecond.json"
+#: A sixty-third to sixty-eighth, written by six more helpers at once, first run on 81ffddc
+#: (``--set sixtythird`` … ``--set sixtyeighth``).
+SIXTYTHIRD = ROOT / "bench" / "data" / "forget_sixtythird.json"
+SIXTYFOURTH = ROOT / "bench" / "data" / "forget_sixtyfourth.json"
+SIXTYFIFTH = ROOT / "bench" / "data" / "forget_sixtyfifth.json"
+SIXTYSIXTH = ROOT / "bench" / "data" / "forget_sixtysixth.json"
+SIXTYSEVENTH = ROOT / "bench" / "data" / "forget_sixtyseventh.json"
+SIXTYEIGHTH = ROOT / "bench" / "data" / "forget_sixtyeighth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
@@ -191,7 +199,9 @@ SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth":
         "fiftythird": FIFTYTHIRD, "fiftyfourth": FIFTYFOURTH, "fiftyfifth": FIFTYFIFTH,
         "fiftysixth": FIFTYSIXTH, "fiftyseventh": FIFTYSEVENTH, "fiftyeighth": FIFTYEIGHTH,
         "fiftyninth": FIFTYNINTH, "sixtieth": SIXTIETH, "sixtyfirst": SIXTYFIRST,
-        "sixtysecond": SIXTYSECOND}
+        "sixtysecond": SIXTYSECOND, "sixtythird": SIXTYTHIRD, "sixtyfourth": SIXTYFOURTH,
+        "sixtyfifth": SIXTYFIFTH, "sixtysixth": SIXTYSIXTH, "sixtyseventh": SIXTYSEVENTH,
+        "sixtyeighth": SIXTYEIGHTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from
