@@ -7,13 +7,19 @@ so a word the stored text says elsewhere ("the West Chapel is booked …") hides
 order, the two texts share the two words before and the two after, and differ in the one
 between: another thing in the same place of the same sentence (the fifty-sixth set). Numbers
 are left to the value rules, and a word of the same stem ("chapel" / "chapels") is no swap.
+
+Two more reads of the same kind: another thing of several words opening the same sentence
+(``leading``), and another tool or place of several words between the same words
+(``between``), where the stored text's extra serials and model numbers hide the swap from the
+word sets.
 """
 
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.grammar import AUX, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.stems import content_word, part_stems, stem
 
 #: Words on each side of the swapped one that both texts must share, in order.
 _SIDE = 2
@@ -46,7 +52,104 @@ def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+def leading(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where both texts open with a thing of one to three words that
+    share no stem, followed by the same preposition and the same two words: "the **ball
+    return** on lane 7 jams" / "The **pinsetter** on lane 7 (…) jams", "the **card readers**
+    on CX-300 docks" / "**Locking pins** on CX-300 docks" (the fifty-sixth and forty-eighth
+    sets). Another part of the same machine is another fact; the word sets miss it when the
+    stored text names more parts, serials and numbers than the request. A word of one text's
+    thing that the other text says anywhere ("the pinsetter's ball return on lane 7") or a
+    compound's part ("springs" / "mainsprings") is no swap."""
+    head_a, head_b = _opening(a.tokens), _opening(b.tokens)
+    if head_a is None or head_b is None or head_a[1] != head_b[1]:
+        return None
+    xs, ys = head_a[0], head_b[0]
+    if set(map(stem, xs)) & set(map(stem, b.tokens)) \
+            or set(map(stem, ys)) & set(map(stem, a.tokens)) \
+            or any(x in y or y in x for x in xs for y in ys):
+        return None
+    return " ".join(xs), " ".join(ys)
+
+
+def between(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where, after the same two words ending in a preposition or an
+    article, the texts name two things, at least one of several words, that share no stem,
+    before the same two words again: "shaped in July **with shearing knives** to get a dense cone" / "… **with
+    the Stihl HS 82 hedge trimmer** to get …", "running on the PC **in the pit building**" /
+    "… **in the race control tower**" (the sixty-third and sixty-fourth sets). Another tool or
+    place in the same slot of the same sentence is another fact; the word sets miss it when the
+    stored text's tool is a model name with numbers. Each thing must hold a word the other text
+    lacks altogether, so texts that say the same things in another order are left alone."""
+    ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
+    starts: dict[tuple[str, ...], list[int]] = {}
+    for j in range(_SIDE, len(tb) - _SIDE):
+        if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS:
+            starts.setdefault(tb[j - _SIDE:j], []).append(j)
+    for i in range(_SIDE, len(ta) - _SIDE):
+        for j in starts.get(ta[i - _SIDE:i], ()):
+            found = _spans(ta, i, tb, j)
+            if found is not None and _other_things(found[0], found[1], a, b):
+                return " ".join(found[0]), " ".join(found[1])
+    return None
+
+
+def _spans(ta: tuple[str, ...], i: int, tb: tuple[str, ...],
+           j: int) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The shortest words from ``i`` and from ``j`` (one to six, several on one side at least)
+    that the same two words follow in both texts, or None."""
+    for size in range(3, 2 * _SPAN_MAX + 1):
+        for n in range(max(1, size - _SPAN_MAX), min(size, _SPAN_MAX + 1)):
+            k, m = i + n, j + size - n
+            if k + _SIDE <= len(ta) and m + _SIDE <= len(tb) \
+                    and ta[k:k + _SIDE] == tb[m:m + _SIDE]:
+                return ta[i:k], tb[j:m]
+    return None
+
+
+def _other_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets) -> bool:
+    """Two named things (``_thing``) that share no stem nor a word's start ("prod" /
+    "production"), each with a word the other text lacks."""
+    sx, sy = _thing(xs), _thing(ys)
+    if not (sx and sy) or sx & sy or any(x.startswith(y) or y.startswith(x)
+                                         for x in sx for y in sy):
+        return False
+    return bool(sx - set(map(stem, b.tokens))) and bool(sy - set(map(stem, a.tokens)))
+
+
+def _thing(words: tuple[str, ...]) -> set[str]:
+    """The stems (of hyphenated parts too) of words that name a thing: "the" or a possessive,
+    then nouns, and a number only after two of them ("Kongsberg K-Chief 700"); or an empty set
+    for anything else: a time or an amount ("a day" / "24 hours", "13:00 daily"), a clause
+    ("they go back with" / "return and"), which the value and verb rules read."""
+    rest = words[1:] if words[0] in _THE else words
+    nouns = [w for w in rest if _noun(w) and w not in _WHEN]
+    numbered = [w for w in rest[1:] if any(c.isdigit() for c in w)]
+    if not rest or len(nouns) + len(numbered) != len(rest) or (numbered and len(nouns) < 2):
+        return set()
+    return {p for w in nouns for p in (part_stems(w) or [stem(w)])}
+
+
+def _opening(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(the words of the thing a text opens with, the preposition and two words after it),
+    or None: "the ball return | on lane 7"."""
+    start = 1 if tokens and tokens[0] in _OPENERS else 0
+    for end in range(start + 1, min(start + _THING_MAX, len(tokens) - _SIDE - 1) + 1):
+        if tokens[end] in PREPOSITIONS:
+            thing = tokens[start:end]
+            return (thing, tokens[end:end + 1 + _SIDE]) if all(map(_noun, thing)) else None
+    return None
+
+
+#: At most this many words name the thing a text opens with ("teat cup liners").
+_THING_MAX = 3
+_OPENERS = DETERMINERS | frozenset(["all", "every", "each", "any"])
 _START = ("^", "^")
+_END = ("$", "$")
+_THE = frozenset(["the", "our", "their", "its", "his", "her", "your", "my"])
+_WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *MONTHS])
+#: At most this many words make either thing ``between`` compares.
+_SPAN_MAX = 6
 _COPULAS = frozenset(["is", "are"])
 
 

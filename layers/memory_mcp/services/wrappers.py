@@ -76,7 +76,8 @@ _LABEL = re.compile(
     + r"(?:\s+(?:it|this|that))?)?\s*[:\u2013\u2014]\s*"
     r"|" + _REASON + r"(?:please\s+)?" + _ASK
     + r"(?:\s+(?:it|this|that|this\s+one|the\s+old\s+one))?\s*:\s*"
-    r"|" + _CHANGED + r"?(?:please\s+)?" + _ASK + r"\s+(?:(?:the\s+|this\s+)?" + _KIND
+    r"|" + _CHANGED + r"?(?:please\s+)?" + _ASK + r"\s+(?:(?:the\s+|this\s+)?(?:[a-z][\w-]*\s+)?"
+    + _KIND
     + r"\s+(?:that|about|to|saying|of)|that)\s+"
     r"|" + _CHANGED + r"(?:please\s+)?" + _ASK + r"\s+)", re.IGNORECASE)
 
