@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_mcp.services import agreement, aligned
+from memory_mcp.services import agreement, aligned, conditioned
 from memory_mcp.services.facets import facets
 from memory_mcp.services.wrappers import strip_preamble
 
@@ -113,3 +113,61 @@ def test_who_invoices_whom_turned_round_is_another_fact_behind_a_named_note() ->
                     "private owners pay on the day by card or cash.")
     stored = "We invoice boarding yards monthly; private owners pay on the day by card or cash."
     assert "roles" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("gazebos wider than 4 m must be weighted with at least 15 kg per leg whenever rain is "
+     "forecast.", "Gazebos wider than 4 m must be weighted with at least 15 kg per leg whenever "
+     "the forecast wind speed is above 25 mph."),
+    ("gritters are loaded with rock salt at 03:00 whenever snow is forecast.",
+     "Gritters are loaded with rock salt at 03:00 whenever the forecast road surface "
+     "temperature drops below 1 °C."),
+    ("if the main stage Shure SM58 sounds muffled, swap in the backup from the green room "
+     "locker.", "If the main stage Shure SM58 cuts out, swap in the backup from the green room "
+     "locker."),
+    ("all jumps are suspended when the east pylon anemometer reads wind over 40 km/h and it is "
+     "also raining.", "All jumps are suspended when the anemometer on the east pylon reads wind "
+     "over 40 km/h."),
+])
+def test_another_condition_after_the_same_word_is_another_fact(request_text: str,
+                                                               stored: str) -> None:
+    """Rain and wind are two triggers of one rule: "whenever **rain** is forecast" /
+    "whenever the forecast **wind speed** is above 25 mph", and "… **and it is raining**" adds
+    a state the stored condition does not hold under."""
+    assert "condition" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("if the morning-before forecast shows over 60% chance of rain, outdoor ceremonies go into "
+     "the marquee", "Outdoor ceremonies move to the marquee if rain probability is above 60% "
+     "the morning before."),
+    ("when the tide is under one metre, boat crews launch off the north ramp.",
+     "Boat crews launch from the north ramp when the tide is below 1 m."),
+    ("unless a customer requests two, cruising mainsails are given three reef points.",
+     "Cruising mainsails get three reef points unless the customer asks for two."),
+    ("we call the backup nurse if there's no ack within three minutes",
+     "If there's no acknowledgement within 3 minutes, the backup nurse is called."),
+    ("twenty grams of salt per square metre whenever the surface temperature is under minus "
+     "five Celsius.", "Route 12 spreader setting: 20 g/m² of salt when the road surface is "
+     "below -5 °C."),
+])
+def test_a_reworded_condition_is_no_other_condition(request_text: str, stored: str) -> None:
+    """Units, verbs, short forms and a single word on each side ("**chance**" /
+    "**probability**", "surface **temperature**" / "**road** surface") are rewordings as often
+    as other triggers: at least three things, between the two clauses, must be missing from
+    the other text."""
+    assert conditioned.other_clause(request_text, stored) is None
+
+
+@pytest.mark.parametrize(("request_text", "stored", "words"), [
+    ("Priya Nair switches the fog machine on for birthday parties with kids under 8.",
+     "The arena fog machine runs at 30% output, but Priya Nair switches it off for birthday "
+     "parties with kids under 8.", ("switch on", "switch off")),
+    ("pedestrian green at the Elm Lane school crossing is shortened to 12 seconds on term-time "
+     "mornings.", "Pedestrian green at the Elm Lane school crossing is extended to 12 seconds "
+     "on term-time mornings.", ("shortened", "extended")),
+])
+def test_switched_on_off_with_a_pronoun_and_shortened_extended_are_opposites(
+        request_text: str, stored: str, words: tuple[str, str]) -> None:
+    found = [c for c in agreement.conflicts(request_text, stored) if c.kind == "opposite"]
+    assert found and all(w in found[0].detail for w in words)

@@ -24,6 +24,7 @@ from memory_mcp.services import (
     anchors,
     blocks,
     clauses,
+    conditioned,
     conditions,
     counted,
     direction,
@@ -167,8 +168,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                                  f"{crossed[0]} vs {crossed[1]}"))
     for priced, other in ((a, b), (b, a)):
         if priced.currencies and not other.currencies and priced.numbers - other.numbers:
-            # "only for parcels valued above **£500**" / "only when the parcel goes to a
-            # business address"
+            # "only for parcels valued above **£500**" / "only for business addresses"
             out.append(Conflict("currency", False, "only one states an amount of money: "
                                                    f"{_nums(priced.numbers - other.numbers)}"))
             break
@@ -213,9 +213,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or conditions.added_bound(a, b) or schedules.added_clock(a, b) \
         or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
         or anchors.unit_or_event(a, b) or schedules.added_days(a, b) \
-        or purposes.other_purpose(a, b)
-    if condition is not None:  # "only for registered charities" / "only for applicants on
-        # income support": the same rule under two conditions
+        or purposes.other_purpose(a, b) or conditioned.other_clause(request, stored)
+    if condition is not None:  # "only for charities" / "only on income support": two rules
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
     role = jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \

@@ -89,9 +89,9 @@ SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": 
                  # refused rewordings of the forget sets: "once visibility **falls** under 3
                  # km" / "**drops** under", "until the lock is **fixed**" / "**repaired**",
                  # "open to **kids**" / "**children**", "entered **straight** into" /
-                 # "**directly**"
+                 # "**directly**", "60% **chance** of rain" / "rain **probability**"
                  "drop": "fall", "fix": "repair", "kid": "child", "children": "child",
-                 "straight": "direct", "employe": "staff"}
+                 "straight": "direct", "employe": "staff", "chanc": "probabl"}
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
 ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",

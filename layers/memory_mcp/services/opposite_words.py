@@ -34,6 +34,8 @@ synchronous synchronously sync | asynchronous asynchronously async
 include includes included including | exclude excludes excluded excluding
 high | low
 long longer | short shorter
+extend extends extended extending lengthen lengthens lengthened lengthening | shorten shortens
+  shortened shortening
 fast faster quick quickly | slow slower slowly
 heavy heavier | light lighter
 large larger big bigger greater | small smaller

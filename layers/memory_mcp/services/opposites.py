@@ -109,7 +109,7 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if particle in _RAISED and verb in _SWITCH_VERBS[:6] and (not after or after in STOP_WORDS):
             out.append(_RAISED[particle])  # "when the red flag **is up**" / "… **is down**"
         split = next((v for v in (verb, base, verb.removesuffix("es")) if v in _SPLIT), None)
-        if split is not None and particle in ("the", "a", "an", "its", "their"):
+        if split is not None and particle in ("the", "a", "an", "its", "their", "it", "them"):
             out.extend(_split_particle(tokens, i, split))
     return out
 

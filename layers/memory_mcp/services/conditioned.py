@@ -1,0 +1,96 @@
+"""Two conditions after the same word: "gazebos … must be weighted with at least 15 kg per leg
+**whenever rain is forecast**" / "… **whenever the forecast wind speed is above 25 mph**".
+
+The condition rules (``conditions``) read a clause one text adds or an "only" phrase; here both
+texts hold the rule under a condition opened by the same word, and each condition names what
+the other text does not (the sixty-eighth set, and the forty-fourth's "whenever snow is
+forecast" / "whenever the forecast road surface temperature drops below 1 °C"). Rain and wind
+are two triggers: the stored rule still holds under its own.
+
+A clause ends at a comma, a semicolon or a full stop, so it is read from the text as written
+(the tokens have no punctuation).
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_mcp.services.conditions import compared
+from memory_mcp.services.lexicon import COMMON_VERBS, MEASURES, UNIT_SYMBOLS
+from memory_mcp.services.stems import stem
+from memory_mcp.services.wording import is_long
+
+#: A condition's opening word and its clause, to the next comma, semicolon or full stop.
+_CLAUSE = re.compile(r"\b(if|when|whenever|unless)\b([^,;.:()]*)", re.IGNORECASE)
+#: Openers read as one: "when" and "whenever" name the same condition.
+_SAME = {"whenever": "when"}
+_WORD = re.compile(r"[\w'-]+")
+_AND_STATE = re.compile(r"\band (?:it is|it's|there is) (?:also )?(\w+)")
+
+
+def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
+    """(a's clause, b's clause) where both texts open a condition with the same word, the two
+    clauses share a word (what the condition is about: "forecast", the "SM58") and name, between
+    them, at least three things the other text lacks, one on each side at least, or one clause
+    adds a state with "and it is …"; or None.
+
+    Fewer are left to the other rules: a single word each is as often a synonym ("60% **chance**
+    of rain" / "rain **probability** above 60%", "the surface **temperature**" / "the **road**
+    surface") as another trigger."""
+    if is_long(ra, rb):  # a short fact's rule: two long texts' clauses, pair by pair, each
+        return None  # against the other's every word, would cost seconds
+    clauses_a, clauses_b = _clauses(ra), _clauses(rb)
+    if not (clauses_a and clauses_b):
+        return None
+    words_a, words_b = _words(ra), _words(rb)
+    for opener, xs, text_a in clauses_a:
+        for other, ys, text_b in clauses_b:
+            if opener != other or not {stem(w) for w in xs} & {stem(w) for w in ys}:
+                continue
+            only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
+            if (only_a and only_b and len(only_a) + len(only_b) >= _UNSEEN_MIN) \
+                    or _joined(text_a, words_b) or _joined(text_b, words_a):
+                return text_a, text_b
+    return None
+
+
+def _joined(clause: str, other: tuple[set[str], list[str]]) -> bool:
+    """Whether a clause adds a state with "and it is …" that the other text lacks: "when the
+    anemometer reads above 30 mph **and it is raining**" holds under both at once."""
+    found = _AND_STATE.search(clause)
+    return found is not None and bool(_unseen([found.group(1)], other))
+
+
+def _clauses(text: str) -> list[tuple[str, list[str], str]]:
+    """(the opener, the clause's compared words, the clause as written) for each condition."""
+    out = []
+    for m in _CLAUSE.finditer(text):
+        opener = m.group(1).lower()
+        words = _WORD.findall(m.group(2).lower())
+        kept = [w for w in words if compared(w) and w not in COMMON_VERBS and not _unit(w)]
+        out.append((_SAME.get(opener, opener), kept, f"{opener} {' '.join(words)}"))
+    return out
+
+
+def _words(text: str) -> tuple[set[str], list[str]]:
+    words = _WORD.findall(text.lower())
+    return {stem(w) for w in words}, words
+
+
+def _unseen(words: list[str], other: tuple[set[str], list[str]]) -> set[str]:
+    """The words of a clause the other text lacks, as a stem or as a short form ("ack" /
+    "acknowledgement")."""
+    stems, plain = other
+    return {w for w in words if stem(w) not in stems
+            and not any(len(o) >= 3 and (w.startswith(o) or o.startswith(w)) for o in plain)}
+
+
+def _unit(word: str) -> bool:
+    """A unit, which the value rules compare ("under one **metre**" / "below 1 **m**")."""
+    return len(word) <= 2 or word in MEASURES or word in UNIT_SYMBOLS or word in _UNITS
+
+
+_UNITS = frozenset("""degree degrees metre metres meter meters litre litres inch inches yard yards
+foot percent minus""".split())  # noqa: SIM905
+#: Things named in the two clauses that the other text lacks, at least.
+_UNSEEN_MIN = 3
