@@ -99,6 +99,15 @@ def test_times_amounts_clauses_and_short_forms_between_the_same_words_are_reword
      "boarding yards invoice us monthly."),
     ("Drop the old rule that visitors sign in at reception.", "visitors sign in at reception."),
     ("Remove the note that the gate shuts at 6.", "the gate shuts at 6."),
+    ("Wipe the note that wheelchair spaces are in row K.", "wheelchair spaces are in row K."),
+    ("Clear the memory that production runs Zeno 2.8.", "production runs Zeno 2.8."),
+    ("Please unlearn that gritters are loaded at 03:00.", "gritters are loaded at 03:00."),
+    ("Stop remembering that the showroom closes at 10.", "the showroom closes at 10."),
+    ("Remove this one: the basking spot is held at 40 °C.", "the basking spot is held at 40 °C."),
+    ("Delete the restriction that the unit runs at night.", "the unit runs at night."),
+    ("Get rid of the rain bonus memory: four euros a drop.", "rain bonus four euros a drop."),
+    ("Erase the seating note \u2014 altos on the left.", "seating altos on the left."),
+    ("Clear the drains every Monday.", "Clear the drains every Monday."),
 ])
 def test_a_note_named_with_its_topic_is_the_requests_wrapper(request_text: str,
                                                              rest: str) -> None:

@@ -15,8 +15,8 @@ _PREAMBLE = re.compile(
     r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"  # "Can you drop the fact
     # that …?"
     r"(?:forget(?:\s+the\s+(?:fact|memory|note|rule)(?=\s+that\b)|\s+(?:this|that|it)(?=\s*:))?"
-    r"|(?:remove|delete|drop|scrap|erase|discard)(?:\s+(?:the\s+)?(?:fact|memory|note|rule)s?"
-    r"|(?:\s+(?:this|that|it))?(?=\s*:)))"
+    r"|(?:remove|delete|drop|scrap|erase|discard|wipe|clear)(?:\s+(?:the\s+)?(?:fact|memory|note"
+    r"|rule)s?|(?:\s+(?:this|that|it)(?:\s+one)?)?(?=\s*:)))"
     r"(?:\s+(?:that|about|saying)|(?:(?<=memory)|(?<=note)|(?<=fact))\s+of)?\s*[:,-]?\s+"
     # a label before a colon: "Outdated: …", "No longer relevant: …" (whose "no" is no negation
     # of the fact)
@@ -30,8 +30,9 @@ _PREAMBLE = re.compile(
 
 
 #: "forget the fume hood note: face velocity …": the note's topic stays, its wrapper goes.
-_TOPIC_NOTE = re.compile(r"^\s*(?:please\s+)?(?:forget|remove|delete|drop)\s+(?:the|my|our)\s+"
-                         r"(?:([\w\s-]{1,40}?)\s+)?(?:note|memory|fact)\s*:\s*", re.IGNORECASE)
+_TOPIC_NOTE = re.compile(r"^\s*(?:please\s+)?(?:forget|remove|delete|drop|scrap|erase|wipe"
+                         r"|get\s+rid\s+of)\s+(?:the|my|our)\s+(?:([\w\s-]{1,40}?)\s+)?"
+                         r"(?:note|memory|fact)\s*[:\u2013\u2014]\s*", re.IGNORECASE)
 
 
 def strip_preamble(text: str) -> str:
@@ -58,9 +59,10 @@ def strip_preamble(text: str) -> str:
 #: "Remove the instruction to …", "Please delete that …"). A verdict opens with its own words
 #: (that's, this is, no longer, not true) and ends at a colon or a dash; a reason must end in
 #: the ask, so "We use the following tools: …" keeps its words.
-_ASK = (r"(?:forget|remove|delete|drop|scrap|erase|discard|take\s+out|get\s+rid\s+of"
-        r"|no\s+need\s+to\s+remember(?:\s+any\s?more)?)")
-_KIND = r"(?:note|memory|fact|rule|requirement|instruction|reminder|bit|part|entry|line|one)s?"
+_ASK = (r"(?:forget|remove|delete|drop|scrap|erase|discard|wipe|clear|unlearn|take\s+out"
+        r"|get\s+rid\s+of|stop\s+remembering|no\s+need\s+to\s+remember(?:\s+any\s?more)?)")
+_KIND = (r"(?:note|memory|fact|rule|requirement|instruction|reminder|bit|part|entry|line|one"
+         r"|restriction|plan|procedure|policy)s?")
 _VERDICT = (r"(?:(?:that|this|it)(?:['\u2019]s|\s+is|\s+has)\b[^:;.]{0,40}?\b(?:changed|outdated"
             r"|obsolete|old|wrong|gone|sorted|stale|incorrect|over|no\s+longer|not|any\s?more"
             r"|out\s+of\s+date)\b|no\s+longer|out\s+of\s+date|not\s+(?:true|valid|accurate|right"
