@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_mcp.services import agreement, aligned, conditioned
+from memory_mcp.services import agreement, aligned, conditioned, ours
 from memory_mcp.services.facets import facets
 from memory_mcp.services.wrappers import strip_preamble
 
@@ -180,3 +180,33 @@ def test_switched_on_off_with_a_pronoun_and_shortened_extended_are_opposites(
         request_text: str, stored: str, words: tuple[str, str]) -> None:
     found = [c for c in agreement.conflicts(request_text, stored) if c.kind == "opposite"]
     assert found and all(w in found[0].detail for w in words)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Dan Holloway, Riverside's treasurer, invoices us monthly for team restrings.",
+     "Riverside Tennis Club's team restrings are invoiced monthly to their treasurer, Dan "
+     "Holloway."),
+    ("Bywell Clays order pallets of 7,200 clays from us every three weeks.",
+     "Clays are ordered from Bywell Clays in pallets of 7,200 every three weeks."),
+    ("Laukhuff orders tracker square rails from us, part 4-2213.",
+     "Tracker square rails: order from Laukhuff, part 4-2213."),
+])
+def test_a_thing_dealing_with_us_that_the_note_names_as_source_or_target_is_turned_round(
+        request_text: str, stored: str) -> None:
+    """"Bywell Clays order … **from us**" / "Clays are ordered **from Bywell Clays**": the
+    goods go the other way."""
+    assert "direction" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the university data centre mirrors the station's raw archive and returns processed "
+     "climatologies to us", "The station's raw archive is mirrored to the university data "
+     "centre, which sends back processed climatologies."),
+    ("we order clays from Bywell Clays in pallets of 7,200 every three weeks",
+     "Clays are ordered from Bywell Clays in pallets of 7,200 every three weeks."),
+    ("Halo Talent books festivals for us", "Festival bookings go through our agent, Halo "
+     "Talent."),
+])
+def test_us_in_a_later_clause_or_a_note_with_its_own_we_is_left_to_the_order_rules(
+        request_text: str, stored: str) -> None:
+    assert ours.us_turned(facets(request_text), facets(stored)) is None

@@ -33,6 +33,7 @@ from memory_mcp.services import (
     members,
     numbered,
     opposites,
+    ours,
     parts,
     purposes,
     schedules,
@@ -222,20 +223,19 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
-        or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b)
+        or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
+        or ours.us_turned(a, b)
     if route is not None:
-        out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs '
-                                               f'"{route[1]}"'))
+        out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)
-    if opposite is not None:  # another state is a value, unless it narrows the subject
-        # ("refunds **over** $500 need …"); another direction or event, another fact
+    if opposite is not None:  # a state is a value unless it narrows the subject ("refunds
+        # **over** $500 need …"); another direction or event, another fact
         subject = not opposite[2] or opposites.in_subject(a, opposite[0]) \
             or opposites.in_subject(b, opposite[1])
         out.append(Conflict("opposite", subject,
                             f'opposite words: "{opposite[0]}" vs "{opposite[1]}"'))
-    # the swapped-word rule leaves the opposite's words out: "approval is manual" / "…
-    # automatic" is that opposite (a value), not also another subject in the predicate's place,
-    # while "allowed in the **kitchen**" / "blocked in the **lobby**" still swaps a place
+    # the swapped-word rule leaves the opposite's words out ("approval is manual" / "…
+    # automatic" is one value), yet "allowed in the **kitchen**" / "… the **lobby**" swaps a place
     out.extend(_order_conflicts(request, stored, a, b, any(c.subject for c in out),
                                 frozenset(opposite[:2]) if opposite else frozenset()))
     if not out and not wording.is_long(request, stored) \

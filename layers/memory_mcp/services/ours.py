@@ -1,0 +1,55 @@
+"""Who deals with us: "Bywell Clays order pallets of 7,200 clays **from us**" / "Clays are
+ordered **from Bywell Clays**", "Dan Holloway invoices **us** monthly" / "team restrings are
+invoiced monthly **to** their treasurer, Dan Holloway".
+
+A stored note is often written without a "we" ("Clays are ordered from Bywell Clays"); the
+request's "us" then says which way the goods or the money go. When the thing the request
+opens with is, in the stored text, where things come from or go to, the two say the relation
+the other way round (the sixty-second and seventy-second sets). A stored text with its own
+"we", "us" or "our" is left to the order rules (``turned``), which read both sides.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import CLAUSE_BREAKS
+from memory_mcp.services.stems import content_word, stem
+
+_US = frozenset(["we", "us", "our", "ours", "ourselves"])
+#: Words after which a text names where things come from or go to.
+_ENDS = frozenset(["from", "to"])
+#: The words read after such a word ("to **their treasurer**, Dan Holloway").
+_REACH = 3
+#: The words of the thing a text opens with that are read.
+_OPENING = 3
+
+
+def us_turned(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where one text deals with "us" in its first clause and opens
+    with a thing that the other, which has no "we" of its own, names after "from" or "to"; or
+    None. A later clause's "us" ("the data centre mirrors the archive **and** returns
+    climatologies **to us**") is another relation's."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if "us" not in x.tokens or _US & set(y.tokens):
+            continue
+        first = x.tokens[:x.tokens.index("us")]
+        if CLAUSE_BREAKS & set(first):
+            continue
+        ends = _ends(y.tokens)
+        shared = [w for w in first if content_word(w)][:_OPENING]
+        for word in shared:
+            if stem(word) in ends:
+                mine, theirs = f"{word} … us", f"{ends[stem(word)]} {word}"
+                return (theirs, mine) if flip else (mine, theirs)
+    return None
+
+
+def _ends(toks: tuple[str, ...]) -> dict[str, str]:
+    """The stems of the content words named just after "from" or "to", with that word."""
+    out: dict[str, str] = {}
+    for i, t in enumerate(toks):
+        if t in _ENDS:
+            for w in toks[i + 1:i + 1 + _REACH]:
+                if content_word(w):
+                    out.setdefault(stem(w), t)
+    return out
