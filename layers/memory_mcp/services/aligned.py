@@ -17,8 +17,8 @@ word sets.
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, DETERMINERS, PREPOSITIONS
-from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, part_stems, stem
 
 #: Words on each side of the swapped one that both texts must share, in order.
@@ -84,12 +84,15 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
     starts: dict[tuple[str, ...], list[int]] = {}
     for j in range(_SIDE, len(tb) - _SIDE):
-        if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS:
+        if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS or tb[j - 2] in DETERMINERS:
             starts.setdefault(tb[j - _SIDE:j], []).append(j)
     for i in range(_SIDE, len(ta) - _SIDE):
         for j in starts.get(ta[i - _SIDE:i], ()):
             found = _spans(ta, i, tb, j)
-            if found is not None and _other_things(found[0], found[1], a, b):
+            if found is not None and _other_things(found[0], found[1], a, b) and (
+                    tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS
+                    or not COMMON_VERBS & {*found[0], *found[1]}):  # after "its cracked"
+                # a thing, not a verb: "the skatepark **lights go**" / "… **floodlights**"
                 return " ".join(found[0]), " ".join(found[1])
     return None
 
@@ -102,9 +105,15 @@ def _spans(ta: tuple[str, ...], i: int, tb: tuple[str, ...],
         for n in range(max(1, size - _SPAN_MAX), min(size, _SPAN_MAX + 1)):
             k, m = i + n, j + size - n
             if k + _SIDE <= len(ta) and m + _SIDE <= len(tb) \
-                    and ta[k:k + _SIDE] == tb[m:m + _SIDE]:
+                    and (ta[k:k + _SIDE] == tb[m:m + _SIDE] or _ended(ta[k], tb[m])):
                 return ta[i:k], tb[j:m]
     return None
+
+
+def _ended(x: str, y: str) -> bool:
+    """Whether one text ends where the other goes on to another clause: "… goggles in the
+    **bottling hall**" / "… goggles in the **grinding room**, because capsaicin dust …"."""
+    return (x == "$" and y in _NEXT) or (y == "$" and x in _NEXT)
 
 
 def _other_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets) -> bool:
@@ -112,19 +121,32 @@ def _other_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets
     "production"), each with a word the other text lacks."""
     sx, sy = _thing(xs), _thing(ys)
     if not (sx and sy) or sx & sy or any(x.startswith(y) or y.startswith(x)
-                                         for x in sx for y in sy):
+                                         for x in sx for y in sy) \
+            or _initials(xs, ys) or _initials(ys, xs):
         return False
-    return bool(sx - set(map(stem, b.tokens))) and bool(sy - set(map(stem, a.tokens)))
+    return bool(sx - _stems(b)) and bool(sy - _stems(a))
+
+
+def _stems(f: Facets) -> set[str]:
+    """A text's stems, with its hyphenated words' parts ("the **tack-room** whiteboard")."""
+    return {s for t in f.tokens for s in (stem(t), *part_stems(t))}
+
+
+def _initials(xs: tuple[str, ...], ys: tuple[str, ...]) -> bool:
+    """Whether one thing is the other's initials: "the HP **MJF** 5200" / "… **Multi Jet
+    Fusion** 5200"."""
+    return any(len(ys) > 1 and x == "".join(y[0] for y in ys) for x in xs)
 
 
 def _thing(words: tuple[str, ...]) -> set[str]:
     """The stems (of hyphenated parts too) of words that name a thing: "the" or a possessive,
-    then nouns, and a number only after two of them ("Kongsberg K-Chief 700"); or an empty set
+    then nouns, and numbers only among two of them ("Kongsberg K-Chief 700", "the 2-tonne chain
+    hoist"); or an empty set
     for anything else: a time or an amount ("a day" / "24 hours", "13:00 daily"), a clause
     ("they go back with" / "return and"), which the value and verb rules read."""
     rest = words[1:] if words[0] in _THE else words
     nouns = [w for w in rest if _noun(w) and w not in _WHEN]
-    numbered = [w for w in rest[1:] if any(c.isdigit() for c in w)]
+    numbered = [w for w in rest if any(c.isdigit() for c in w)]
     if not rest or len(nouns) + len(numbered) != len(rest) or (numbered and len(nouns) < 2):
         return set()
     return {p for w in nouns for p in (part_stems(w) or [stem(w)])}
@@ -137,15 +159,17 @@ def _opening(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]
     for end in range(start + 1, min(start + _THING_MAX, len(tokens) - _SIDE - 1) + 1):
         if tokens[end] in PREPOSITIONS:
             thing = tokens[start:end]
-            return (thing, tokens[end:end + 1 + _SIDE]) if all(map(_noun, thing)) else None
+            named = all(_noun(w) or w.isdigit() for w in thing) and any(map(_noun, thing))
+            return (thing, tokens[end:end + 1 + _SIDE]) if named else None
     return None
 
 
 #: At most this many words name the thing a text opens with ("teat cup liners").
-_THING_MAX = 3
+_THING_MAX = 4  # "the 200-litre steam kettle": a measure's number and unit too
 _OPENERS = DETERMINERS | frozenset(["all", "every", "each", "any"])
 _START = ("^", "^")
 _END = ("$", "$")
+_NEXT = CLAUSE_BREAKS | frozenset(["never", "not"])
 _THE = frozenset(["the", "our", "their", "its", "his", "her", "your", "my"])
 _WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *MONTHS])
 #: At most this many words make either thing ``between`` compares.

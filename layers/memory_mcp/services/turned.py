@@ -172,9 +172,10 @@ def _turned(a: Facets, b: Facets, in_a: Blocks, in_b: Blocks) -> bool:
                                                               [i for i, _ in middle_b])
 
 
-#: Words that open a clause of time or condition between two blocks.
+#: Words that open a clause of time or condition between two blocks, or the next step ("to
+#: the finishing bench first, **then** on to the quality team").
 _CLAUSE_JOINS = frozenset(["once", "when", "whenever", "after", "before", "until", "if",
-                           "unless", "while"])
+                           "unless", "while", "then"])
 
 
 def _shown(f: Facets, *blocks: list[tuple[int, str]]) -> str:
