@@ -247,3 +247,13 @@ def test_steps_in_another_order_and_things_after_a_modifier_or_before_a_clause_d
 def test_initials_verbs_and_hyphenated_words_are_no_other_thing(request_text: str,
                                                                stored: str) -> None:
     assert aligned.between(facets(request_text), facets(stored)) is None
+
+
+def test_between_leaves_long_texts_to_the_long_text_rules() -> None:
+    """A long near copy's every common pair of words ("of the") tried against every other took
+    seconds a comparison: ``between`` is a short fact's rule."""
+    filler = " ".join(["the crew logs the reading of the gauge"] * 60)
+    request_text = f"{filler} with shearing knives to get a dense cone."
+    stored = f"{filler} with the Stihl HS 82 hedge trimmer to get a dense cone."
+    assert aligned.between(facets(request_text), facets(stored)) is None
+    assert aligned.between(facets(request_text[-50:]), facets(stored[-70:])) is not None

@@ -16,6 +16,8 @@ word sets.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
@@ -81,6 +83,9 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     place in the same slot of the same sentence is another fact; the word sets miss it when the
     stored text's tool is a model name with numbers. Each thing must hold a word the other text
     lacks altogether, so texts that say the same things in another order are left alone."""
+    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+        return None  # a short fact's rule: a long near copy's every common pair of words
+        # (each "of the") tried against every other took seconds
     ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
     starts: dict[tuple[str, ...], list[int]] = {}
     for j in range(_SIDE, len(tb) - _SIDE):
@@ -124,12 +129,14 @@ def _other_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets
                                          for x in sx for y in sy) \
             or _initials(xs, ys) or _initials(ys, xs):
         return False
-    return bool(sx - _stems(b)) and bool(sy - _stems(a))
+    return bool(sx - _stems(b.tokens)) and bool(sy - _stems(a.tokens))
 
 
-def _stems(f: Facets) -> set[str]:
-    """A text's stems, with its hyphenated words' parts ("the **tack-room** whiteboard")."""
-    return {s for t in f.tokens for s in (stem(t), *part_stems(t))}
+@lru_cache(maxsize=256)
+def _stems(tokens: tuple[str, ...]) -> frozenset[str]:
+    """A text's stems, with its hyphenated words' parts ("the **tack-room** whiteboard"): read
+    once a text, not once a pair of things."""
+    return frozenset(s for t in tokens for s in (stem(t), *part_stems(t)))
 
 
 def _initials(xs: tuple[str, ...], ys: tuple[str, ...]) -> bool:
@@ -174,6 +181,8 @@ _THE = frozenset(["the", "our", "their", "its", "his", "her", "your", "my"])
 _WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *MONTHS])
 #: At most this many words make either thing ``between`` compares.
 _SPAN_MAX = 6
+#: Texts longer than this many words are left to the long-text rules (``wording.is_long``).
+_TOKENS_MAX = 400
 _COPULAS = frozenset(["is", "are"])
 
 
