@@ -184,6 +184,12 @@ SIXTYNINTH = ROOT / "bench" / "data" / "forget_sixtyninth.json"
 SEVENTIETH = ROOT / "bench" / "data" / "forget_seventieth.json"
 SEVENTYFIRST = ROOT / "bench" / "data" / "forget_seventyfirst.json"
 SEVENTYSECOND = ROOT / "bench" / "data" / "forget_seventysecond.json"
+#: A seventy-third to seventy-sixth, written by four more helpers at once, first run on dc2b364
+#: (``--set seventythird`` … ``--set seventysixth``).
+SEVENTYTHIRD = ROOT / "bench" / "data" / "forget_seventythird.json"
+SEVENTYFOURTH = ROOT / "bench" / "data" / "forget_seventyfourth.json"
+SEVENTYFIFTH = ROOT / "bench" / "data" / "forget_seventyfifth.json"
+SEVENTYSIXTH = ROOT / "bench" / "data" / "forget_seventysixth.json"
 SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
         "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
         "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
@@ -208,7 +214,9 @@ SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth":
         "sixtysecond": SIXTYSECOND, "sixtythird": SIXTYTHIRD, "sixtyfourth": SIXTYFOURTH,
         "sixtyfifth": SIXTYFIFTH, "sixtysixth": SIXTYSIXTH, "sixtyseventh": SIXTYSEVENTH,
         "sixtyeighth": SIXTYEIGHTH, "sixtyninth": SIXTYNINTH, "seventieth": SEVENTIETH,
-        "seventyfirst": SEVENTYFIRST, "seventysecond": SEVENTYSECOND}
+        "seventyfirst": SEVENTYFIRST, "seventysecond": SEVENTYSECOND,
+        "seventythird": SEVENTYTHIRD, "seventyfourth": SEVENTYFOURTH,
+        "seventyfifth": SEVENTYFIFTH, "seventysixth": SEVENTYSIXTH}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from
