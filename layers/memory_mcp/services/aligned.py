@@ -55,8 +55,9 @@ def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 def leading(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's words, b's words) where both texts open with a thing of one to three words that
-    share no stem, followed by the same preposition and the same two words: "the **ball
+    """(a's words, b's words) where both texts open with a thing of a few words (a measure's
+    number among them: "the 200-litre steam kettle") that share no stem, followed by the same
+    preposition and the same two words: "the **ball
     return** on lane 7 jams" / "The **pinsetter** on lane 7 (…) jams", "the **card readers**
     on CX-300 docks" / "**Locking pins** on CX-300 docks" (the fifty-sixth and forty-eighth
     sets). Another part of the same machine is another fact; the word sets miss it when the
@@ -75,14 +76,16 @@ def leading(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 def between(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's words, b's words) where, after the same two words ending in a preposition or an
-    article, the texts name two things, at least one of several words, that share no stem,
-    before the same two words again: "shaped in July **with shearing knives** to get a dense cone" / "… **with
-    the Stihl HS 82 hedge trimmer** to get …", "running on the PC **in the pit building**" /
-    "… **in the race control tower**" (the sixty-third and sixty-fourth sets). Another tool or
-    place in the same slot of the same sentence is another fact; the word sets miss it when the
-    stored text's tool is a model name with numbers. Each thing must hold a word the other text
-    lacks altogether, so texts that say the same things in another order are left alone."""
+    """(a's words, b's words) where, after the same two words ending in a preposition, an
+    article, or an article and a word, the texts name two things, at least one of several
+    words, that share no stem, before the same two words again or where one text ends and the
+    other goes on to another clause: "shaped in July **with shearing knives** to get a dense
+    cone" / "… **with the Stihl HS 82 hedge trimmer** to get …", "running on the PC **in the pit
+    building**" / "… **in the race control tower**", "its cracked **floor panel**" / "its cracked
+    **window**" (the sixty-third, sixty-fourth and sixty-ninth sets). Another tool or place in
+    the same slot of the same sentence is another fact; the word sets miss it when the stored
+    text's tool is a model name with numbers. Each thing must hold a word the other text lacks
+    altogether, so texts that say the same things in another order are left alone."""
     if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
         return None  # a short fact's rule: a long near copy's every common pair of words
         # (each "of the") tried against every other took seconds
