@@ -36,187 +36,27 @@ from memory_mcp.services.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 SET = ROOT / "bench" / "data" / "forget_set.json"
-#: Written on 2026-12-03 apart from the rules (its author did not read them). Its first run
-#: measured how the rules carried to facts they were not built on (10 wrong forgets, 8 of them
-#: opposite words); the rules were changed for what it found, so it is a second dev set now.
-HOLDOUT = ROOT / "bench" / "data" / "forget_holdout.json"
-#: A third set, written the same way later the same day, after the rules had changed for the
-#: second: ``--set probe``.
-PROBE = ROOT / "bench" / "data" / "forget_probe.json"
-#: A fourth, written on 2026-12-03 (thirteenth session) by a helper that read no code, docs,
-#: tests or earlier set, in twelve new domains and with three new near-miss classes (direction,
-#: version, identifier): ``--set blind``.
-BLIND = ROOT / "bench" / "data" / "forget_blind.json"
-#: A fifth, written the same way after the fourth's changes, in seven more domains and with
-#: frequency, scope, purpose and comparison near misses: ``--set fifth``.
-FIFTH = ROOT / "bench" / "data" / "forget_fifth.json"
-#: A sixth, written after the fifth's changes and both reviews' fixes, in eleven more domains:
-#: ``--set sixth``.
-SIXTH = ROOT / "bench" / "data" / "forget_sixth.json"
-#: A seventh, written after the sixth's changes, in ten more domains: ``--set seventh``.
-SEVENTH = ROOT / "bench" / "data" / "forget_seventh.json"
-#: An eighth, written after the seventh's changes, in ten more domains: ``--set eighth``.
-EIGHTH = ROOT / "bench" / "data" / "forget_eighth.json"
-#: A ninth, written after the eighth's changes, in ten more domains: ``--set ninth``.
-NINTH = ROOT / "bench" / "data" / "forget_ninth.json"
-#: A tenth, written after the ninth's changes, in ten more domains: ``--set tenth``.
-TENTH = ROOT / "bench" / "data" / "forget_tenth.json"
-#: An eleventh, written after the tenth's changes, in ten more domains: ``--set eleventh``.
-ELEVENTH = ROOT / "bench" / "data" / "forget_eleventh.json"
-#: A twelfth, written after the eleventh's changes and a review: ``--set twelfth``.
-TWELFTH = ROOT / "bench" / "data" / "forget_twelfth.json"
-#: A thirteenth, written on 2026-12-04 after the twelfth's changes, in ten more domains:
-#: ``--set thirteenth``.
-THIRTEENTH = ROOT / "bench" / "data" / "forget_thirteenth.json"
-#: A fourteenth, written the same day after the thirteenth's changes: ``--set fourteenth``.
-FOURTEENTH = ROOT / "bench" / "data" / "forget_fourteenth.json"
-#: A fifteenth, written the same day after the fourteenth's changes: ``--set fifteenth``.
-FIFTEENTH = ROOT / "bench" / "data" / "forget_fifteenth.json"
-#: A sixteenth, written the same day after the fifteenth's changes and a review:
-#: ``--set sixteenth``.
-SIXTEENTH = ROOT / "bench" / "data" / "forget_sixteenth.json"
-#: A seventeenth, written on 2026-12-04 (seventeenth session) in ten more domains, first run
-#: on the sixteenth session's rules: ``--set seventeenth``.
-SEVENTEENTH = ROOT / "bench" / "data" / "forget_seventeenth.json"
-#: An eighteenth, written the same session in ten more domains, first run on the seventeenth's
-#: changes: ``--set eighteenth``.
-EIGHTEENTH = ROOT / "bench" / "data" / "forget_eighteenth.json"
-#: A nineteenth, written the same session, first run on the eighteenth's changes and a
-#: review's: ``--set nineteenth``.
-NINETEENTH = ROOT / "bench" / "data" / "forget_nineteenth.json"
-#: A twentieth, written the same session, first run on the nineteenth's changes:
-#: ``--set twentieth``.
-TWENTIETH = ROOT / "bench" / "data" / "forget_twentieth.json"
-#: A twenty-first, written the same session, first run on its last changes:
-#: ``--set twentyfirst``.
-TWENTYFIRST = ROOT / "bench" / "data" / "forget_twentyfirst.json"
-#: A twenty-second and a twenty-third, written by two helpers at once in the next session,
-#: both first run on its start: ``--set twentysecond``, ``--set twentythird``.
-TWENTYSECOND = ROOT / "bench" / "data" / "forget_twentysecond.json"
-TWENTYTHIRD = ROOT / "bench" / "data" / "forget_twentythird.json"
-#: A twenty-fourth and a twenty-fifth, written by two more helpers at once, each first run on
-#: the rules as they stood when it arrived: ``--set twentyfourth``, ``--set twentyfifth``.
-TWENTYFOURTH = ROOT / "bench" / "data" / "forget_twentyfourth.json"
-TWENTYFIFTH = ROOT / "bench" / "data" / "forget_twentyfifth.json"
-#: A twenty-sixth and a twenty-seventh, written by two more helpers at once, each first run on
-#: the rules as they stood when it arrived: ``--set twentysixth``, ``--set twentyseventh``.
-TWENTYSIXTH = ROOT / "bench" / "data" / "forget_twentysixth.json"
-TWENTYSEVENTH = ROOT / "bench" / "data" / "forget_twentyseventh.json"
-#: A twenty-eighth and a twenty-ninth, written by two more helpers at once, both first run on
-#: the session's last rules before them: ``--set twentyeighth``, ``--set twentyninth``.
-TWENTYEIGHTH = ROOT / "bench" / "data" / "forget_twentyeighth.json"
-TWENTYNINTH = ROOT / "bench" / "data" / "forget_twentyninth.json"
-#: A thirtieth, thirty-first and thirty-second, written by three helpers at once, all first
-#: run on the rules as they stood at the next session's start: ``--set thirtieth``,
-#: ``--set thirtyfirst``, ``--set thirtysecond``.
-THIRTIETH = ROOT / "bench" / "data" / "forget_thirtieth.json"
-THIRTYFIRST = ROOT / "bench" / "data" / "forget_thirtyfirst.json"
-THIRTYSECOND = ROOT / "bench" / "data" / "forget_thirtysecond.json"
-#: A thirty-third and a thirty-fourth, written by two more helpers at once, both first run on
-#: 11b9110 (that session's rules for the three before them): ``--set thirtythird``,
-#: ``--set thirtyfourth``.
-THIRTYTHIRD = ROOT / "bench" / "data" / "forget_thirtythird.json"
-THIRTYFOURTH = ROOT / "bench" / "data" / "forget_thirtyfourth.json"
-#: A thirty-fifth and a thirty-sixth, written by two more helpers at once, both first run on
-#: 3f97d73: ``--set thirtyfifth``, ``--set thirtysixth``.
-THIRTYFIFTH = ROOT / "bench" / "data" / "forget_thirtyfifth.json"
-THIRTYSIXTH = ROOT / "bench" / "data" / "forget_thirtysixth.json"
-#: A thirty-seventh and a thirty-eighth, written by two more helpers at once, first run on
-#: 3a01a16 and not tuned on: ``--set thirtyseventh``, ``--set thirtyeighth``.
-THIRTYSEVENTH = ROOT / "bench" / "data" / "forget_thirtyseventh.json"
-THIRTYEIGHTH = ROOT / "bench" / "data" / "forget_thirtyeighth.json"
-#: A thirty-ninth, a fortieth and a forty-first, written by three more helpers at once
-#: (2026-12-05), each first run on the rules as they stood when it arrived:
-#: ``--set thirtyninth``, ``--set fortieth``, ``--set fortyfirst``.
-THIRTYNINTH = ROOT / "bench" / "data" / "forget_thirtyninth.json"
-FORTIETH = ROOT / "bench" / "data" / "forget_fortieth.json"
-FORTYFIRST = ROOT / "bench" / "data" / "forget_fortyfirst.json"
-#: A forty-second, forty-third and forty-fourth, written by three more helpers at once, each
-#: first run on the rules as they stood when it arrived: ``--set fortysecond``,
-#: ``--set fortythird``, ``--set fortyfourth``.
-FORTYSECOND = ROOT / "bench" / "data" / "forget_fortysecond.json"
-FORTYTHIRD = ROOT / "bench" / "data" / "forget_fortythird.json"
-FORTYFOURTH = ROOT / "bench" / "data" / "forget_fortyfourth.json"
-#: A forty-fifth, forty-sixth and forty-seventh, written by three more helpers at once, each
-#: first run on the rules as they stood when it arrived: ``--set fortyfifth``,
-#: ``--set fortysixth``, ``--set fortyseventh``.
-FORTYFIFTH = ROOT / "bench" / "data" / "forget_fortyfifth.json"
-FORTYSIXTH = ROOT / "bench" / "data" / "forget_fortysixth.json"
-FORTYSEVENTH = ROOT / "bench" / "data" / "forget_fortyseventh.json"
-#: A forty-eighth, forty-ninth and fiftieth, written by three more helpers at once, first run
-#: on c8bccb0: ``--set fortyeighth``, ``--set fortyninth``, ``--set fiftieth``.
-FORTYEIGHTH = ROOT / "bench" / "data" / "forget_fortyeighth.json"
-FORTYNINTH = ROOT / "bench" / "data" / "forget_fortyninth.json"
-FIFTIETH = ROOT / "bench" / "data" / "forget_fiftieth.json"
-#: A fifty-first, fifty-second and fifty-third, written by three more helpers at once on
-#: 2026-12-05, first run on the rules as they stood when they arrived (the twenty-first
-#: session): ``--set fiftyfirst``, ``--set fiftysecond``, ``--set fiftythird``.
-FIFTYFIRST = ROOT / "bench" / "data" / "forget_fiftyfirst.json"
-FIFTYSECOND = ROOT / "bench" / "data" / "forget_fiftysecond.json"
-FIFTYTHIRD = ROOT / "bench" / "data" / "forget_fiftythird.json"
-#: A fifty-fourth, fifty-fifth and fifty-sixth, written by three more helpers at once, first
-#: run on 901989b: ``--set fiftyfourth``, ``--set fiftyfifth``, ``--set fiftysixth``.
-FIFTYFOURTH = ROOT / "bench" / "data" / "forget_fiftyfourth.json"
-FIFTYFIFTH = ROOT / "bench" / "data" / "forget_fiftyfifth.json"
-FIFTYSIXTH = ROOT / "bench" / "data" / "forget_fiftysixth.json"
-#: A fifty-seventh, fifty-eighth and fifty-ninth, written by three more helpers at once, first
-#: run on d1d928c: ``--set fiftyseventh``, ``--set fiftyeighth``, ``--set fiftyninth``.
-FIFTYSEVENTH = ROOT / "bench" / "data" / "forget_fiftyseventh.json"
-FIFTYEIGHTH = ROOT / "bench" / "data" / "forget_fiftyeighth.json"
-FIFTYNINTH = ROOT / "bench" / "data" / "forget_fiftyninth.json"
-#: A sixtieth, sixty-first and sixty-second, written by three more helpers at once, first run
-#: on the commit that registers them: ``--set sixtieth``, ``--set sixtyfirst``,
-#: ``--set sixtysecond``.
-SIXTIETH = ROOT / "bench" / "data" / "forget_sixtieth.json"
-SIXTYFIRST = ROOT / "bench" / "data" / "forget_sixtyfirst.json"
-SIXTYSECOND = ROOT / "bench" / "data" / "forget_sixtysecond.json"
-#: A sixty-third to sixty-eighth, written by six more helpers at once, first run on 81ffddc
-#: (``--set sixtythird`` … ``--set sixtyeighth``).
-SIXTYTHIRD = ROOT / "bench" / "data" / "forget_sixtythird.json"
-SIXTYFOURTH = ROOT / "bench" / "data" / "forget_sixtyfourth.json"
-SIXTYFIFTH = ROOT / "bench" / "data" / "forget_sixtyfifth.json"
-SIXTYSIXTH = ROOT / "bench" / "data" / "forget_sixtysixth.json"
-SIXTYSEVENTH = ROOT / "bench" / "data" / "forget_sixtyseventh.json"
-SIXTYEIGHTH = ROOT / "bench" / "data" / "forget_sixtyeighth.json"
-#: A sixty-ninth to seventy-second, written by four more helpers at once, first run on 3d98d65
-#: (``--set sixtyninth`` … ``--set seventysecond``).
-SIXTYNINTH = ROOT / "bench" / "data" / "forget_sixtyninth.json"
-SEVENTIETH = ROOT / "bench" / "data" / "forget_seventieth.json"
-SEVENTYFIRST = ROOT / "bench" / "data" / "forget_seventyfirst.json"
-SEVENTYSECOND = ROOT / "bench" / "data" / "forget_seventysecond.json"
-#: A seventy-third to seventy-sixth, written by four more helpers at once, first run on dc2b364
-#: (``--set seventythird`` … ``--set seventysixth``).
-SEVENTYTHIRD = ROOT / "bench" / "data" / "forget_seventythird.json"
-SEVENTYFOURTH = ROOT / "bench" / "data" / "forget_seventyfourth.json"
-SEVENTYFIFTH = ROOT / "bench" / "data" / "forget_seventyfifth.json"
-SEVENTYSIXTH = ROOT / "bench" / "data" / "forget_seventysixth.json"
-SETS = {"dev": SET, "holdout": HOLDOUT, "probe": PROBE, "blind": BLIND, "fifth": FIFTH,
-        "sixth": SIXTH, "seventh": SEVENTH, "eighth": EIGHTH,
-        "ninth": NINTH, "tenth": TENTH, "eleventh": ELEVENTH,
-        "twelfth": TWELFTH, "thirteenth": THIRTEENTH, "fourteenth": FOURTEENTH,
-        "fifteenth": FIFTEENTH, "sixteenth": SIXTEENTH, "seventeenth": SEVENTEENTH,
-        "eighteenth": EIGHTEENTH, "nineteenth": NINETEENTH, "twentieth": TWENTIETH,
-        "twentyfirst": TWENTYFIRST, "twentysecond": TWENTYSECOND, "twentythird": TWENTYTHIRD,
-        "twentyfourth": TWENTYFOURTH, "twentyfifth": TWENTYFIFTH, "twentysixth": TWENTYSIXTH,
-        "twentyseventh": TWENTYSEVENTH, "twentyeighth": TWENTYEIGHTH,
-        "twentyninth": TWENTYNINTH, "thirtieth": THIRTIETH, "thirtyfirst": THIRTYFIRST,
-        "thirtysecond": THIRTYSECOND, "thirtythird": THIRTYTHIRD,
-        "thirtyfourth": THIRTYFOURTH, "thirtyfifth": THIRTYFIFTH,
-        "thirtysixth": THIRTYSIXTH, "thirtyseventh": THIRTYSEVENTH,
-        "thirtyeighth": THIRTYEIGHTH, "thirtyninth": THIRTYNINTH, "fortieth": FORTIETH,
-        "fortyfirst": FORTYFIRST, "fortysecond": FORTYSECOND, "fortythird": FORTYTHIRD,
-        "fortyfourth": FORTYFOURTH, "fortyfifth": FORTYFIFTH, "fortysixth": FORTYSIXTH,
-        "fortyseventh": FORTYSEVENTH, "fortyeighth": FORTYEIGHTH, "fortyninth": FORTYNINTH,
-        "fiftieth": FIFTIETH, "fiftyfirst": FIFTYFIRST, "fiftysecond": FIFTYSECOND,
-        "fiftythird": FIFTYTHIRD, "fiftyfourth": FIFTYFOURTH, "fiftyfifth": FIFTYFIFTH,
-        "fiftysixth": FIFTYSIXTH, "fiftyseventh": FIFTYSEVENTH, "fiftyeighth": FIFTYEIGHTH,
-        "fiftyninth": FIFTYNINTH, "sixtieth": SIXTIETH, "sixtyfirst": SIXTYFIRST,
-        "sixtysecond": SIXTYSECOND, "sixtythird": SIXTYTHIRD, "sixtyfourth": SIXTYFOURTH,
-        "sixtyfifth": SIXTYFIFTH, "sixtysixth": SIXTYSIXTH, "sixtyseventh": SIXTYSEVENTH,
-        "sixtyeighth": SIXTYEIGHTH, "sixtyninth": SIXTYNINTH, "seventieth": SEVENTIETH,
-        "seventyfirst": SEVENTYFIRST, "seventysecond": SEVENTYSECOND,
-        "seventythird": SEVENTYTHIRD, "seventyfourth": SEVENTYFOURTH,
-        "seventyfifth": SEVENTYFIFTH, "seventysixth": SEVENTYSIXTH}
+#: The sets written apart from the rules (their authors read no rules; from ``blind`` on, no code,
+#: docs, tests or earlier set either), in the order they arrived: ``--set <name>`` reads
+#: bench/data/forget_<name>.json. Each file's "about" says when and in which domains it was
+#: written; docs/pgvector-halfvec-search.md says on which rules each first ran, what it found and
+#: what changed for it. A new set is one more name at the end.
+WRITTEN_APART = (
+    "holdout", "probe", "blind", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+    "eighteenth", "nineteenth", "twentieth", "twentyfirst", "twentysecond", "twentythird",
+    "twentyfourth", "twentyfifth", "twentysixth", "twentyseventh", "twentyeighth", "twentyninth",
+    "thirtieth", "thirtyfirst", "thirtysecond", "thirtythird", "thirtyfourth", "thirtyfifth",
+    "thirtysixth", "thirtyseventh", "thirtyeighth", "thirtyninth", "fortieth", "fortyfirst",
+    "fortysecond", "fortythird", "fortyfourth", "fortyfifth", "fortysixth", "fortyseventh",
+    "fortyeighth", "fortyninth", "fiftieth", "fiftyfirst", "fiftysecond", "fiftythird",
+    "fiftyfourth", "fiftyfifth", "fiftysixth", "fiftyseventh", "fiftyeighth", "fiftyninth",
+    "sixtieth", "sixtyfirst", "sixtysecond", "sixtythird", "sixtyfourth", "sixtyfifth",
+    "sixtysixth", "sixtyseventh", "sixtyeighth", "sixtyninth", "seventieth", "seventyfirst",
+    "seventysecond", "seventythird", "seventyfourth", "seventyfifth", "seventysixth",
+    "seventyseventh", "seventyeighth", "seventyninth", "eightieth", "eightyfirst", "eightysecond",
+)
+SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
 #: Near-miss classes whose save *may* become a version of the fact they resemble: another
 #: number, date or a negation changes that fact's value (the intended update). A version from
@@ -378,7 +218,7 @@ def main() -> None:
     p.add_argument("--margins", type=float, nargs="+", default=[0.0, 0.05, 0.10])
     p.add_argument("--pg-dir", type=Path, default=None)
     p.add_argument("--set", choices=sorted(SETS), default="dev",
-                   help="the labelled set: dev (forget_set.json), holdout or probe")
+                   help="the labelled set: dev (forget_set.json) or one of WRITTEN_APART")
     args = p.parse_args()
     common.run_on_embedded(args.pg_dir, "forget", run, args)
 
