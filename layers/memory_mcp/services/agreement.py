@@ -224,7 +224,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
         or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
-        or ours.us_turned(a, b)
+        or ours.us_turned(a, b) or direction.converse_verb(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)

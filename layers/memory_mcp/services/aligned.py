@@ -180,7 +180,7 @@ _OPENERS = DETERMINERS | frozenset(["all", "every", "each", "any"])
 _START = ("^", "^")
 _END = ("$", "$")
 _NEXT = CLAUSE_BREAKS | frozenset(["never", "not"])
-_THE = frozenset(["the", "our", "their", "its", "his", "her", "your", "my"])
+_THE = frozenset(["the", "a", "an", "our", "their", "its", "his", "her", "your", "my"])
 _WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *MONTHS])
 #: At most this many words make either thing ``between`` compares.
 _SPAN_MAX = 6

@@ -230,3 +230,31 @@ def receivers(f: Facets) -> dict[str, str]:
                 and toks[j + 2] in DETERMINERS and toks[j + 2] != "that":
             out.setdefault(stem(toks[j + 1]), f"{w} {toks[j + 1]}")
     return out
+
+
+def converse_verb(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's verb, b's verb) where the same doer does the converse to the same thing: "the Sansa
+    Puglia **truck collects pomace**" / "… **truck delivers pomace** to us" (the seventy-seventh
+    set); or None. A rewording that turns the verb round turns the doer round with it
+    ("finance **sends** invoices to customers" / "customers **receive** invoices from
+    finance"), so the same words on both sides of the two verbs say the goods go the other
+    way."""
+    sides: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}
+    tb = b.tokens
+    for j in range(1, len(tb) - 1):
+        found = _way(tb[j])
+        if found is not None and content_word(tb[j - 1]) and content_word(tb[j + 1]):
+            sides.setdefault((tb[j - 1], stem(tb[j + 1])), (tb[j], found))
+    ta = a.tokens
+    for i in range(1, len(ta) - 1):
+        found = _way(ta[i])
+        other = sides.get((ta[i - 1], stem(ta[i + 1])))
+        if found is not None and other is not None and other[1] is not found:
+            return ta[i], other[0]
+    return None
+
+
+def _way(word: str) -> frozenset[str] | None:
+    """``SENDS`` or ``RECEIVES`` for a verb of either, else None."""
+    st = verb_stem(word)
+    return SENDS if st in SENDS else RECEIVES if st in RECEIVES else None

@@ -154,7 +154,14 @@ def after_quantity(tokens: tuple[str, ...], i: int) -> int:
 
 
 def _next_stem(tokens: tuple[str, ...], j: int) -> str:
-    return stem(tokens[j]) if j < len(tokens) else ""
+    """The stem of the word at ``j``, a verb's singular and plural as one ("most dogs **are**
+    microchipped" / "every dog **is** microchipped")."""
+    if j >= len(tokens):
+        return ""
+    return _AGREED.get(tokens[j], stem(tokens[j]))
+
+
+_AGREED = {"is": "be", "are": "be", "was": "be", "were": "be", "has": "have"}
 
 
 def _loose(tokens: tuple[str, ...]) -> dict[tuple[str, str], list[tuple[str, str]]]:
