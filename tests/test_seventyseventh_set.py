@@ -69,3 +69,44 @@ def test_the_same_doer_doing_the_converse_to_the_same_thing_is_turned_round() ->
 def test_a_converse_verb_with_its_doer_turned_round_is_a_rewording(request_text: str,
                                                                    stored: str) -> None:
     assert direction.converse_verb(facets(request_text), facets(stored)) is None
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("unsold bread loaves go to the Rue Verte food bank at closing every day.",
+     "Unsold viennoiserie goes to the Rue Verte food bank at closing every day."),
+    ("unclaimed USB sticks and SD cards are wiped after 90 days using the Blancco Drive Eraser "
+     "licence.", "Unclaimed phones and laptops are wiped after 90 days using the Blancco Drive "
+     "Eraser licence."),
+])
+def test_other_things_before_the_same_verb_are_another_fact(request_text: str,
+                                                            stored: str) -> None:
+    """Other things opening the sentence before the same verb ("go" / "goes", "are wiped"),
+    after a shared word ("unsold"): another object of the same rule."""
+    assert aligned.leading(facets(request_text), facets(stored)) is not None
+    assert "word" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the night shift puts finished crust leather into Warehouse B, racked by colour.",
+     "The night shift moves finished crust leather into Warehouse B and racks it by colour."),
+    ("the rescue sled at the top of Chair 4 has to be refilled with a vacuum splint.",
+     "The rescue toboggan at the top of Chair 4 must be restocked with a vacuum splint."),
+    ("the prep kitchen staff log the fridge temperature twice a day.",
+     "The prep kitchen staff logs the fridge temperature twice a day."),
+])
+def test_another_verb_or_a_shared_word_before_a_preposition_is_no_other_thing(
+        request_text: str, stored: str) -> None:
+    """A verb before the same object ("puts" / "moves") is the verb rules' to weigh; a word
+    both things share before the same preposition ("rescue sled" / "rescue toboggan") may name
+    one thing twice."""
+    assert aligned.leading(facets(request_text), facets(stored)) is None
+
+
+def test_a_reason_naming_what_both_texts_name_is_still_another_reason() -> None:
+    """"because it's the quietest **room**" / "because that **room** has the extractor fan":
+    the room is the subject both main clauses name, not a reason the two share."""
+    request_text = "moxibustion is only done in Room 3 because it's the quietest room."
+    stored = "Moxibustion is only done in Room 3 because that room has the extractor fan."
+    assert "condition" in _kinds(request_text, stored)
+    assert "condition" not in _kinds(
+        "moxibustion is only done in Room 3 because the room has an extractor fan.", stored)

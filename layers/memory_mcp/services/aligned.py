@@ -65,12 +65,27 @@ def leading(a: Facets, b: Facets) -> tuple[str, str] | None:
     thing that the other text says anywhere ("the pinsetter's ball return on lane 7") or a
     compound's part ("springs" / "mainsprings") is no swap."""
     head_a, head_b = _opening(a.tokens), _opening(b.tokens)
-    if head_a is None or head_b is None or head_a[1] != head_b[1]:
+    if head_a is not None and head_b is not None and head_a[1] == head_b[1]:
+        found = _apart_things(head_a[0], head_b[0], a, b)
+        if found is not None:
+            return found
+    verb = _before_same_verb(a.tokens, b.tokens)
+    if verb is None:
         return None
-    xs, ys = head_a[0], head_b[0]
-    if set(map(stem, xs)) & set(map(stem, b.tokens)) \
-            or set(map(stem, ys)) & set(map(stem, a.tokens)) \
-            or any(x in y or y in x for x in xs for y in ys):
+    xs, ys = verb
+    while len(xs) > 1 and len(ys) > 1 and stem(xs[0]) == stem(ys[0]):
+        xs, ys = xs[1:], ys[1:]  # "**unsold** bread loaves" / "**Unsold** viennoiserie"
+    return _apart_things(xs, ys, a, b)
+
+
+def _apart_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets,
+                  b: Facets) -> tuple[str, str] | None:
+    """The two things as read, where neither shares a stem with the other text nor is a part
+    of the other's word ("springs" / "mainsprings"); else None."""
+    nx, ny = [x for x in xs if x != "and"], [y for y in ys if y != "and"]
+    if set(map(stem, nx)) & set(map(stem, b.tokens)) \
+            or set(map(stem, ny)) & set(map(stem, a.tokens)) \
+            or any(x in y or y in x for x in nx for y in ny):
         return None
     return " ".join(xs), " ".join(ys)
 
@@ -174,6 +189,46 @@ def _opening(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]
     return None
 
 
+def _before_same_verb(ta: tuple[str, ...], tb: tuple[str, ...]
+                     ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(a's words, b's words): the things of a few nouns (joined by "and" too) that both texts
+    open (two more words than ``_THING_MAX`` with "and") before the same verb and the same two
+    words, the verb agreeing with its things
+    ("unsold bread loaves **go to the**" / "Unsold viennoiserie **goes to the**"); or None."""
+    sa = 1 if ta and ta[0] in _OPENERS else 0
+    sb = 1 if tb and tb[0] in _OPENERS else 0
+    for ea in range(sa + 1, min(sa + _THING_MAX + 2, len(ta) - _SIDE - 1) + 1):
+        if not _nouns(ta[sa:ea]):
+            if ta[ea - 1] == "and":
+                continue
+            break
+        after = tuple(map(_agreed, ta[ea:ea + 1 + _SIDE]))
+        for eb in range(sb + 1, min(sb + _THING_MAX + 2, len(tb) - _SIDE - 1) + 1):
+            if not _nouns(tb[sb:eb]):
+                if tb[eb - 1] == "and":
+                    continue
+                break
+            if after == tuple(map(_agreed, tb[eb:eb + 1 + _SIDE])) \
+                    and (ta[ea] != tb[eb] or ta[ea] in AUX):
+                # a verb by its form: agreeing with each text's things ("go" / "goes"), or
+                # an auxiliary ("are wiped"); not a verb's object ("finished crust leather")
+                return ta[sa:ea], tb[sb:eb]
+    return None
+
+
+def _nouns(words: tuple[str, ...]) -> bool:
+    """Nouns, "and" between them: "USB sticks **and** SD cards"."""
+    return all(_noun(w) or (w == "and" and 0 < k < len(words) - 1)
+               for k, w in enumerate(words))
+
+
+def _agreed(word: str) -> str:
+    """A word's stem, a verb's singular and plural as one ("go" / "goes")."""
+    return _AGREED.get(word, stem(word))
+
+
+_AGREED = {"goes": "go", "does": "do", "has": "have", "is": "be", "are": "be", "was": "be",
+           "were": "be"}
 #: At most this many words name the thing a text opens with ("teat cup liners").
 _THING_MAX = 4  # "the 200-litre steam kettle": a measure's number and unit too
 _OPENERS = DETERMINERS | frozenset(["all", "every", "each", "any"])

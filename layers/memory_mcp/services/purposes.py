@@ -37,9 +37,14 @@ _LEAST = 3
 def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's reason, b's reason) where each text gives one and most of each reason's words are
     nowhere in the other text, or None."""
-    reason_a, reason_b = _reason(a), _reason(b)
-    if not (reason_a and reason_b):
+    found_a, found_b = _reason(a), _reason(b)
+    if not (found_a and found_b):
         return None
+    (reason_a, at_a), (reason_b, at_b) = found_a, found_b
+    # a word both main clauses say is the reasons' common subject, not a common reason
+    # ("only done in **Room 3** because it's the quietest **room**" / "… because that **room**
+    # has the extractor fan")
+    told = {stem(t) for t in a.tokens[:at_a]} & {stem(t) for t in b.tokens[:at_b]}
     least = _LEAST
     if _same_verb(reason_a, reason_b):  # "to stop **fly-tipping**" / "to stop **overnight
         # camping**": what the one purpose verb acts on is a thing each
@@ -55,16 +60,19 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     if _apart(lost_a, reason_a[1]) and _apart(lost_b, reason_b[1]) and lost_a + lost_b >= least:
         return reason_a[0], reason_b[0]
     if lost_a and lost_b and lost_a + lost_b >= least \
-            and not _shared(reason_a[1], reason_b[1]) and not _shared(reason_b[1], reason_a[1]):
+            and not _shared(reason_a[1], reason_b[1], told) \
+            and not _shared(reason_b[1], reason_a[1], told):
         return reason_a[0], reason_b[0]  # "because the fire station is open around the clock"
         # / "since the dive shop can't certify medical oxygen": each reason names things the
         # other text's main clause does, but the two reasons share no word
     return None
 
 
-def _shared(words: list[str], others: list[str]) -> bool:
-    """Whether any of ``words`` is one of ``others`` (or a form of one)."""
-    return any(w == o or stem(w) == stem(o) for w in words for o in others)
+def _shared(words: list[str], others: list[str], told: set[str]) -> bool:
+    """Whether any of ``words`` is one of ``others`` (or a form of one), other than a word of
+    ``told``."""
+    return any((w == o or stem(w) == stem(o)) and stem(w) not in told
+               for w in words for o in others)
 
 
 def _same_verb(x: tuple[str, list[str]], y: tuple[str, list[str]]) -> bool:
@@ -80,8 +88,9 @@ def _of_thing(phrase: str) -> bool:
     return phrase.startswith("because of ")
 
 
-def _reason(f: Facets) -> tuple[str, list[str]] | None:
-    """The text's last reason: its words as written and its content words, or None."""
+def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
+    """The text's last reason (its words as written and its content words) and where it
+    starts, or None."""
     toks = f.tokens
     for i in range(len(toks) - 1, 0, -1):
         t, after = toks[i], toks[i + 1] if i + 1 < len(toks) else ""
@@ -92,7 +101,7 @@ def _reason(f: Facets) -> tuple[str, list[str]] | None:
                                                  .endswith("ing") and i + 2 >= len(toks))
         if opens:
             words = [w for w in toks[i + 1:] if compared(w)][:_REACH]
-            return (" ".join(toks[i:i + 1 + _REACH]), words) if words else None
+            return ((" ".join(toks[i:i + 1 + _REACH]), words), i) if words else None
     return None
 
 
