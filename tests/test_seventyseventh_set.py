@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_mcp.services import agreement, aligned, direction, slots
+from memory_mcp.services import agreement, aligned, direction, schedules, slots, turned
 from memory_mcp.services.facets import facets
 
 
@@ -110,3 +110,85 @@ def test_a_reason_naming_what_both_texts_name_is_still_another_reason() -> None:
     assert "condition" in _kinds(request_text, stored)
     assert "condition" not in _kinds(
         "moxibustion is only done in Room 3 because the room has an extractor fan.", stored)
+
+
+def test_at_or_below_is_a_bound_against_at_least() -> None:
+    request_text = ("first sessions on the ITO ES-160 unit in Room 2 must run at an intensity of "
+                    "at least level 6.")
+    stored = ("The ITO ES-160 unit lives in Room 2; for a patient's first session keep the "
+              "intensity at or below level 6.")
+    assert "bound" in _kinds(request_text, stored)
+
+
+def test_plurals_in_ves_share_their_singular_stem() -> None:
+    """"**most calves** get their" / "**each calf** gets its": one thing, another quantity."""
+    request_text = "calf marking is done in late June and most calves get their owner's ear mark."
+    stored = "Calf marking is done in late June; each calf gets its owner's ear mark."
+    assert "quantity" in _kinds(request_text, stored)
+    assert "quantity" not in _kinds("every calf gets its owner's ear mark.",
+                                    "All calves get their owner's ear mark.")
+
+
+def test_a_hyphenated_name_written_as_two_words_leaves_the_opposite_verb() -> None:
+    stored = "In winter the chairlift to the start tower stops at 17:00."
+    assert "opposite" in _kinds("in winter the start-tower chairlift starts running at 17:00.",
+                                stored)
+    assert "opposite" not in _kinds("in winter the start-tower chairlift stops at 17:00.",
+                                    stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored", "differs"), [
+    ("the UK rep services our Minigraf underpinner twice a year.",
+     "Our Minigraf underpinner is serviced every spring by the UK rep.", True),
+    ("the UK rep services our Minigraf underpinner twice a year.",
+     "Our Minigraf underpinner is serviced every March and September by the UK rep.", False),
+    ("the UK rep services our Minigraf underpinner every year.",
+     "Our Minigraf underpinner is serviced every spring by the UK rep.", False),
+])
+def test_every_month_or_season_is_once_a_year(request_text: str, stored: str,
+                                              differs: bool) -> None:
+    assert ("duration" in _kinds(request_text, stored)) is differs
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("everyone on deck wears a lifejacket between sunrise and sunset.",
+     "Everyone on deck wears a lifejacket between sunset and sunrise, and at least one person "
+     "on watch carries a handheld VHF."),
+    ("the yard gate is locked between 22:00 and 06:00.",
+     "The yard gate is locked between 06:00 and 22:00, and the key is in the office."),
+])
+def test_the_same_two_times_the_other_way_round_are_another_span(request_text: str,
+                                                                  stored: str) -> None:
+    assert schedules.reversed_span(facets(request_text), facets(stored)) is not None
+    assert "schedule" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the coach runs between Leeds and York.", "The coach runs between York and Leeds."),
+    ("the gate is locked between 22:00 and 06:00.", "The gate is locked between 22:00 and "
+     "06:00; between 06:00 and 22:00 it is open."),
+])
+def test_places_or_a_text_naming_both_spans_are_no_reversed_span(request_text: str,
+                                                                stored: str) -> None:
+    assert schedules.reversed_span(facets(request_text), facets(stored)) is None
+
+
+def test_another_name_opening_the_same_sentence_is_another_person() -> None:
+    """"**Joel** runs front of house at weekends" / "**Hannah** runs front of house at
+    weekends; Joel covers weekdays": the stored text's later Joel hid the swap from the names
+    rule."""
+    stored = "Hannah runs front of house at weekends; Joel covers weekdays."
+    assert aligned.in_place(facets("Joel runs front of house at weekends."),
+                            facets(stored)) == ("joel", "hannah")
+    assert aligned.in_place(facets("Hannah runs front of house at weekends."),
+                            facets(stored)) is None
+
+
+def test_an_exchange_with_one_more_modifier_is_still_an_exchange() -> None:
+    request_text = ("water from the lettuce rafts passes through the clarifier before it reaches "
+                    "the fish tanks.")
+    stored = ("Water from the fish tanks passes through the clarifier before it reaches the "
+              "deep-water lettuce rafts.")
+    assert turned.exchanged(facets(request_text), facets(stored)) is not None
+    assert turned.exchanged(facets("every Wednesday at 11:15 we run the EAS test."),
+                            facets("The EAS test runs weekly, Wednesdays at 11:15.")) is None

@@ -44,12 +44,15 @@ def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
         # **booked** for", "is **kept** for": rewordings swap verbs freely)
         subject = _noun(word) and after[0] in _COPULAS and content_word(before[-1]) \
             and before[-1] not in AUX  # "torn **towels** are bagged" / "torn **sheets** are …"
-        if not (kind or subject):
+        named = before == _START and word in a.names  # "**Joel** runs front of house" /
+        # "**Hannah** runs front of house …; Joel covers weekdays"
+        if not (kind or subject or named):
             continue
         for j in starts.get(before, ()):
             other = tb[j]
             if tb[j + 1:j + 1 + _SIDE] == after and _apart(word, other) \
-                    and (_compared(other) if kind else _noun(other)):
+                    and (other in b.names if named else _compared(other) if kind
+                         else _noun(other)):
                 return word, other
     return None
 

@@ -91,7 +91,10 @@ SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": 
                  # "open to **kids**" / "**children**", "entered **straight** into" /
                  # "**directly**", "60% **chance** of rain" / "rain **probability**"
                  "drop": "fall", "fix": "repair", "kid": "child", "children": "child",
-                 "straight": "direct", "employe": "staff", "chanc": "probabl"}
+                 "straight": "direct", "employe": "staff", "chanc": "probabl",
+                 # plurals in -ves: "**most calves** get" / "**each calf** gets"
+                 "calv": "calf", "halv": "half", "shelv": "shelf", "loav": "loaf",
+                 "wolv": "wolf", "knive": "knife", "thiev": "thief"}
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
 ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",

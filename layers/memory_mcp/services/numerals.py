@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 
-from memory_mcp.services.lexicon import NUMBER_WORDS, UNIT_DAYS
+from memory_mcp.services.lexicon import MONTHS, NUMBER_WORDS, UNIT_DAYS
 
 _TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?(am|pm)?$")
 _DIGIT = re.compile(r"\d")
@@ -187,6 +187,11 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
                 # "every second Tuesday" is an ordinal, "every quarter of an hour" 15 minutes
                 durations.append(UNIT_DAYS[unit] * (2 if other else 1))
                 used.update(range(i, i + (3 if other else 2)))
+        elif w in ("every", "each") and i + 1 < n and lower[i + 1] in _YEARLY \
+                and lower[i + 2:i + 3] not in (["and"], ["or"], ["to"]):
+            durations.append(UNIT_DAYS["year"])  # "every spring", "each March": once a
+            # year ("every March and September" twice)
+            used.update((i, i + 1))
         else:
             count, at = (_TIMES_A[w], i + 1) if w in _TIMES_A else (None, i)
             if count is None and i + 1 < n and lower[i + 1] in ("times", "days") \
@@ -208,10 +213,16 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
 _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): "max",
                     ("or", "fewer"): "max", ("at", "least"): "min", ("or", "more"): "min",
                     ("more", "than"): "gt", ("greater", "than"): "gt", ("less", "than"): "lt",
-                    ("fewer", "than"): "lt", ("capped", "at"): "max", ("limited", "to"): "max"}
+                    ("fewer", "than"): "lt", ("capped", "at"): "max", ("limited", "to"): "max",
+                    # "at **or below** level 6" / "at least level 6"
+                    ("or", "below"): "max", ("or", "under"): "max", ("or", "above"): "min"}
 _ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "max": "max", "min": "min", "over": "gt",
                     "above": "gt",
                     "exceeds": "gt", "exceeding": "gt", "under": "lt", "below": "lt"}
+
+
+#: Months and seasons, each of which comes once a year.
+_YEARLY = frozenset([*MONTHS, "spring", "summer", "autumn", "fall", "winter"])
 
 
 def bounds(lower: list[str]) -> tuple[tuple[str, int], ...]:

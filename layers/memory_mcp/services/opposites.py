@@ -34,6 +34,7 @@ from itertools import pairwise
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import NEGATIONS, NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.opposite_words import EVENTS, STATES
+from memory_mcp.services.stems import split_as
 from memory_mcp.services.wording import subject_end
 
 #: Prefixes that negate only the listed bases (elsewhere "in", "im", "dis" start ordinary words:
@@ -224,6 +225,7 @@ def _turned_prefix(word: str) -> str | None:
 
 def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, bool] | None:
     sides = _sides()
+    a, b = split_as(a, b), split_as(b, a)
     held_a: dict[tuple[int, int], str] = {}
     held_b: dict[tuple[int, int], str] = {}
     count: dict[tuple[int, int], list[int]] = {}

@@ -24,6 +24,45 @@ _LONGER_WORDS = frozenset(["weekly", "fortnightly", "biweekly", "monthly", "quar
                            "annually"])
 
 
+def reversed_span(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's span, b's span) where one text's "between X and Y" or "from X to Y" of times is
+    the other's "between Y and X": "a lifejacket **between sunrise and sunset**" / "…
+    **between sunset and sunrise**, and at least one person on watch carries a VHF" (the
+    eighty-eighth set), "between 22:00 and 06:00" / "between 06:00 and 22:00". The night
+    against the day: the same two times, the other way round, and the word rules see no
+    difference."""
+    spans_a, spans_b = _spans(a.tokens), _spans(b.tokens)
+    for (x, y), shown in spans_a.items():
+        if x != y and (y, x) in spans_b and (x, y) not in spans_b and (y, x) not in spans_a:
+            return shown, spans_b[(y, x)]
+    return None
+
+
+def _spans(toks: tuple[str, ...]) -> dict[tuple[str, str], str]:
+    """(start, end) → the words, for each "between X and Y" and "from X to / until Y" whose ends
+    are times: a clock time, a part of the day, a weekday or a month."""
+    out: dict[tuple[str, str], str] = {}
+    for i, t in enumerate(toks[:-3]):
+        joint = _JOINTS.get(t)
+        if joint is not None and toks[i + 2] in joint:
+            x, y = _when(toks[i + 1]), _when(toks[i + 3])
+            if x is not None and y is not None:
+                out.setdefault((x, y), " ".join(toks[i:i + 4]))
+    return out
+
+
+_JOINTS = {"between": ("and",), "from": ("to", "until", "till")}
+_SUN = frozenset(["sunrise", "sunset", "dawn", "dusk", "noon", "midday", "midnight"])
+
+
+def _when(word: str) -> str | None:
+    """A time's key ("22:00", "sunset", "fri", "mar"), or None."""
+    if _CLOCK.fullmatch(word) or word in _SUN:
+        return word
+    return WEEKDAYS.get(word) or MONTHS.get(word)
+
+
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm)")
 
 
 def _daily(f: Facets) -> str | None:

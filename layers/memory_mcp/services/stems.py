@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import threading
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, SYNONYM_STEMS, WEEKDAYS
@@ -105,3 +106,17 @@ PARTICIPLES = {"fed": "feed", "led": "lead", "sent": "send", "paid": "pay", "hel
 def verb_stem(word: str) -> str:
     """A verb's stem, irregular participles read as their verb ("kept": keep)."""
     return PARTICIPLES.get(word) or stem(word)
+
+
+def split_as(x: tuple[str, ...], y: tuple[str, ...]) -> tuple[str, ...]:
+    """``x`` with each hyphenated word that ``y`` writes as two words split the same way: the
+    "**start**-tower chairlift **starts**" / "the chairlift to the **start** tower **stops**"
+    (the eighty-sixth set) name the tower alike, and say "starts" against "stops"."""
+    if not any("-" in t for t in x):
+        return x
+    pairs = set(pairwise(y))
+    out: list[str] = []
+    for t in x:
+        parts = tuple(t.split("-"))
+        out.extend(parts if len(parts) == 2 and parts in pairs else (t,))
+    return tuple(out)

@@ -15,7 +15,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import COPULAS, predicates
-from memory_mcp.services.lexicon import ENVIRONMENTS
+from memory_mcp.services.lexicon import ENVIRONMENTS, MONTHS, TIMES, WEEKDAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem, verb_stem
 from memory_mcp.services.word_pool import parts_pool
@@ -118,7 +118,7 @@ def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
     exactly one text is passive."""
     if ("by" in a.tokens) != ("by" in b.tokens):
         return None
-    ka, kb = _keys(a), _keys(b)
+    ka, kb = _unmodified(a, b, _keys(a), _keys(b))
     sa, sb = [k for _, k in ka], [k for _, k in kb]
     if sa == sb or sorted(sa) != sorted(sb) or len(sa) > ALIGN_MAX:
         return None
@@ -140,6 +140,26 @@ def exchanged(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 Blocks = tuple[list[tuple[int, str]], list[tuple[int, str]], list[tuple[int, str]]]
+Keys = list[tuple[int, str]]
+
+
+def _unmodified(a: Facets, b: Facets, ka: Keys, kb: Keys) -> tuple[Keys, Keys]:
+    """The two texts' keys without one word that only one text has, right before a word both
+    have: "reaches the **deep-water** lettuce rafts" / "… the lettuce rafts" name one thing
+    (the seventy-ninth set). Not a number, a time, an adverb ("runs **weekly**, Wednesdays
+    at 11:15") or "we": those say when or who, and the order rules read them."""
+    sa, sb = {k for _, k in ka}, {k for _, k in kb}
+    for f, keys, mine, theirs, flip in ((a, ka, sa, sb, False), (b, kb, sb, sa, True)):
+        extra = [n for n, (_, k) in enumerate(keys) if k not in theirs]
+        if len(extra) != 1 or theirs - mine or extra[0] + 1 == len(keys):
+            continue
+        word = f.tokens[keys[extra[0]][0]]
+        if keys[extra[0]][1] != "we" and not keys[extra[0]][1].startswith("#") \
+                and not word.endswith("ly") \
+                and word not in TIMES and word not in WEEKDAYS and word not in MONTHS:
+            rest = keys[:extra[0]] + keys[extra[0] + 1:]
+            return (ka, rest) if flip else (rest, kb)
+    return ka, kb
 
 
 def _turned(a: Facets, b: Facets, in_a: Blocks, in_b: Blocks) -> bool:
