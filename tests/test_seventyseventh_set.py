@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_mcp.services import agreement, aligned, direction, schedules, slots, turned
+from memory_mcp.services import agreement, aligned, direction, parts, schedules, slots, turned
 from memory_mcp.services.facets import facets
 
 
@@ -192,3 +192,28 @@ def test_an_exchange_with_one_more_modifier_is_still_an_exchange() -> None:
     assert turned.exchanged(facets(request_text), facets(stored)) is not None
     assert turned.exchanged(facets("every Wednesday at 11:15 we run the EAS test."),
                             facets("The EAS test runs weekly, Wednesdays at 11:15.")) is None
+
+
+def test_any_against_every_in_a_condition_a_few_words_back_differs() -> None:
+    """"only if CO2 **in every** crate room" / "if CO2 **in any** crate room": the condition
+    word stands a few words before the quantifier."""
+    stored = ("The Growlink controller in the larvae barn raises an alarm if CO2 in any crate "
+              "room goes above 3000 ppm.")
+    assert "quantity" in _kinds("the Growlink controller in the larvae barn raises an alarm only "
+                                "if CO2 in every crate room goes above 3000 ppm.", stored)
+    assert "quantity" not in _kinds("any crate room is checked daily.",
+                                    "Every crate room is checked daily.")
+
+
+@pytest.mark.parametrize(("request_text", "stored", "part"), [
+    ("only half of each Costa Rica chrysalis shipment goes to the quarantine room.",
+     "Chrysalis shipments from our Costa Rica supplier go straight to the quarantine room.",
+     True),
+    ("both shepherd's huts sleep two adults.", "The shepherd's hut sleeps two adults.", True),
+    ("both shepherd's huts sleep two adults.", "Both of the shepherd's huts sleep two adults.",
+     False),
+    ("both huts sleep two adults.", "Hut 1 and hut 2 sleep two adults.", False),
+])
+def test_half_of_each_and_both_against_one_are_parts(request_text: str, stored: str,
+                                                     part: bool) -> None:
+    assert (parts.any_part(facets(request_text), facets(stored)) is not None) is part

@@ -199,8 +199,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             or values.denies_affirmed(a, b) or values.denies_affirmed(b, a):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
-                         or parts.part_of_bare(a, b) or parts.either_or(a, b)
-                         or parts.count_per(a, b) or parts.part_of_whole(a, b)),
+                         or parts.any_part(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)
                          or members.list_member(a, b) or members.all_of_fewer(a, b)
                          or members.all_of_listed(a, b)),

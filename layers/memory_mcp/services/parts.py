@@ -23,6 +23,12 @@ _PART = frozenset("most some many few several".split())  # noqa: SIM905
 _PART_SAID = _PART | frozenset("majority minority portion share part half".split())  # noqa: SIM905
 
 
+def any_part(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """The first part against a whole that one of this module's reads finds, or None."""
+    return part_of_bare(a, b) or either_or(a, b) or count_per(a, b) or part_of_whole(a, b) \
+        or both_of_one(a, b)
+
+
 def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
     """("most", "(none)") where one text takes part of things ("**most** Oakridge district
     jobs can only be booked …") that the other names with no quantity anywhere ("Jobs in the
@@ -35,8 +41,11 @@ def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:
         for i, word in enumerate(toks[:-1]):
             start = after_quantity(toks, i) if (word == "half" or (word.isalpha() and number(word)))\
                 and toks[i + 1] == "of" and toks[i + 2:i + 3] and toks[i + 2] in DETERMINERS \
-                else i + 1  # "**half of the** hatchery spat", "**one of the** sand filters":
-            # a part, where "half full" is a level and "2 of 3" a ratio
+                else i + 3 if word == "half" and toks[i + 1:i + 3] in (("of", "each"),
+                                                                      ("of", "every")) \
+                and i + 3 < len(toks) else i + 1  # "**half of the** hatchery spat", "**one of
+            # the** sand filters", "**half of each** shipment": a part, where "half full" is a
+            # level and "2 of 3" a ratio
             if (word in _PART or start > i + 1) and content_word(toks[start]) and any(
                     stem(t) in y.stems for t in toks[start:start + 3] if content_word(t)):
                 return ("(none)", word) if flip else (word, "(none)")
@@ -103,3 +112,31 @@ def count_per(a: Facets, b: Facets) -> tuple[str, str] | None:
                 found = " ".join(toks[i:i + 4]), thing
                 return (found[1], found[0]) if flip else found
     return None
+
+
+def both_of_one(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("both huts", "hut") where one text says "both" of things ("**both** shepherd's huts
+    sleep two adults") that the other names once, in the singular, with no count of them
+    ("The shepherd's **hut** sleeps two adults"; the eighty-fifth set): two things against
+    one."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if _ALL_OF & set(y.tokens):
+            continue
+        toks = x.tokens
+        for i in (k for k, t in enumerate(toks[:-1]) if t == "both"):
+            j = next((k for k in range(i + 1, min(i + 4, len(toks)))
+                      if toks[k] not in _BEFORE_BOTH), len(toks))
+            j = next((k for k in range(j, min(j + 2, len(toks)))
+                      if content_word(toks[k]) and toks[k].endswith("s")), len(toks))
+            if j == len(toks):  # the plural things: "both shepherd's **huts**"
+                continue
+            named = [k for k, t in enumerate(y.tokens) if stem(t) == stem(toks[j])]
+            if len(named) == 1 and not y.tokens[named[0]].endswith("s") \
+                    and (named[0] == 0 or number(y.tokens[named[0] - 1]) is None):
+                found = f"both {toks[j]}", y.tokens[named[0]]
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+_ALL_OF = frozenset(["both", "each", "every", "all", "either", "pair"])
+_BEFORE_BOTH = frozenset(["the", "our", "their", "of", "its"])

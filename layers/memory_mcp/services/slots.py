@@ -28,6 +28,8 @@ QUANTIFIERS = frozenset("all every each some most many few several both any".spl
 UNIVERSALS = frozenset(["all", "every", "each", "any"])
 #: Words a condition starts with, after which "any" and "every" differ.
 _WHEN = frozenset(["when", "whenever", "if", "once", "until", "unless", "as"])
+#: How far before the quantifier such a word may stand ("if CO2 **in any** crate room").
+_WHEN_REACH = 4
 
 
 def _amount(word: str) -> bool:
@@ -56,10 +58,10 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
                 continue  # the other text says it there too (a text never conflicts with itself)
             for other in sorted(amounts.get(key, ())):
                 if other == word or (other in UNIVERSALS and word in UNIVERSALS and not (
-                        key[0] in _WHEN and "any" in (word, other))) \
+                        _WHEN & set(x[max(0, i - _WHEN_REACH):i]) and "any" in (word, other))) \
                         or (_is_number(word) and _is_number(other)):
                     continue  # "every month" / "each month": one quantity; but "when **any**
-                    # coil drops" is not "when **every** coil drops"
+                    # coil drops" is not "when **every** coil drops", nor "if CO2 in any room"
                 return (other, word) if flip else (word, other)
             if word in QUANTIFIERS and word not in UNIVERSALS and key in plain:
                 return ("(none)", word) if flip else (word, "(none)")
