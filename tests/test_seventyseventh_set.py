@@ -217,3 +217,43 @@ def test_any_against_every_in_a_condition_a_few_words_back_differs() -> None:
 def test_half_of_each_and_both_against_one_are_parts(request_text: str, stored: str,
                                                      part: bool) -> None:
     assert (parts.any_part(facets(request_text), facets(stored)) is not None) is part
+
+
+@pytest.mark.parametrize(("request_text", "stored", "differs"), [
+    ("the AutoStack cuts big rolls 1.2 m wide and 20 ft long.",
+     "The AutoStack harvester cuts big rolls 1.2 m wide and 20 m long.", True),
+    ("the AutoStack cuts big rolls 1.2 metres wide and 20 metres long.",
+     "The AutoStack harvester cuts big rolls 1.2 m wide and 20 m long.", False),
+])
+def test_the_same_number_in_another_measure_differs_though_the_other_unit_is_named_elsewhere(
+        request_text: str, stored: str, differs: bool) -> None:
+    assert ("unit" in _kinds(request_text, stored)) is differs
+
+
+@pytest.mark.parametrize(("request_text", "stored", "differs"), [
+    ("teams must report scores to the league spreadsheet after 21:00 on match night.",
+     "Teams must report scores to the league spreadsheet by 21:00 on match night.", True),
+    ("teams must report scores to the league spreadsheet before 21:00 on match night.",
+     "Teams must report scores to the league spreadsheet by 21:00 on match night.", False),
+    ("the camera traps record 20-second clips during the day only.",
+     "The camera traps record 20-second clips at night only.", True),
+    ("the camera traps record 20-second clips overnight only.",
+     "The camera traps record 20-second clips at night only.", False),
+])
+def test_by_a_time_is_before_it_and_during_the_day_is_not_at_night(
+        request_text: str, stored: str, differs: bool) -> None:
+    assert ("opposite" in _kinds(request_text, stored)) is differs
+
+
+@pytest.mark.parametrize(("request_text", "stored", "differs"), [
+    ("upper-deck rain covers come off whenever it's dry, whatever the wind.",
+     "Upper-deck rain covers come off only when it's dry and the wind is under 40 km/h.", True),
+    ("hedgehogs are released once they weigh over 600 g, whatever the night temperature.",
+     "Hedgehogs are released only once they weigh over 600 g and night temperatures stay above "
+     "5 °C.", True),
+    ("rain covers come off whenever it's dry, whatever the wind.",
+     "Rain covers come off whenever it is dry, regardless of the wind.", False),
+])
+def test_whatever_a_thing_is_against_a_condition_on_it_is_another_condition(
+        request_text: str, stored: str, differs: bool) -> None:
+    assert ("condition" in _kinds(request_text, stored)) is differs

@@ -39,6 +39,9 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
     surface") as another trigger."""
     if is_long(ra, rb):  # a short fact's rule: two long texts' clauses, pair by pair, each
         return None  # against the other's every word, would cost seconds
+    waived = _waived(ra, rb) or _waived(rb, ra, flip=True)
+    if waived is not None:
+        return waived
     clauses_a, clauses_b = _clauses(ra), _clauses(rb)
     if not (clauses_a and clauses_b):
         return None
@@ -52,6 +55,33 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
                     or _joined(text_a, words_b) or _joined(text_b, words_a):
                 return text_a, text_b
     return None
+
+
+def _waived(x: str, y: str, flip: bool = False) -> tuple[str, str] | None:
+    """Where ``x`` holds whatever a thing is ("come off whenever it's dry, **whatever the
+    wind**") that ``y`` makes a condition of ("… only when it's dry **and the wind is under 40
+    km/h**"; the eighty-ninth and ninety-first sets): (x's phrase, y's condition), or None."""
+    found = _WHATEVER.search(x)
+    if found is None or _WHATEVER.search(y):
+        return None
+    thing = stem(found.group(1).lower())
+    for _, words, text in _clauses(y) + _onlies(y):
+        if thing in {stem(w) for w in words}:
+            return (text, found.group(0)) if flip else (found.group(0), text)
+    return None
+
+
+def _onlies(text: str) -> list[tuple[str, list[str], str]]:
+    """"only once …", "only when …" and "as long as …" clauses, as ``_clauses`` reads them."""
+    return [("only", _WORD.findall(m.group(2).lower()), m.group(0))
+            for m in _ONLY.finditer(text)]
+
+
+#: "whatever the wind", "regardless of the temperature", "no matter the weather".
+_WHATEVER = re.compile(r"\b(?:whatever|regardless of|no matter)(?: what)?(?: the)? ([\w'-]+)",
+                       re.IGNORECASE)
+_ONLY = re.compile(r"\b(only once|only when|only if|as long as|provided)\b([^;.:()]*)",
+                   re.IGNORECASE)
 
 
 def _joined(clause: str, other: tuple[set[str], list[str]]) -> bool:

@@ -34,8 +34,11 @@ def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
                 return (shown[1], shown[0]) if flip else shown
         x, y = heads_a[n], heads_b[n]
         if _is_unit(x) and _is_unit(y) and _measure(x) != _measure(y) \
-                and x not in b.tokens and y not in a.tokens:
-            return f"{n:g} {x}", f"{n:g} {y}"  # "every 300 operating **days**" / "… **hours**"
+                and (x not in b.tokens or y not in a.tokens) \
+                and (x not in UNIT_DAYS or (x not in b.tokens and y not in a.tokens)):
+            return f"{n:g} {x}", f"{n:g} {y}"  # "every 300 operating **days**" / "… **hours**";
+            # "20 **ft** long" / "1.2 m wide and 20 **m** long": one unit is enough for a
+            # measure, which no other rule reads
     return None
 
 

@@ -28,6 +28,7 @@ rewording that turns the sentence around is refused with its candidates (the saf
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from itertools import pairwise
 
@@ -95,6 +96,10 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if y == "hours":
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
+        if x == "by" and _CLOCK.fullmatch(y):  # "report scores **by** 21:00" / "**after** 21:00"
+            out.append("before")
+        if x == "the" and y == "day" and i > 0 and tokens[i - 1] in ("during", "in"):
+            out.append("daytime")  # "record clips **during the day**" / "… **at night**"
     for i, (verb, particle) in enumerate(pairwise(tokens)):
         base = "go" if verb in ("goes", "went", "gone", "going") else "give" if verb in (
             "gave", "given", "giving") else \
@@ -221,6 +226,9 @@ def _turned_prefix(word: str) -> str | None:
         if word.startswith(mine) and len(rest.lstrip("-")) >= _PREFIXED_REST:
             return other + rest
     return None
+
+
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm)|noon|midnight")
 
 
 def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, bool] | None:
