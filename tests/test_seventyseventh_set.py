@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from memory_mcp.services import agreement, aligned, direction, parts, schedules, slots, turned
+from memory_mcp.services import (
+    agreement,
+    aligned,
+    direction,
+    parts,
+    schedules,
+    sited,
+    slots,
+    turned,
+)
 from memory_mcp.services.facets import facets
 
 
@@ -257,3 +266,55 @@ def test_by_a_time_is_before_it_and_during_the_day_is_not_at_night(
 def test_whatever_a_thing_is_against_a_condition_on_it_is_another_condition(
         request_text: str, stored: str, differs: bool) -> None:
     assert ("condition" in _kinds(request_text, stored)) is differs
+
+
+def test_percentages_are_compared_as_percentages() -> None:
+    """"more than **5%** weed seed … line 2" / "more than **2%** … line 2": the 2 of "line 2"
+    made the request's numbers a superset of the stored text's."""
+    stored = "Lots with more than 2% weed seed after the first pass are sent back through line 2."
+    assert "number" in _kinds("lots with more than 5% weed seed after the first pass are sent "
+                              "back through line 2.", stored)
+    assert "number" not in _kinds("lots with over 2 percent weed seed after the first pass are "
+                                  "sent back through line 2.", stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Meadow Farm car boot pays sellers £10 per car.",
+     "Meadow Farm car boot charges sellers £10 per car; pitches are first come, first served."),
+    ("the UKHSA health protection team reports every suspected outbreak to our infection "
+     "control team within 24 hours.",
+     "Every suspected outbreak is reported to the UKHSA health protection team within 24 "
+     "hours."),
+])
+def test_paying_against_charging_and_reporting_to_our_team_turn_the_relation_round(
+        request_text: str, stored: str) -> None:
+    assert "direction" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored", "differs"), [
+    ("the shop's card reader is left charging overnight at the till counter.",
+     "The shop's card reader must be left charging overnight in the back office.", True),
+    ("the shop's card reader is left charging overnight at the back office.",
+     "The shop's card reader must be left charging overnight in the back office.", False),
+])
+def test_at_and_in_before_another_place_put_it_in_the_same_slot(request_text: str,
+                                                                stored: str,
+                                                                differs: bool) -> None:
+    assert (aligned.between(facets(request_text), facets(stored)) is not None) is differs
+
+
+@pytest.mark.parametrize(("request_text", "stored", "differs"), [
+    ("in St Anne's church hall, the Allen & Heath QU-16 desk uses scene 4 for brass bands.",
+     "At the bandstand, the Allen & Heath QU-16 desk uses scene 4 for brass bands.", True),
+    ("at our pop-up site in Hove the box office team scans e-tickets at Gate 2 from 18:30.",
+     "The box office team scans e-tickets at Gate 2 from 18:30.", True),
+    ("at Gate 2 the box office team scans e-tickets from 18:30.",
+     "The box office team scans e-tickets at Gate 2 from 18:30.", False),
+    ("at night the biometric enrolment kits are locked away in the strongroom.",
+     "Biometric enrolment kits are locked in the strongroom overnight.", False),
+])
+def test_another_place_opening_the_sentence_is_another_fact(request_text: str, stored: str,
+                                                            differs: bool) -> None:
+    """A site the sentence opens with, another or one the stored note never names; a place
+    the note names elsewhere, or a time, is no other site."""
+    assert (sited.opened_place(facets(request_text), facets(stored)) is not None) is differs

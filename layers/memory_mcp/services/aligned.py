@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from memory_mcp.services import sited
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
@@ -25,6 +26,12 @@ from memory_mcp.services.stems import content_word, part_stems, stem
 
 #: Words on each side of the swapped one that both texts must share, in order.
 _SIDE = 2
+
+
+def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """The first other thing in the same slot of the same sentence that this module's reads
+    find, or another place the sentence opens with (``sited``)."""
+    return in_place(a, b) or leading(a, b) or between(a, b) or sited.opened_place(a, b)
 
 
 def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -111,9 +118,9 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     starts: dict[tuple[str, ...], list[int]] = {}
     for j in range(_SIDE, len(tb) - _SIDE):
         if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS or tb[j - 2] in DETERMINERS:
-            starts.setdefault(tb[j - _SIDE:j], []).append(j)
+            starts.setdefault(_placed(tb[j - _SIDE:j]), []).append(j)
     for i in range(_SIDE, len(ta) - _SIDE):
-        for j in starts.get(ta[i - _SIDE:i], ()):
+        for j in starts.get(_placed(ta[i - _SIDE:i]), ()):
             found = _spans(ta, i, tb, j)
             if found is not None and _other_things(found[0], found[1], a, b) and (
                     tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS
@@ -134,6 +141,16 @@ def _spans(ta: tuple[str, ...], i: int, tb: tuple[str, ...],
                     and (ta[k:k + _SIDE] == tb[m:m + _SIDE] or _ended(ta[k], tb[m])):
                 return ta[i:k], tb[j:m]
     return None
+
+
+def _placed(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The words with "at", "on" and "inside" read as "in": "left charging overnight **at**
+    the till counter" / "… overnight **in** the back office" (the ninety-sixth set) put
+    things in the same slot."""
+    return tuple(_IN.get(w, w) for w in words)
+
+
+_IN = {"at": "in", "on": "in", "inside": "in"}
 
 
 def _ended(x: str, y: str) -> bool:

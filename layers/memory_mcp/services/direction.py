@@ -255,6 +255,7 @@ def converse_verb(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 def _way(word: str) -> frozenset[str] | None:
-    """``SENDS`` or ``RECEIVES`` for a verb of either, else None."""
+    """``SENDS`` or ``RECEIVES`` for a verb of either (money "charged" is received: "the car
+    boot **charges** sellers £10" / "… **pays** sellers £10"), else None."""
     st = verb_stem(word)
-    return SENDS if st in SENDS else RECEIVES if st in RECEIVES else None
+    return SENDS if st in SENDS else RECEIVES if st in RECEIVES or st == "charg" else None

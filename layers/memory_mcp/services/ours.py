@@ -30,9 +30,10 @@ def us_turned(a: Facets, b: Facets) -> tuple[str, str] | None:
     None. A later clause's "us" ("the data centre mirrors the archive **and** returns
     climatologies **to us**") is another relation's."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        if "us" not in x.tokens or _US & set(y.tokens):
+        at = _party(x.tokens)
+        if at is None or _US & set(y.tokens):
             continue
-        first = x.tokens[:x.tokens.index("us")]
+        first = x.tokens[:at]
         if CLAUSE_BREAKS & set(first):
             continue
         ends = _ends(y.tokens)
@@ -42,6 +43,13 @@ def us_turned(a: Facets, b: Facets) -> tuple[str, str] | None:
                 mine, theirs = f"{word} … us", f"{ends[stem(word)]} {word}"
                 return (theirs, mine) if flip else (mine, theirs)
     return None
+
+
+def _party(toks: tuple[str, ...]) -> int | None:
+    """Where the text first names us as a party: "us", or "our" after "to" or "from" ("reports
+    every outbreak **to our** infection control team"; the ninety-sixth set)."""
+    return next((i for i, t in enumerate(toks) if t == "us" or (
+        t == "our" and i and toks[i - 1] in _ENDS)), None)
 
 
 def _ends(toks: tuple[str, ...]) -> dict[str, str]:

@@ -52,7 +52,12 @@ def within(x: Facets, y: Facets) -> bool:
     """Whether every number of ``x`` is one of ``y``'s, or the bare hour of one of ``y``'s
     clock times ("closes at 6" / "closes at 18:00"). A number written before a word it counts
     is no hour: "gets **5 kg** of oats … at 17:00" does not say 5 pm (a count of the
-    twenty-fourth forget set was read as the hour of the other text's "17:00")."""
+    twenty-fourth forget set was read as the hour of the other text's "17:00"). Two texts'
+    percentages are compared as such: "more than **5%** weed seed … line 2" / "more than
+    **2%** … line 2" (the ninety-eighth set) is no subset."""
+    px, py = _percents(x), _percents(y)
+    if px and py and not (px <= py or py <= px):
+        return False
     extra = x.numbers - y.numbers
     return not extra or (extra <= hours(y.numbers) and not any(
         number(t) in extra and i + 1 < len(x.tokens) and content_word(x.tokens[i + 1])
