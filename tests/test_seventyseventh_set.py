@@ -86,6 +86,8 @@ def test_a_converse_verb_with_its_doer_turned_round_is_a_rewording(request_text:
     ("unclaimed USB sticks and SD cards are wiped after 90 days using the Blancco Drive Eraser "
      "licence.", "Unclaimed phones and laptops are wiped after 90 days using the Blancco Drive "
      "Eraser licence."),
+    ("smoked hams go into the Fessmann smokehouse at 60 °C for 90 minutes.",
+     "Smoked sausages go into the Fessmann smokehouse at 60 °C for 90 minutes."),
 ])
 def test_other_things_before_the_same_verb_are_another_fact(request_text: str,
                                                             stored: str) -> None:
@@ -102,6 +104,8 @@ def test_other_things_before_the_same_verb_are_another_fact(request_text: str,
      "The rescue toboggan at the top of Chair 4 must be restocked with a vacuum splint."),
     ("the prep kitchen staff log the fridge temperature twice a day.",
      "The prep kitchen staff logs the fridge temperature twice a day."),
+    ("the stag moves: down to the winter block on the first of May.",
+     "Stags go down to the winter block on 1 May."),
 ])
 def test_another_verb_or_a_shared_word_before_a_preposition_is_no_other_thing(
         request_text: str, stored: str) -> None:

@@ -23,6 +23,7 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, part_stems, stem
+from memory_mcp.services.wording import PARTICLES
 
 #: Words on each side of the swapped one that both texts must share, in order.
 _SIDE = 2
@@ -229,9 +230,12 @@ def _before_same_verb(ta: tuple[str, ...], tb: tuple[str, ...]
                     continue
                 break
             if after == tuple(map(_agreed, tb[eb:eb + 1 + _SIDE])) \
-                    and (ta[ea] != tb[eb] or ta[ea] in AUX):
-                # a verb by its form: agreeing with each text's things ("go" / "goes"), or
-                # an auxiliary ("are wiped"); not a verb's object ("finished crust leather")
+                    and (ta[ea] != tb[eb] or ta[ea] in AUX or (
+                        after[1] in PREPOSITIONS and ta[ea] not in PARTICLES)):
+                # a verb by its form: agreeing with each text's things ("go" / "goes"), an
+                # auxiliary ("are wiped"), or one a preposition follows ("smoked hams **go
+                # into**"); not a verb's object ("puts **finished crust leather**") nor a
+                # particle ("the stag moves: **down to** the winter block")
                 return ta[sa:ea], tb[sb:eb]
     return None
 
