@@ -8,10 +8,11 @@ order, the two texts share the two words before and the two after, and differ in
 between: another thing in the same place of the same sentence (the fifty-sixth set). Numbers
 are left to the value rules, and a word of the same stem ("chapel" / "chapels") is no swap.
 
-Two more reads of the same kind: another thing of several words opening the same sentence
-(``leading``), and another tool or place of several words between the same words
-(``between``), where the stored text's extra serials and model numbers hide the swap from the
-word sets.
+Two more reads of the same kind: another thing of several words opening the same sentence,
+before the same preposition or the same verb (``leading``), and another tool or place of
+several words between the same words (``between``), where the stored text's extra serials and
+model numbers hide the swap from the word sets. ``any_slot`` asks them all, and ``sited`` for
+another place the sentence opens with.
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
 def leading(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where both texts open with a thing of a few words (a measure's
     number among them: "the 200-litre steam kettle") that share no stem, followed by the same
-    preposition and the same two words: "the **ball
+    preposition and the same two words, or by the same verb (``_before_same_verb``, where a
+    word both things open with is left out: "**unsold** bread loaves"): "the **ball
     return** on lane 7 jams" / "The **pinsetter** on lane 7 (…) jams", "the **card readers**
     on CX-300 docks" / "**Locking pins** on CX-300 docks" (the fifty-sixth and forty-eighth
     sets). Another part of the same machine is another fact; the word sets miss it when the

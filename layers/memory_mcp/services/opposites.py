@@ -20,10 +20,11 @@ the same way against its bare form. Two texts conflict only when each has a side
 lacks: "prices **rose**, an **increase** of 5 %" and "prices **increased** 5 %" agree.
 
 Converse pairs are left out: "finance **sends** the invoices" and "customers **receive** the
-invoices from finance" (buy / sell, lend / borrow) state one fact, and a rule for them would
-refuse such rewordings. "Before" / "after" and "above" / "below" are converses too, but far more
-often a fact's value ("the cache is cleared **before** each deploy"), so they stay, and a
-rewording that turns the sentence around is refused with its candidates (the safe side).
+invoices from finance" (buy / sell, lend / borrow) state one fact; ``direction.converse_verb``
+reads them only with the same doer and thing. "Before" / "after" and "above" / "below" are
+converses too, but far more often a fact's value ("the cache is cleared **before** each
+deploy"), so they stay, and a rewording that turns the sentence around is refused with its
+candidates (the safe side).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ _SWITCH_VERBS = ("is", "are", "was", "were", "be", "been", "stays", "stay", "rem
 #: "is up" / "is down" after a copula alone (the first six): a flag or a barrier raised or
 #: lowered, which ``STATES`` opposes.
 _RAISED = {"up": "raised", "down": "lowered"}
+#: A clock time, before which "by" sets a deadline ("report scores **by** 21:00").
+_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm)|noon|midnight")
 
 
 def _forms(tokens: tuple[str, ...]) -> list[str]:
@@ -226,9 +229,6 @@ def _turned_prefix(word: str) -> str | None:
         if word.startswith(mine) and len(rest.lstrip("-")) >= _PREFIXED_REST:
             return other + rest
     return None
-
-
-_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm)|noon|midnight")
 
 
 def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, bool] | None:
