@@ -11,6 +11,7 @@ from memory_mcp.services import (
     agreement,
     aligned,
     direction,
+    members,
     parts,
     schedules,
     sited,
@@ -322,3 +323,23 @@ def test_another_place_opening_the_sentence_is_another_fact(request_text: str, s
     """A site the sentence opens with, another or one the stored note never names; a place
     the note names elsewhere, or a time, is no other site."""
     assert (sited.opened_place(facets(request_text), facets(stored)) is not None) is differs
+
+
+@pytest.mark.parametrize(("request_text", "stored", "differs"), [
+    ("shop volunteers count the £150 till float only at the end of the shift.",
+     "Shop volunteers count the £150 till float at the start and end of every shift.", True),
+    ("colonoscopy patients take Moviprep only on the evening before their procedure.",
+     "Colonoscopy patients take Moviprep both the evening before and the morning of their "
+     "procedure.", True),
+    ("shop volunteers count the till float only at the start and end of the shift.",
+     "Shop volunteers count the till float at the start and end of every shift.", False),
+    ("shop volunteers count the till float at the end of the shift.",
+     "Shop volunteers count the till float at the start and end of every shift.", False),
+])
+def test_only_one_of_two_things_the_note_pairs_is_a_narrower_scope(request_text: str,
+                                                                   stored: str,
+                                                                   differs: bool) -> None:
+    """"**only** at the end" / "at the start **and** end": one of the two. Without "only", or
+    naming both, the request may point at the note by one of them."""
+    found = members.only_one_of_two(facets(request_text), facets(stored))
+    assert (found is not None) is differs

@@ -202,7 +202,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or parts.any_part(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)
                          or members.list_member(a, b) or members.all_of_fewer(a, b)
-                         or members.all_of_listed(a, b)),
+                         or members.all_of_listed(a, b) or members.only_one_of_two(a, b)),
                         ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")

@@ -232,3 +232,25 @@ def _listed(f: Facets) -> list[tuple[str, list[str]]]:
                     out.append((head, [window[k - 1], window[k + n]]))
     return out
 
+
+def only_one_of_two(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("only end", "start and end") where the request says "only" of a thing ("count the
+    float **only at the end** of the shift") that the stored text pairs with another by "and"
+    ("at the **start and end** of every shift"; the ninety-sixth set), and the request never
+    names the other: one of two times, places or things, not both. Names and numbers are
+    ``list_member``'s."""
+    toks = a.tokens
+    kept = {stem(toks[j]) for i, t in enumerate(toks) if t in _ALONE
+            for j in range(i + 1, min(i + 1 + _AFTER_ALONE, len(toks)))
+            if content_word(toks[j]) and toks[j] not in a.names}
+    if not kept:
+        return None
+    yt = b.tokens
+    for i in (k for k, t in enumerate(yt) if t == "and" and 0 < k < len(yt) - 1):
+        left = [w for w in yt[max(0, i - _REACH):i] if content_word(w)]
+        right = [w for w in yt[i + 1:i + 1 + _REACH] if content_word(w)]
+        for mine, other in ((left, right), (right, left)):
+            if mine and other and stem(mine[0]) in kept and not {stem(w) for w in other} \
+                    & a.stems:
+                return f"only {mine[0]}", f"{left[0]} and {right[0]}"
+    return None
