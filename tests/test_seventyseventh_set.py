@@ -124,6 +124,11 @@ def test_a_reason_naming_what_both_texts_name_is_still_another_reason() -> None:
     assert "condition" in _kinds(request_text, stored)
     assert "condition" not in _kinds(
         "moxibustion is only done in Room 3 because the room has an extractor fan.", stored)
+    # a word both main clauses say, with no number after it, is a reason the two share
+    assert "condition" not in _kinds(
+        "fasting glucose bloods only get booked before ten in the morning so people aren't "
+        "fasting into the afternoon.", "Fasting glucose draws are only booked before 10:00, so "
+        "patients aren't left fasting into the afternoon.")
 
 
 def test_at_or_below_is_a_bound_against_at_least() -> None:

@@ -12,8 +12,11 @@ candidates, the safe side; one that keeps a word of it agrees.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from memory_mcp.services.conditions import compared
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import stem
 from memory_mcp.services.word_pool import parts_pool
 
@@ -41,10 +44,11 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     if not (found_a and found_b):
         return None
     (reason_a, at_a), (reason_b, at_b) = found_a, found_b
-    # a word both main clauses say is the reasons' common subject, not a common reason
-    # ("only done in **Room 3** because it's the quietest **room**" / "… because that **room**
-    # has the extractor fan")
-    told = {stem(t) for t in a.tokens[:at_a]} & {stem(t) for t in b.tokens[:at_b]}
+    # a numbered thing both main clauses name is the reasons' common subject, not a common
+    # reason ("only done in **Room 3** because it's the quietest **room**" / "… because that
+    # **room** has the extractor fan"); a word of both main clauses alone is a reason shared
+    # ("**fasting** glucose draws … so patients aren't left **fasting**")
+    told = _numbered(a.tokens[:at_a]) & _numbered(b.tokens[:at_b])
     least = _LEAST
     if _same_verb(reason_a, reason_b):  # "to stop **fly-tipping**" / "to stop **overnight
         # camping**": what the one purpose verb acts on is a thing each
@@ -66,6 +70,11 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
         # / "since the dive shop can't certify medical oxygen": each reason names things the
         # other text's main clause does, but the two reasons share no word
     return None
+
+
+def _numbered(toks: tuple[str, ...]) -> set[str]:
+    """The stems of the words a number follows ("Room **3**")."""
+    return {stem(t) for t, n in pairwise(toks) if number(n) is not None}
 
 
 def _shared(words: list[str], others: list[str], told: set[str]) -> bool:
