@@ -23,7 +23,7 @@ from memory_mcp.services import sited
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
-from memory_mcp.services.stems import content_word, part_stems, stem
+from memory_mcp.services.stems import agreed, content_word, part_stems, stem
 from memory_mcp.services.wording import PARTICLES
 
 #: Words on each side of the swapped one that both texts must share, in order.
@@ -225,13 +225,13 @@ def _before_same_verb(ta: tuple[str, ...], tb: tuple[str, ...]
             if ta[ea - 1] == "and":
                 continue
             break
-        after = tuple(map(_agreed, ta[ea:ea + 1 + _SIDE]))
+        after = tuple(map(agreed, ta[ea:ea + 1 + _SIDE]))
         for eb in range(sb + 1, min(sb + _THING_MAX + 2, len(tb) - _SIDE - 1) + 1):
             if not _nouns(tb[sb:eb]):
                 if tb[eb - 1] == "and":
                     continue
                 break
-            if after == tuple(map(_agreed, tb[eb:eb + 1 + _SIDE])) \
+            if after == tuple(map(agreed, tb[eb:eb + 1 + _SIDE])) \
                     and (ta[ea] != tb[eb] or ta[ea] in AUX or (
                         after[1] in PREPOSITIONS and ta[ea] not in PARTICLES)):
                 # a verb by its form: agreeing with each text's things ("go" / "goes"), an
@@ -248,13 +248,6 @@ def _nouns(words: tuple[str, ...]) -> bool:
                for k, w in enumerate(words))
 
 
-def _agreed(word: str) -> str:
-    """A word's stem, a verb's singular and plural as one ("go" / "goes")."""
-    return _AGREED.get(word, stem(word))
-
-
-_AGREED = {"goes": "go", "does": "do", "has": "have", "is": "be", "are": "be", "was": "be",
-           "were": "be"}
 #: At most this many words name the thing a text opens with ("teat cup liners").
 _THING_MAX = 4  # "the 200-litre steam kettle": a measure's number and unit too
 _OPENERS = DETERMINERS | frozenset(["all", "every", "each", "any"])

@@ -17,7 +17,7 @@ from memory_mcp.services.grammar import DETERMINERS, predicates
 from memory_mcp.services.lexicon import NUMBER_WORDS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.stems import agreed, content_word, stem
 from memory_mcp.services.values import show_number
 
 #: Words that say how many of a thing. "All" and "every" say what a bare plural says
@@ -160,10 +160,7 @@ def _next_stem(tokens: tuple[str, ...], j: int) -> str:
     microchipped" / "every dog **is** microchipped")."""
     if j >= len(tokens):
         return ""
-    return _AGREED.get(tokens[j], stem(tokens[j]))
-
-
-_AGREED = {"is": "be", "are": "be", "was": "be", "were": "be", "has": "have"}
+    return agreed(tokens[j])
 
 
 def _loose(tokens: tuple[str, ...]) -> dict[tuple[str, str], list[tuple[str, str]]]:

@@ -120,3 +120,14 @@ def split_as(x: tuple[str, ...], y: tuple[str, ...]) -> tuple[str, ...]:
         parts = tuple(t.split("-"))
         out.extend(parts if len(parts) == 2 and parts in pairs else (t,))
     return tuple(out)
+
+
+def agreed(word: str) -> str:
+    """A word's stem, a verb's singular and plural as one ("go" / "goes", "is" / "are"): the
+    verb after things agrees with them, so two texts naming one or many of them read alike
+    there ("**most dogs are**" / "**every dog is**")."""
+    return _AGREED.get(word, stem(word))
+
+
+_AGREED = {"goes": "go", "does": "do", "has": "have", "is": "be", "are": "be", "was": "be",
+           "were": "be"}
