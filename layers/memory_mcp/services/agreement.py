@@ -15,9 +15,7 @@ to Thursday") is exactly what a new version records.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from itertools import pairwise
 
 from memory_mcp.services import (
     aligned,
@@ -27,8 +25,10 @@ from memory_mcp.services import (
     conditioned,
     conditions,
     counted,
+    crossed_pairs,
     direction,
     doers,
+    framed,
     jobs,
     members,
     numbered,
@@ -36,16 +36,18 @@ from memory_mcp.services import (
     ours,
     parts,
     purposes,
+    received,
     schedules,
     slots,
     things,
     turned,
     values,
+    widened,
     wording,
 )
 from memory_mcp.services.facets import LONG_TEXT, Facets, facets
-from memory_mcp.services.stems import content_word
-from memory_mcp.services.word_pool import parts_pool, pool
+from memory_mcp.services.names_found import unmatched_names
+from memory_mcp.services.word_pool import parts_pool
 from memory_mcp.services.wrappers import strip_preamble
 
 __all__ = ["Conflict", "conflicts", "strip_preamble"]
@@ -59,47 +61,6 @@ class Conflict:
                      # quantity | scope | schedule | role | direction | words | bound
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
-
-
-#: An address, a domain, a path, a channel or a name with a digit is matched exactly:
-#: "ops@acme.com" is a prefix of "ops@acme.com.au" but not the same mailbox, "#ops-alerts" of
-#: "#ops-alerts-eu", "acme-prod" of "acme-prod2".
-_ADDRESS = re.compile(r"[@./#\d-]")
-
-
-def _unmatched_names(mine: Facets, other: Facets) -> list[str]:
-    """Names of one text found nowhere in the other (as a name or as an ordinary word; a
-    prefix of ≥ 75 % counts as found: "Postgres" / "PostgreSQL")."""
-    theirs = pool(frozenset(other.names) | parts_pool(other).words)  # "bound for **Taiwan**"
-    # has Taiwan-bound's part
-    return sorted(n for n in mine.names
-                  if not (_label_found(n, other) if len(n) == 1  # "Cleanroom **A**" is not
-                          # found by the other text's article ("… given **a** 14-day expiry")
-                          else n in theirs.words if _ADDRESS.search(n) else theirs.has(n, 0.75))
-                  and not _written_apart(n, other.tokens) and not _parts_found(n, other))
-
-
-def _label_found(label: str, other: Facets) -> bool:
-    """A one-letter name ("A", "O") the other text names too, alone or as a part of a name
-    ("O neg" / "**O**-negative")."""
-    return label in other.names or any(label in n.split("-") for n in other.names)
-
-
-def _parts_found(name: str, other: Facets) -> bool:
-    """"Taiwan-bound" / "bound for Taiwan", "Honeycrisp-only" / "for Honeycrisp": a name of
-    letters and hyphens whose every part the other text has as a word of its own (or is a
-    small word). Not "ops-alerts" / "ops-alerts-eu": one channel's name inside another's."""
-    parts = name.split("-")
-    return len(parts) > 1 and all(p.isalpha() for p in parts) and all(
-        p in other.tokens or not content_word(p) for p in parts)
-
-
-def _written_apart(name: str, tokens: tuple[str, ...]) -> bool:
-    """"enterprise-plan" where the other text writes "Enterprise plan": one name, two words."""
-    parts = name.split("-")
-    if len(parts) != 2 or not all(p.isalpha() for p in parts):
-        return False
-    return any(x == parts[0] and y == parts[1] for x, y in pairwise(tokens))
 
 
 def conflicts(request: str, stored: str) -> list[Conflict]:
@@ -118,7 +79,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                            f"{apart[1]} words")]
     a, b = facets(request), facets(stored)
     out: list[Conflict] = []
-    only_a, only_b = _unmatched_names(a, b), _unmatched_names(b, a)
+    only_a, only_b = unmatched_names(a, b), unmatched_names(b, a)
     if only_a and only_b:
         out.append(Conflict("name", True, f"names differ: {_q(only_a)} vs {_q(only_b)}"))
     if a.environments and b.environments and a.environments != b.environments:
@@ -151,6 +112,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("scope", True, f'one of them: "{nth[0]}" vs "{nth[1]}"'))
     elif (model := things.other_model(a, b)) is not None:  # "Element **2**" / "**5D**"
         out.append(Conflict("number", False, f'numbers differ: "{model[0]}" vs "{model[1]}"'))
+    if (not out or out[-1].kind != "number") \
+            and (framed_at := framed.other_number(a, b)) is not None:  # "at most **8**
+        # children per" / "at most **6** children per", every other number the same
+        out.append(Conflict("number", False, f'numbers differ: "{framed_at[0]}" vs '
+                                             f'"{framed_at[1]}"'))
     if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
         out.append(Conflict("number", False, "one number is negative in one text only"))
     bound = values.bounds_differ(a, b)
@@ -202,7 +168,9 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or parts.any_part(a, b)),
                         ("scope", slots.scope(a, b, only_a, only_b)
                          or members.list_member(a, b) or members.all_of_fewer(a, b)
-                         or members.all_of_listed(a, b) or members.only_one_of_two(a, b)),
+                         or members.all_of_listed(a, b) or members.only_one_of_two(a, b)
+                         or widened.both_kinds(a, b) or widened.both_kinds(b, a)
+                         or widened.anywhere(a, b) or widened.anywhere(b, a)),
                         ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
@@ -223,7 +191,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
         or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
-        or ours.us_turned(a, b) or direction.converse_verb(a, b)
+        or ours.us_turned(a, b) or direction.converse_verb(a, b) \
+        or received.got_or_sent(a, b) or crossed_pairs.crossed_pair(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)

@@ -23,6 +23,7 @@ from memory_mcp.services import sited
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.names_found import name_apart
 from memory_mcp.services.stems import agreed, content_word, part_stems, stem
 from memory_mcp.services.wording import PARTICLES
 
@@ -96,10 +97,17 @@ def _apart_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets,
     """The two things as read, where neither shares a stem with the other text nor is a part
     of the other's word ("springs" / "mainsprings"); else None."""
     nx, ny = [x for x in xs if x != "and"], [y for y in ys if y != "and"]
-    if set(map(stem, nx)) & set(map(stem, b.tokens)) \
-            or set(map(stem, ny)) & set(map(stem, a.tokens)) \
-            or any(x in y or y in x for x in nx for y in ny):
+    if any(x in y or y in x for x in nx for y in ny):
         return None
+    if set(map(stem, nx)) & set(map(stem, b.tokens)) \
+            or set(map(stem, ny)) & set(map(stem, a.tokens)):
+        # a modifier the other text says elsewhere ("**witness** statements" / "… under the
+        # **witness** box", the hundred-and-fourth set) leaves the things apart when their
+        # last words, the things named, are not
+        said_a, said_b = set(map(stem, a.tokens)), set(map(stem, b.tokens))
+        if len(nx) + len(ny) < _HEADED or stem(nx[-1]) in said_b or stem(ny[-1]) in said_a \
+                or set(map(stem, nx)) & set(map(stem, ny)):
+            return None
     return " ".join(xs), " ".join(ys)
 
 
@@ -170,7 +178,8 @@ def _other_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets
                                          for x in sx for y in sy) \
             or _initials(xs, ys) or _initials(ys, xs):
         return False
-    return bool(sx - _stems(b.tokens)) and bool(sy - _stems(a.tokens))
+    return (bool(sx - _stems(b.tokens)) or name_apart(xs, a, b)) \
+        and (bool(sy - _stems(a.tokens)) or name_apart(ys, b, a))
 
 
 @lru_cache(maxsize=256)
@@ -243,11 +252,14 @@ def _before_same_verb(ta: tuple[str, ...], tb: tuple[str, ...]
 
 
 def _nouns(words: tuple[str, ...]) -> bool:
-    """Nouns, "and" between them: "USB sticks **and** SD cards"."""
+    """Nouns, "and" between them: "USB sticks **and** SD cards", "Bibles, Qurans **and
+    other** holy books"."""
     return all(_noun(w) or (w == "and" and 0 < k < len(words) - 1)
-               for k, w in enumerate(words))
+               or (w == "other" and k and words[k - 1] == "and") for k, w in enumerate(words))
 
 
+#: Words two things hold at least for their last words alone to tell them apart.
+_HEADED = 4
 #: At most this many words name the thing a text opens with ("teat cup liners").
 _THING_MAX = 4  # "the 200-litre steam kettle": a measure's number and unit too
 _OPENERS = DETERMINERS | frozenset(["all", "every", "each", "any"])

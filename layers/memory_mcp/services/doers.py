@@ -210,11 +210,17 @@ def _named_subjects(f: Facets) -> list[tuple[str, str, int]]:
         j = i + 1
         while j < len(toks) - 1 and toks[j] in BETWEEN:
             j += 1
+        if j > i + 1 and toks[j].endswith("ly") and j < len(toks) - 1:
+            j += 1  # "ATC must **immediately** report"
         verb = toks[j]
         if content_word(verb) and verb not in PASSIVE_AUX and verb not in PREPOSITIONS \
                 and (j > i + 1 or (verb.endswith("s") and not verb.endswith("ss"))):
             out.append((t, verb_stem(verb), j))  # "Mapes **orders**", "Mapes **will** order",
             # not "Initech **invoice** 4471" (a noun after a name)
+    out.extend((w, verb_stem(toks[i - 1]), i - 1) for i, t in enumerate(toks[1:-1], 1)
+               if t == "by" and participle(toks[i - 1])
+               for w in toks[i + 1:i + 3] if w in f.names)  # "supplied **by Kautschuk**":
+    # the doer of a passive (the hundred-and-first set)
     return out
 
 
@@ -247,8 +253,11 @@ def _sources(f: Facets) -> set[tuple[str, str, str]]:
         for j in range(max(0, i - _SOURCE_REACH), i):
             if names and content_word(toks[j]) and (
                     toks[j - 1] in _ACTIVE_BEFORE or (j > 1 and toks[j - 1] in f.names)
-                    or _joined_verb(toks, j, f) if j
-                    else not toks[j].endswith("s")):  # "**Order** strings from Mapes" (an
+                    or _joined_verb(toks, j, f)
+                    or (t == "to" and toks[j - 1] in PASSIVE_AUX and participle(toks[j]))
+                    if j else not toks[j].endswith("s")):  # "must be **reported to ATC**":
+                # whoever reports, ATC is where it goes (not "pushed **from** MLflow", which
+                # MLflow may push)  # "**Order** strings from Mapes" (an
                 # instruction), not "**Referrals** from GPs arrive"
                 out.update((name, verb_stem(toks[j]), t) for name in names)
     return out

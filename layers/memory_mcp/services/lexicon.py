@@ -129,12 +129,14 @@ ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "st
                 "preview": "preview", "uat": "uat", "beta": "beta",
                 "simulator": "simulator", "emulator": "simulator"}
 #: Words that name an environment before a system's noun ("the PMS **training** environment",
-#: "the POS **training** system") or after "environment for": only these, since most words
+#: "the POS **training** system", "the LeadsOnline **training** portal", "console 2 in the
+#: **training** room") or after "environment for": only these, since most words
 #: there name no environment ("a quiet environment", "a controlled environment").
 NAMED_ENVIRONMENTS = frozenset("""training demo perf performance integration preprod pre-prod
 acceptance""".split())  # noqa: SIM905
 SYSTEM_NOUNS = frozenset("""environment environments env system systems instance instances
-tenant account site server database org cluster""".split())  # noqa: SIM905
+tenant account site server database org cluster portal portals room rooms app
+apps website""".split())  # noqa: SIM905
 
 #: When in a day or how often: a value of a fact ("every Friday **morning**", "reports go out
 #: **monthly**"), compared like weekdays; the word rules leave them to this one.

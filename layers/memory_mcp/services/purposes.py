@@ -47,8 +47,11 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     # a numbered thing both main clauses name is the reasons' common subject, not a common
     # reason ("only done in **Room 3** because it's the quietest **room**" / "… because that
     # **room** has the extractor fan"); a word of both main clauses alone is a reason shared
-    # ("**fasting** glucose draws … so patients aren't left **fasting**")
-    told = _numbered(a.tokens[:at_a]) & _numbered(b.tokens[:at_b])
+    # ("**fasting** glucose draws … so patients aren't left **fasting**"); so is a name
+    # both main clauses say ("instead of **PBW**, because **PBW** is too expensive" / "…
+    # because **PBW** left a film", the hundred-and-fifth set)
+    told = (_numbered(a.tokens[:at_a]) | _named(a, at_a)) \
+        & (_numbered(b.tokens[:at_b]) | _named(b, at_b))
     least = _LEAST
     if _same_verb(reason_a, reason_b):  # "to stop **fly-tipping**" / "to stop **overnight
         # camping**": what the one purpose verb acts on is a thing each
@@ -75,6 +78,11 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
 def _numbered(toks: tuple[str, ...]) -> set[str]:
     """The stems of the words a number follows ("Room **3**")."""
     return {stem(t) for t, n in pairwise(toks) if number(n) is not None}
+
+
+def _named(f: Facets, at: int) -> set[str]:
+    """The stems of the names said before ``at``."""
+    return {stem(t) for t in f.tokens[:at] if t in f.names}
 
 
 def _shared(words: list[str], others: list[str], told: set[str]) -> bool:

@@ -1,0 +1,97 @@
+"""A rule widened past the stored one: "all ultrasound scans, **adult and paediatric alike**" /
+"all **paediatric** ultrasound scans", "all must, **reds as well as whites**" / "All **white**
+must", "**anywhere in the city**" / "in the **city centre**" (the fifth, thirty-seventh,
+forty-fifth, forty-eighth, fifty-third, fifty-ninth and sixtieth sets).
+
+The word sets see the stored text's narrowing word among the request's, and the request's
+extra words as a restatement; but a request that names both kinds of a thing, or any place at
+all, is about a wider rule than the one stored for one kind or one place, and that rule still
+holds where it was said.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import MONTHS, TIMES, WEEKDAYS
+from memory_mcp.services.stems import content_word, stem
+
+#: Words before the kinds a widened rule lists ("**every** mainsail, racing or cruising").
+_EVERY = frozenset(["every", "all", "each", "any"])
+#: How many words after "every" the kinds may start.
+_EVERY_REACH = 3
+#: Prepositions before the place a stored rule is narrowed to ("**in** the city centre").
+_PLACE = frozenset(["in", "on", "within", "at", "along", "inside"])
+#: At most this many words after the preposition name the place.
+_PLACE_WORDS = 3
+_WHEN = frozenset([*TIMES, *WEEKDAYS, *MONTHS])
+
+
+def both_kinds(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's two kinds, the one ``b`` names) where ``a`` names two kinds of a thing as one
+    ("adult **and** paediatric **alike**", "reds **as well as** whites", "every mainsail,
+    racing **or** cruising") and ``b`` names exactly one of them: the stored rule is for that
+    kind only. Else None."""
+    seen = {stem(t) for t in b.tokens}
+    for one, two in _pairs(a.tokens):
+        has_one, has_two = stem(one) in seen, stem(two) in seen
+        if has_one != has_two:
+            return f"{one} and {two}", one if has_one else two
+        if has_one and (kind := _only_kind(one, two, a, b)) is not None:
+            return f"{one} and {two}", kind
+    return None
+
+
+def _only_kind(one: str, two: str, a: Facets, b: Facets) -> str | None:
+    """b's phrase where ``b`` names both kinds but only one before a noun ``a`` says ("fits
+    all **commercial jobs**; **domestic installs** are split …" / "fits every **job**,
+    commercial and domestic alike"); None where ``b`` joins them itself ("commercial and
+    domestic jobs")."""
+    toks, said = b.tokens, {stem(t) for t in a.tokens}
+    kinds = {stem(one), stem(two)}
+    if any({stem(toks[k]), stem(toks[k + 2])} == kinds and toks[k + 1] in ("and", "or")
+           for k in range(len(toks) - 2)):
+        return None
+    found = [f"{x} {y}" for x, y in pairwise(toks) if stem(x) in kinds
+             and content_word(y) and stem(y) not in kinds and stem(y) in said]
+    return found[0] if len(found) == 1 else None
+
+
+def _pairs(toks: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The two kinds each "X and Y alike", "X as well as Y" or "every N X or Y" lists."""
+    out = []
+    for i, t in enumerate(toks):
+        if t == "alike" and i >= 3 and toks[i - 2] in ("and", "or"):
+            out.append((toks[i - 3], toks[i - 1]))
+        elif t == "well" and 2 <= i < len(toks) - 2 and toks[i - 1] == "as" \
+                and toks[i + 1] == "as":
+            out.append((toks[i - 2], toks[i + 2]))
+        elif t == "or" and 0 < i < len(toks) - 1 \
+                and _EVERY & set(toks[max(0, i - _EVERY_REACH - 1):i - 1]):
+            out.append((toks[i - 1], toks[i + 1]))
+    return [(x, y) for x, y in out if content_word(x) and content_word(y)
+            and not (x[:1].isdigit() or y[:1].isdigit())]
+
+
+def anywhere(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("anywhere", b's place) where ``a`` says "anywhere" and ``b``, which does not, holds
+    "in"/"on"/"within" a place with a word ``a`` never says ("in the **barn**", "within
+    **mainland** Portugal"). Else None."""
+    if "anywhere" not in a.tokens or "anywhere" in b.tokens:
+        return None
+    said = {stem(t) for t in a.tokens}
+    toks = b.tokens
+    for i, t in enumerate(toks[:-1]):
+        if t not in _PLACE:
+            continue
+        words: list[str] = []
+        for w in toks[i + 1:i + 1 + _PLACE_WORDS + 1]:
+            if w in ("the", "a", "an", "our") and not words:
+                continue
+            if not content_word(w) or w in _WHEN or w[:1].isdigit():
+                break
+            words.append(w)
+        if words[:_PLACE_WORDS] and any(stem(w) not in said for w in words[:_PLACE_WORDS]):
+            return "anywhere", f"{t} {' '.join(words[:_PLACE_WORDS])}"
+    return None
