@@ -59,7 +59,8 @@ WRITTEN_APART = (
     "eightyninth", "ninetieth", "ninetyfirst", "ninetysecond", "ninetythird", "ninetyfourth",
     "ninetyfifth", "ninetysixth", "ninetyseventh", "ninetyeighth", "ninetyninth", "hundredth",
     "hundredfirst", "hundredsecond", "hundredthird", "hundredfourth", "hundredfifth",
-    "hundredsixth",
+    "hundredsixth", "hundredseventh", "hundredeighth", "hundredninth", "hundredtenth",
+    "hundredeleventh", "hundredtwelfth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
