@@ -13,6 +13,7 @@ from memory_mcp.services import (
     crossed_pairs,
     doers,
     framed,
+    leading,
     purposes,
     received,
     widened,
@@ -170,11 +171,11 @@ def test_other_things_before_the_same_verb_apart_by_their_last_words() -> None:
                     "each courtroom.")
     stored = ("Bibles, Qurans and other holy books are kept in the locked drawer under the "
               "witness box in each courtroom.")
-    assert aligned.leading(facets(request_text), facets(stored)) is not None
+    assert leading.leading(facets(request_text), facets(stored)) is not None
 
 
 def test_a_thing_reworded_with_its_last_word_kept_agrees() -> None:
-    assert aligned.leading(facets("spare brake pads are kept in drawer 2 by the brake bench."),
+    assert leading.leading(facets("spare brake pads are kept in drawer 2 by the brake bench."),
                            facets("Brake pads (spares) are kept in drawer 2 by the brake "
                                   "bench.")) is None
 

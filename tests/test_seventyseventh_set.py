@@ -11,6 +11,7 @@ from memory_mcp.services import (
     agreement,
     aligned,
     direction,
+    leading,
     members,
     parts,
     schedules,
@@ -94,7 +95,7 @@ def test_other_things_before_the_same_verb_are_another_fact(request_text: str,
                                                             stored: str) -> None:
     """Other things opening the sentence before the same verb ("go" / "goes", "are wiped"),
     after a shared word ("unsold"): another object of the same rule."""
-    assert aligned.leading(facets(request_text), facets(stored)) is not None
+    assert leading.leading(facets(request_text), facets(stored)) is not None
     assert "word" in _kinds(request_text, stored)
 
 
@@ -113,7 +114,7 @@ def test_another_verb_or_a_shared_word_before_a_preposition_is_no_other_thing(
     """A verb before the same object ("puts" / "moves") is the verb rules' to weigh; a word
     both things share before the same preposition ("rescue sled" / "rescue toboggan") may name
     one thing twice."""
-    assert aligned.leading(facets(request_text), facets(stored)) is None
+    assert leading.leading(facets(request_text), facets(stored)) is None
 
 
 def test_a_reason_naming_what_both_texts_name_is_still_another_reason() -> None:

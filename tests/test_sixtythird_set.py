@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_mcp.services import agreement, aligned, conditioned, ours
+from memory_mcp.services import agreement, aligned, conditioned, leading, ours
 from memory_mcp.services.facets import facets
 from memory_mcp.services.wrappers import strip_preamble
 
@@ -42,7 +42,7 @@ def test_an_opening_thing_sharing_a_word_or_a_compound_is_no_swap(request_text: 
                                                                   stored: str) -> None:
     """A compound's part ("springs" / "mainsprings"), a shared word, or a thing the other
     text names elsewhere is left to the other rules."""
-    assert aligned.leading(facets(request_text), facets(stored)) is None
+    assert leading.leading(facets(request_text), facets(stored)) is None
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [

@@ -117,6 +117,9 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # children per" / "at most **6** children per", every other number the same
         out.append(Conflict("number", False, f'numbers differ: "{framed_at[0]}" vs '
                                              f'"{framed_at[1]}"'))
+    if (code := framed.other_code(a, b)) is not None:  # "PAS **015:1998**" / "PAS
+        # **015:2011**": another edition, a value of the fact
+        out.append(Conflict("identifier", False, f'codes differ: "{code[0]}" vs "{code[1]}"'))
     if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
         out.append(Conflict("number", False, "one number is negative in one text only"))
     bound = values.bounds_differ(a, b)
@@ -170,7 +173,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or members.list_member(a, b) or members.all_of_fewer(a, b)
                          or members.all_of_listed(a, b) or members.only_one_of_two(a, b)
                          or widened.both_kinds(a, b) or widened.both_kinds(b, a)
-                         or widened.anywhere(a, b) or widened.anywhere(b, a)),
+                         or widened.anywhere(a, b) or widened.anywhere(b, a)
+                         or widened.only_or_everyone(a, b)),
                         ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
@@ -185,7 +189,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if condition is not None:  # "only for charities" / "only on income support": two rules
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
-    role = jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \
+    role = jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) or jobs.role_head(a, b) \
         or doers.other_doer(a, b) or turned.named_doer(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))

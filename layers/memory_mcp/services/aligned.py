@@ -22,13 +22,13 @@ from functools import lru_cache
 from memory_mcp.services import sited
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.leading import SIDE, leading, noun
 from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.names_found import name_apart
-from memory_mcp.services.stems import agreed, content_word, part_stems, stem
-from memory_mcp.services.wording import PARTICLES
+from memory_mcp.services.stems import content_word, part_stems, stem
 
 #: Words on each side of the swapped one that both texts must share, in order.
-_SIDE = 2
+_SIDE = SIDE
 
 
 def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -52,7 +52,7 @@ def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
             and "^" not in before  # the start only for a subject ("we **buy**" / "we **order**")
         # a word naming a kind of the next ("the **West** Chapel"), not a verb ("is
         # **booked** for", "is **kept** for": rewordings swap verbs freely)
-        subject = _noun(word) and after[0] in _COPULAS and content_word(before[-1]) \
+        subject = noun(word) and after[0] in _COPULAS and content_word(before[-1]) \
             and before[-1] not in AUX  # "torn **towels** are bagged" / "torn **sheets** are …"
         named = before == _START and word in a.names  # "**Joel** runs front of house" /
         # "**Hannah** runs front of house …; Joel covers weekdays"
@@ -62,53 +62,9 @@ def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
             other = tb[j]
             if tb[j + 1:j + 1 + _SIDE] == after and _apart(word, other) \
                     and (other in b.names if named else _compared(other) if kind
-                         else _noun(other)):
+                         else noun(other)):
                 return word, other
     return None
-
-
-def leading(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's words, b's words) where both texts open with a thing of a few words (a measure's
-    number among them: "the 200-litre steam kettle") that share no stem, followed by the same
-    preposition and the same two words, or by the same verb (``_before_same_verb``, where a
-    word both things open with is left out: "**unsold** bread loaves"): "the **ball
-    return** on lane 7 jams" / "The **pinsetter** on lane 7 (…) jams", "the **card readers**
-    on CX-300 docks" / "**Locking pins** on CX-300 docks" (the fifty-sixth and forty-eighth
-    sets). Another part of the same machine is another fact; the word sets miss it when the
-    stored text names more parts, serials and numbers than the request. A word of one text's
-    thing that the other text says anywhere ("the pinsetter's ball return on lane 7") or a
-    compound's part ("springs" / "mainsprings") is no swap."""
-    head_a, head_b = _opening(a.tokens), _opening(b.tokens)
-    if head_a is not None and head_b is not None and head_a[1] == head_b[1]:
-        found = _apart_things(head_a[0], head_b[0], a, b)
-        if found is not None:
-            return found
-    verb = _before_same_verb(a.tokens, b.tokens)
-    if verb is None:
-        return None
-    xs, ys = verb
-    while len(xs) > 1 and len(ys) > 1 and stem(xs[0]) == stem(ys[0]):
-        xs, ys = xs[1:], ys[1:]  # "**unsold** bread loaves" / "**Unsold** viennoiserie"
-    return _apart_things(xs, ys, a, b)
-
-
-def _apart_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets,
-                  b: Facets) -> tuple[str, str] | None:
-    """The two things as read, where neither shares a stem with the other text nor is a part
-    of the other's word ("springs" / "mainsprings"); else None."""
-    nx, ny = [x for x in xs if x != "and"], [y for y in ys if y != "and"]
-    if any(x in y or y in x for x in nx for y in ny):
-        return None
-    if set(map(stem, nx)) & set(map(stem, b.tokens)) \
-            or set(map(stem, ny)) & set(map(stem, a.tokens)):
-        # a modifier the other text says elsewhere ("**witness** statements" / "… under the
-        # **witness** box", the hundred-and-fourth set) leaves the things apart when their
-        # last words, the things named, are not
-        said_a, said_b = set(map(stem, a.tokens)), set(map(stem, b.tokens))
-        if len(nx) + len(ny) < _HEADED or stem(nx[-1]) in said_b or stem(ny[-1]) in said_a \
-                or set(map(stem, nx)) & set(map(stem, ny)):
-            return None
-    return " ".join(xs), " ".join(ys)
 
 
 def between(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -132,7 +88,7 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
             starts.setdefault(_placed(tb[j - _SIDE:j]), []).append(j)
     for i in range(_SIDE, len(ta) - _SIDE):
         for j in starts.get(_placed(ta[i - _SIDE:i]), ()):
-            found = _spans(ta, i, tb, j)
+            found = _unshared(_spans(ta, i, tb, j))
             if found is not None and _other_things(found[0], found[1], a, b) and (
                     tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS
                     or not COMMON_VERBS & {*found[0], *found[1]}):  # after "its cracked"
@@ -152,6 +108,25 @@ def _spans(ta: tuple[str, ...], i: int, tb: tuple[str, ...],
                     and (ta[k:k + _SIDE] == tb[m:m + _SIDE] or _ended(ta[k], tb[m])):
                 return ta[i:k], tb[j:m]
     return None
+
+
+def _unshared(found: tuple[tuple[str, ...], tuple[str, ...]] | None
+              ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The two things without the words they open with alike: "the **Tern 21** deck" /
+    "the **Tern 21** hull" (the hundred-and-twelfth set) are a deck and a hull."""
+    if found is None:
+        return None
+    xs, ys = found
+    k = 0
+    while k < min(len(xs), len(ys)) - 1 and xs[k] == ys[k]:
+        k += 1
+    # a model's name and number ("Tern 21"), not a verb's object ("tracks the balloon" /
+    # "follows the balloon": the verbs are the swapped-word rule's)
+    if any(c.isdigit() for w in xs[:k] for c in w) and not AUX & set(xs[:k]) \
+            and all(map(_compared, xs[k:] + ys[k:])):
+        return xs[k:], ys[k:]
+    return found  # "bay 2 **is kept**" / "bay 2 **is reserved**": verbs, the swapped-word
+    # rule's (which knows their synonyms)
 
 
 def _placed(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -202,67 +177,13 @@ def _thing(words: tuple[str, ...]) -> set[str]:
     for anything else: a time or an amount ("a day" / "24 hours", "13:00 daily"), a clause
     ("they go back with" / "return and"), which the value and verb rules read."""
     rest = words[1:] if words[0] in _THE else words
-    nouns = [w for w in rest if _noun(w) and w not in _WHEN]
+    nouns = [w for w in rest if noun(w) and w not in _WHEN]
     numbered = [w for w in rest if any(c.isdigit() for c in w)]
     if not rest or len(nouns) + len(numbered) != len(rest) or (numbered and len(nouns) < 2):
         return set()
     return {p for w in nouns for p in (part_stems(w) or [stem(w)])}
 
 
-def _opening(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """(the words of the thing a text opens with, the preposition and two words after it),
-    or None: "the ball return | on lane 7"."""
-    start = 1 if tokens and tokens[0] in _OPENERS else 0
-    for end in range(start + 1, min(start + _THING_MAX, len(tokens) - _SIDE - 1) + 1):
-        if tokens[end] in PREPOSITIONS:
-            thing = tokens[start:end]
-            named = all(_noun(w) or w.isdigit() for w in thing) and any(map(_noun, thing))
-            return (thing, tokens[end:end + 1 + _SIDE]) if named else None
-    return None
-
-
-def _before_same_verb(ta: tuple[str, ...], tb: tuple[str, ...]
-                     ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """(a's words, b's words): the things of a few nouns (joined by "and" too) that both texts
-    open (two more words than ``_THING_MAX`` with "and") before the same verb and the same two
-    words, the verb agreeing with its things
-    ("unsold bread loaves **go to the**" / "Unsold viennoiserie **goes to the**"); or None."""
-    sa = 1 if ta and ta[0] in _OPENERS else 0
-    sb = 1 if tb and tb[0] in _OPENERS else 0
-    for ea in range(sa + 1, min(sa + _THING_MAX + 2, len(ta) - _SIDE - 1) + 1):
-        if not _nouns(ta[sa:ea]):
-            if ta[ea - 1] == "and":
-                continue
-            break
-        after = tuple(map(agreed, ta[ea:ea + 1 + _SIDE]))
-        for eb in range(sb + 1, min(sb + _THING_MAX + 2, len(tb) - _SIDE - 1) + 1):
-            if not _nouns(tb[sb:eb]):
-                if tb[eb - 1] == "and":
-                    continue
-                break
-            if after == tuple(map(agreed, tb[eb:eb + 1 + _SIDE])) \
-                    and (ta[ea] != tb[eb] or ta[ea] in AUX or (
-                        after[1] in PREPOSITIONS and ta[ea] not in PARTICLES)):
-                # a verb by its form: agreeing with each text's things ("go" / "goes"), an
-                # auxiliary ("are wiped"), or one a preposition follows ("smoked hams **go
-                # into**"); not a verb's object ("puts **finished crust leather**") nor a
-                # particle ("the stag moves: **down to** the winter block")
-                return ta[sa:ea], tb[sb:eb]
-    return None
-
-
-def _nouns(words: tuple[str, ...]) -> bool:
-    """Nouns, "and" between them: "USB sticks **and** SD cards", "Bibles, Qurans **and
-    other** holy books"."""
-    return all(_noun(w) or (w == "and" and 0 < k < len(words) - 1)
-               or (w == "other" and k and words[k - 1] == "and") for k, w in enumerate(words))
-
-
-#: Words two things hold at least for their last words alone to tell them apart.
-_HEADED = 4
-#: At most this many words name the thing a text opens with ("teat cup liners").
-_THING_MAX = 4  # "the 200-litre steam kettle": a measure's number and unit too
-_OPENERS = DETERMINERS | frozenset(["all", "every", "each", "any"])
 _START = ("^", "^")
 _END = ("$", "$")
 _NEXT = CLAUSE_BREAKS | frozenset(["never", "not"])
@@ -275,15 +196,10 @@ _TOKENS_MAX = 400
 _COPULAS = frozenset(["is", "are"])
 
 
-def _noun(word: str) -> bool:
-    """A content word that is no number (a plural too)."""
-    return content_word(word) and not any(c.isdigit() for c in word)
-
-
 def _compared(word: str) -> bool:
     """A content word that is no number, nor a verb's form ("**sends** garment counts",
     "a **booked** slot"): a kind's word before a noun is bare."""
-    return _noun(word) and not word.endswith(("s", "ed"))
+    return noun(word) and not word.endswith(("s", "ed"))
 
 
 def _apart(word: str, other: str) -> bool:

@@ -111,9 +111,11 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     are in that one: "sweat-soaked chorus **tights** are washed at 40 °C" against "Sweat-soaked
     chorus **shirts** are washed at 40 °C after every show; the velvet doublets are
     dry-cleaned only". Read against the whole fact, the other clause's words hid the swap.
+    A ", and" opens a clause too ("Tank T5 feeds the drum-filling line**, and** any overflow
+    goes back to T3", the hundred-and-twelfth set).
     Short texts only (``agreement``), as ``moved_name``: a document has hundreds of
     sentences."""
-    parts = _pieces(rb)
+    parts = _pieces(rb, r";\s*|,\s+and\s+")
     if len(parts) < 2:
         return None
     mine = {stem(t) for t in a.tokens if content_word(t)}

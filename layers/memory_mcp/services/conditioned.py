@@ -68,6 +68,11 @@ def _waived(x: str, y: str, flip: bool = False) -> tuple[str, str] | None:
     for _, words, text in _clauses(y) + _onlies(y):
         if thing in {stem(w) for w in words}:
             return (text, found.group(0)) if flip else (found.group(0), text)
+    for bounded in _BOUNDED.finditer(y):  # "… and **with wind under 15 knots**" (the
+        # hundred-and-eleventh set)
+        if stem(bounded.group(1).lower()) == thing:
+            text = bounded.group(0)
+            return (text, found.group(0)) if flip else (found.group(0), text)
     return None
 
 
@@ -80,6 +85,11 @@ def _onlies(text: str) -> list[tuple[str, list[str], str]]:
 #: "whatever the wind", "regardless of the temperature", "no matter the weather".
 _WHATEVER = re.compile(r"\b(?:whatever|regardless of|no matter)(?: what)?(?: the)? ([\w'-]+)",
                        re.IGNORECASE)
+#: A bound on a thing said as a condition: "with **wind under** 15 knots", "when the **swell
+#: is over** 2 m".
+_BOUNDED = re.compile(r"\b(?:with|when|if|while) (?:the )?([\w'-]+) (?:is |are )?(?:under|over|"
+                      r"below|above|less than|more than|at least|at most) \d[\d.,]*(?: ?[a-z/%°]+)?",
+                      re.IGNORECASE)
 _ONLY = re.compile(r"\b(only once|only when|only if|as long as|provided)\b([^;.:()]*)",
                    re.IGNORECASE)
 

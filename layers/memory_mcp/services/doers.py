@@ -253,7 +253,7 @@ def _sources(f: Facets) -> set[tuple[str, str, str]]:
         for j in range(max(0, i - _SOURCE_REACH), i):
             if names and content_word(toks[j]) and (
                     toks[j - 1] in _ACTIVE_BEFORE or (j > 1 and toks[j - 1] in f.names)
-                    or _joined_verb(toks, j, f)
+                    or _joined_verb(toks, j, f) or _apposed(toks, j, f)
                     or (t == "to" and toks[j - 1] in PASSIVE_AUX and participle(toks[j]))
                     if j else not toks[j].endswith("s")):  # "must be **reported to ATC**":
                 # whoever reports, ATC is where it goes (not "pushed **from** MLflow", which
@@ -269,6 +269,13 @@ def _joined_verb(toks: tuple[str, ...], j: int, f: Facets) -> bool:
     fifty-second set)."""
     return toks[j - 1] == "and" and toks[j].endswith("s") and not toks[j].endswith("ss") \
         and toks[0] in f.names
+
+
+def _apposed(toks: tuple[str, ...], j: int, f: Facets) -> bool:
+    """A verb in -s after a name and what it is ("**Gareth Evans, the setting foreman,
+    reports** to …", the hundred-and-twelfth set): the name's doing."""
+    return toks[j].endswith("s") and not toks[j].endswith("ss") and any(
+        toks[k] in f.names and toks[k + 1] in DETERMINERS for k in range(max(0, j - 5), j - 1))
 
 
 #: Words after which a verb is active: a person's pronoun, a helper, an infinitive's "to".

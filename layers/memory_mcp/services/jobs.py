@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import COPULAS, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.grammar import AUX, COPULAS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import RANKS, ROLE_NOUNS, ROLE_SYNONYMS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 
@@ -69,6 +69,30 @@ def rank(a: Facets, b: Facets) -> tuple[str, str] | None:
                     and stem(nxt) in y.stems:
                 return (nxt, f"{t} {nxt}") if flip else (f"{t} {nxt}", nxt)
     return None
+
+
+def role_head(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """A job noun after a word both texts have, in one text only, with the same word after
+    it in both: "the duty **coroner's officer** logs it" / "the duty **coroner** logs it",
+    "physio **assistants** who hold" / "physios who hold" (the nineteenth and hundred-and-
+    second sets): the one who works for the other, another person."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        toks, theirs = x.tokens, y.tokens
+        pairs = {(stem(p), n) for p, n in pairwise(theirs)}
+        for i in range(1, len(toks) - 1):
+            t = toks[i]
+            if (t in ROLE_NOUNS or t.removesuffix("s") in ROLE_NOUNS) and stem(t) not in y.stems \
+                    and content_word(toks[i - 1]) and (stem(toks[i - 1]), toks[i + 1]) in pairs \
+                    and _acts(toks[i + 1]):
+                found = f"{toks[i - 1]} {t}", toks[i - 1]
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+def _acts(word: str) -> bool:
+    """A word after a person who acts: "who", a helper ("must") or a verb in -s ("logs")."""
+    return word in ("who", "that") or word in AUX or (word.endswith("s")
+                                                     and not word.endswith("ss"))
 
 
 #: Endings of a specialist's job: "the on-call **nephrologist**" / "… **radiologist**",

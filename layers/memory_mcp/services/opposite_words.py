@@ -70,7 +70,8 @@ input inputs | output outputs
 read reads reading read-only readonly | write writes wrote written writing
 start starts started starting begin begins began begun beginning | stop stops stopped
   stopping end ends ended ending finish finishes finished finishing
-open opens opened opening | close closes closed closing shut shuts shutting
+open opens opened opening reopen reopens reopened reopening | close closes closed closing shut
+  shuts shutting
 run runs running | shut_down
 grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
@@ -84,6 +85,7 @@ subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
 hand_out give_out lend lends lent lending | return returns returned returning hand_back
   give_back hand_in
 working_hours business_hours office_hours | after_hours off_hours
+peak_hours rush_hours | after_hours off-peak offpeak
 arrive arrives arrived arriving | depart departs departed departing leaves_for
 eastbound | westbound
 northbound | southbound

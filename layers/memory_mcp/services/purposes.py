@@ -19,6 +19,7 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import stem
 from memory_mcp.services.word_pool import parts_pool
+from memory_mcp.services.wording import PARTICLES
 
 #: Words that open a reason or a purpose; "so" only when no count or manner follows it.
 _OPENERS = frozenset(["because", "so", "lest"])
@@ -130,6 +131,8 @@ _OBJECT_OPENERS = frozenset(["the", "a", "an", "our", "their", "its", "any", "ev
 def _verb_then_object(toks: tuple[str, ...], i: int, f: Facets) -> bool:
     """"to **surface the** play area": after "to", a word that is no name, number or
     determiner, then a determiner: a verb and its object (not "to the garden")."""
+    if i + 2 < len(toks) and toks[i + 1] in PARTICLES:  # "to **break down the** lumps"
+        i += 1
     return i + 1 < len(toks) and toks[i] not in _OBJECT_OPENERS and toks[i] not in f.names \
         and not toks[i][:1].isdigit() and toks[i + 1] in _OBJECT_OPENERS
 

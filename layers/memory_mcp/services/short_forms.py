@@ -30,6 +30,7 @@ from memory_mcp.services.lexicon import (
 )
 from memory_mcp.services.numerals import number
 from memory_mcp.services.short_times import but_day, per_hour, whenever, workweek
+from memory_mcp.services.spoken_numbers import compound
 
 #: "°C", "° F", "degrees Celsius": the scale's name ("-18 °C" / "minus 18 degrees Celsius").
 _DEGREES = re.compile(r"(?:°\s*|\bdeg(?:ree)?s?\s+)(?:(c|celsius)|(f|fahrenheit))\b",
@@ -145,7 +146,7 @@ def expand(raw: list[str]) -> list[str]:
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)
-    return _bounds(_deadlines(_scaled(per_hour(workweek(but_day(whenever(out)))))))
+    return _bounds(_deadlines(_scaled(compound(per_hour(workweek(but_day(whenever(out))))))))
 
 
 #: A part of an hour written as a word: its minutes.

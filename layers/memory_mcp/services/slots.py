@@ -43,6 +43,9 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
     the numbers rule's. Linear in the texts (a long text is read once into its contexts)."""
     for x, y, flip in ((a.tokens, b.tokens, False), (b.tokens, a.tokens, True)):
         amounts, plain = _contexts(y)
+        least = _at_least_one(x, plain)
+        if least is not None:
+            return ("(none)", least) if flip else (least, "(none)")
         loose = _loose(y)
         for i, word in enumerate(x[:-1]):
             after = x[after_quantity(x, i)] if _amount(word) else ""
@@ -65,6 +68,16 @@ def quantity(a: Facets, b: Facets) -> tuple[str, str] | None:
                 return (other, word) if flip else (word, other)
             if word in QUANTIFIERS and word not in UNIVERSALS and key in plain:
                 return ("(none)", word) if flip else (word, "(none)")
+    return None
+
+
+def _at_least_one(x: tuple[str, ...], plain: set[tuple[str, str]]) -> str | None:
+    """"at least one deckhand" where the other text says the things bare, after the same
+    word ("Deckhands on Raven must …", the hundred-and-eleventh set): one of them, not all."""
+    for i in range(2, len(x) - 1):
+        if x[i - 2:i] == ("at", "least") and x[i] in ("one", "1") and content_word(x[i + 1]) \
+                and (x[i - 3] if i > 2 else "", stem(x[i + 1])) in plain:
+            return f"at least one {x[i + 1]}"
     return None
 
 

@@ -31,7 +31,8 @@ _WHEN = frozenset([*TIMES, *WEEKDAYS, *MONTHS])
 def both_kinds(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's two kinds, the one ``b`` names) where ``a`` names two kinds of a thing as one
     ("adult **and** paediatric **alike**", "reds **as well as** whites", "every mainsail,
-    racing **or** cruising") and ``b`` names exactly one of them: the stored rule is for that
+    racing **or** cruising", "**both** the sheep **and** the cattle line") and ``b`` names
+    exactly one of them: the stored rule is for that
     kind only. Else None."""
     seen = {stem(t) for t in b.tokens}
     for one, two in _pairs(a.tokens):
@@ -59,7 +60,8 @@ def _only_kind(one: str, two: str, a: Facets, b: Facets) -> str | None:
 
 
 def _pairs(toks: tuple[str, ...]) -> list[tuple[str, str]]:
-    """The two kinds each "X and Y alike", "X as well as Y" or "every N X or Y" lists."""
+    """The two kinds each "X and Y alike", "X as well as Y", "every N X or Y" or "both X
+    and Y" lists."""
     out = []
     for i, t in enumerate(toks):
         if t == "alike" and i >= 3 and toks[i - 2] in ("and", "or"):
@@ -70,6 +72,12 @@ def _pairs(toks: tuple[str, ...]) -> list[tuple[str, str]]:
         elif t == "or" and 0 < i < len(toks) - 1 \
                 and _EVERY & set(toks[max(0, i - _EVERY_REACH - 1):i - 1]):
             out.append((toks[i - 1], toks[i + 1]))
+        elif t == "both" and "and" in toks[i + 2:i + 4]:  # "on **both** the sheep **and** the
+            # cattle line"
+            k = toks.index("and", i + 2)
+            after = [w for w in toks[k + 1:k + 3] if w not in ("the", "a", "an")]
+            if after:
+                out.append((toks[k - 1], after[0]))
     return [(x, y) for x, y in out if content_word(x) and content_word(y)
             and not (x[:1].isdigit() or y[:1].isdigit())]
 
@@ -95,3 +103,26 @@ def anywhere(a: Facets, b: Facets) -> tuple[str, str] | None:
         if words[:_PLACE_WORDS] and any(stem(w) not in said for w in words[:_PLACE_WORDS]):
             return "anywhere", f"{t} {' '.join(words[:_PLACE_WORDS])}"
     return None
+
+
+#: Words for every person there is.
+_EVERYONE = frozenset(["everyone", "everybody", "anyone", "anybody"])
+
+
+def only_or_everyone(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("only X", "everyone") where one text holds a rule for "only" some people ("**only the
+    sprayer** in the spray booth has to wear …") and the other, saying no "only", for
+    "**everyone** in the spray booth" (the hundred-and-twelfth set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if not _EVERYONE & set(y.tokens) or "only" in y.tokens or _EVERYONE & set(x.tokens):
+            continue
+        said = {stem(t) for t in y.tokens}
+        for i, t in enumerate(x.tokens[:-1]):
+            if t != "only" or x.tokens[i + 1] not in ("the", "a", "an"):
+                continue  # "only **the** sprayer", not "only fire up the coil"
+            who = next((w for w in x.tokens[i + 1:i + 3] if content_word(w)), None)
+            if who is not None and stem(who) not in said:
+                found = f"only {who}", next(w for w in y.tokens if w in _EVERYONE)
+                return (found[1], found[0]) if flip else found
+    return None
+
