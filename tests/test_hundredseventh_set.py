@@ -7,7 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from memory_mcp.services import agreement, clauses, conditioned, doers, framed, slots, widened
+from memory_mcp.services import (
+    agreement,
+    clauses,
+    conditioned,
+    crossed_pairs,
+    doers,
+    framed,
+    slots,
+    widened,
+)
 from memory_mcp.services.facets import facets
 
 
@@ -177,3 +186,40 @@ def test_things_after_the_same_model_number() -> None:
                             "parts release cleanly.")
     assert not _kinds("the chase crew tracks the balloon along the A64 and radios the office.",
                       "The chase crew follows the balloon along the A64 and radios the office.")
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("Ines Barros is the trainer on the stitching floor's night shift.",
+     "Night shift on the stitching floor starts at 22:00, and the supervisor is Ines Barros."),
+])
+def test_a_trainer_is_another_job_than_a_supervisor(request_text: str, stored: str) -> None:
+    assert "role" in _kinds(request_text, stored)
+
+
+def test_the_same_things_on_the_two_sides_of_one_verb_swapped() -> None:
+    request_text = "control radios the drivers on channel 4 as they leave the terminal stop."
+    stored = "Drivers radio control on channel 4 as they leave the terminal stop."
+    assert crossed_pairs.swapped_ends(facets(request_text), facets(stored)) == (
+        "control radios the drivers", "drivers radio control")
+    assert crossed_pairs.swapped_ends(facets("Drivers radio control on channel 4."),
+                                      facets("the drivers radio control on channel 4.")) is None
+
+
+def test_upper_floor_and_downstairs_swapped_between_two_things() -> None:
+    request_text = "trawl nets are mended downstairs in the loft and gill nets go on the upper floor."
+    stored = "Trawl nets are mended on the upper floor of the loft; gill nets go downstairs."
+    assert crossed_pairs.crossed_pair(facets(request_text), facets(stored)) is not None
+
+
+def test_served_from_a_time_is_not_served_until_it() -> None:
+    assert "opposite" in _kinds("breakfast trays are served until 06:30.",
+                                "Breakfast trays are served from 06:30.")
+    assert not _kinds("breakfast is served from 06:30 until 09:00.", "Breakfast: 06:30\u201309:00.")
+
+
+def test_the_first_of_some_things_is_not_all_of_them() -> None:
+    request_text = ("Dr Kate Rowe approves only the first release batch of each season before it "
+                    "leaves the hatchery.")
+    stored = "Dr Kate Rowe approves all release batches before they leave the hatchery."
+    assert widened.one_of_all(facets(request_text), facets(stored)) is not None
+    assert "scope" in _kinds(request_text, stored)

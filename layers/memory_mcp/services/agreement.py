@@ -174,7 +174,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or members.all_of_listed(a, b) or members.only_one_of_two(a, b)
                          or widened.both_kinds(a, b) or widened.both_kinds(b, a)
                          or widened.anywhere(a, b) or widened.anywhere(b, a)
-                         or widened.only_or_everyone(a, b)),
+                         or widened.only_or_everyone(a, b) or widened.one_of_all(a, b)),
                         ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
@@ -196,7 +196,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
         or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
         or ours.us_turned(a, b) or direction.converse_verb(a, b) \
-        or received.got_or_sent(a, b) or crossed_pairs.crossed_pair(a, b)
+        or received.got_or_sent(a, b) or crossed_pairs.crossed_pair(a, b) \
+        or crossed_pairs.swapped_ends(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)

@@ -11,13 +11,18 @@ one text is after it in the other.
 
 from __future__ import annotations
 
+from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import AUX
 from memory_mcp.services.stems import content_word, stem
 
-#: Opposite words a text may say both of, each of one thing.
-_PAIRS = (("north", "south"), ("east", "west"), ("left", "right"), ("up", "down"),
-          ("upstream", "downstream"), ("inbound", "outbound"), ("northbound", "southbound"),
-          ("eastbound", "westbound"), ("upstairs", "downstairs"), ("front", "back"))
+#: Opposite words a text may say both of, each of one thing; a side may be said several ways
+#: ("on the **upper** floor" / "**upstairs**").
+_PAIRS = tuple((frozenset(x.split()), frozenset(y.split())) for x, y in (
+    ("north", "south"), ("east", "west"), ("left", "right"), ("up", "down"),
+    ("upstream", "downstream"), ("inbound", "outbound"), ("northbound", "southbound"),
+    ("eastbound", "westbound"), ("upstairs upper top", "downstairs lower bottom ground"),
+    ("front", "back")))
 
 
 def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -25,18 +30,19 @@ def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
     content word both say once stands between them in both, with the pair's words on the
     other sides of it. Else None."""
     ta, tb = a.tokens, b.tokens
-    for x, y in _PAIRS:
-        if not all(t.count(w) == 1 for t in (ta, tb) for w in (x, y)):
+    for xs, ys in _PAIRS:
+        at = [[k for k, t in enumerate(toks) if t in side]
+              for toks in (ta, tb) for side in (xs, ys)]
+        if any(len(found) != 1 for found in at):
             continue
-        ax, ay, bx, by = ta.index(x), ta.index(y), tb.index(x), tb.index(y)
+        (ax,), (ay,), (bx,), (by,) = at
         if (ax < ay) == (bx < by):
             continue
         once_a = _once(ta[min(ax, ay) + 1:max(ax, ay)], ta)
         once_b = _once(tb[min(bx, by) + 1:max(bx, by)], tb)
         shared = once_a.keys() & once_b.keys()
         if shared:
-            first = (x, y) if ax < ay else (y, x)
-            return f"{first[0]} … {first[1]}", f"{first[1]} … {first[0]}"
+            return f"{ta[min(ax, ay)]} … {ta[max(ax, ay)]}", f"{tb[min(bx, by)]} … {tb[max(bx, by)]}"
     return None
 
 
@@ -45,3 +51,39 @@ def _once(words: tuple[str, ...], toks: tuple[str, ...]) -> dict[str, str]:
     stems = [stem(t) for t in toks]
     return {stem(w): w for w in words if content_word(w) and not w[:1].isdigit()
             and stems.count(stem(w)) == 1}
+
+
+#: Endings of nouns and gerunds, not of a verb said of its doer ("suit **collection**: the
+#: customer" / "customers **collecting** suits").
+_NOT_VERBS = ("ion", "ment", "ing", "ance", "ence", "ness", "ity")
+
+
+def swapped_ends(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the same active verb, said once in each text, has the
+    same two things on its two sides the other way round: "**control radios the drivers**" /
+    "**Drivers radio control**" (the hundred-and-seventeenth set). A passive ("drivers are
+    radioed by control") is no such verb. Else None."""
+    ends_a, ends_b = _ends(a.tokens), _ends(b.tokens)
+    for verb, (x, y, shown) in ends_a.items():
+        other = ends_b.get(verb)
+        if other is not None and x != y and (x, y) == (other[1], other[0]):
+            return shown, other[2]
+    return None
+
+
+def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
+    """Verb stem → (the stem right before it, the stem of the noun right after it, the words)
+    for each word said once that has a content word before it and, after an article at
+    most, a content word after it."""
+    stems = [stem(t) for t in toks]
+    out: dict[str, tuple[str, str, str]] = {}
+    for i in range(1, len(toks) - 1):
+        before, verb = toks[i - 1], toks[i]
+        j = i + 2 if toks[i + 1] in ("the", "a", "an", "our", "their") else i + 1
+        if j >= len(toks) or stems.count(stems[i]) != 1 or not content_word(verb) \
+                or before in AUX or participle(verb) or verb.endswith(_NOT_VERBS) \
+                or not content_word(before) \
+                or not content_word(toks[j]) or toks[j][:1].isdigit():
+            continue
+        out[stems[i]] = (stems[i - 1], stems[j], " ".join(toks[i - 1:j + 1]))
+    return out

@@ -198,8 +198,8 @@ ORDINAL = re.compile(r"first|second|third|fourth|fifth|sixth|seventh|eighth|nint
 
 #: One job under two names.
 ROLE_SYNONYMS = {"attorney": "lawyer", "counsel": "lawyer", "physician": "doctor",
-                 "admin": "administrator", "dev": "developer", "counselor": "adviser",
-                 "counsellor": "adviser", "advisor": "adviser"}
+                 "admin": "administrator", "dev": "developer", "veterinarian": "vet",
+                 "counselor": "adviser", "counsellor": "adviser", "advisor": "adviser"}
 #: Jobs people hold, as words (stems would join "manager" to "manage" and "officer" to
 #: "office"): a text naming one and the other another names two people ("a **senior
 #: associate** reviews" / "a **partner** reviews"). Left out: words that are also things
@@ -217,6 +217,7 @@ dentist hygienist mechanic electrician plumber chef cashier bartender concierge 
 lifeguard referee tutor recruiter underwriter adjuster actuary broker
 celebrant chaplain signaller signalman steward marshal usher verger glazier plasterer thatcher
 groundsman greenkeeper farrier optometrist orthodontist groomer auctioneer
+trainer vet warden porter mentor caretaker janitor midwife
 """.split())  # noqa: SIM905
 #: Words before a job that make it another job ("the **deputy** harbour master", "the
 #: **associate** director of admissions"): one text with it and one without name two people.

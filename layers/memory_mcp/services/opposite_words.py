@@ -86,8 +86,14 @@ hand_out give_out lend lends lent lending | return returns returned returning ha
   give_back hand_in
 working_hours business_hours office_hours | after_hours off_hours
 peak_hours rush_hours | after_hours off-peak offpeak
+from_clock | until_clock
 arrive arrives arrived arriving | depart departs departed departing leaves_for
 eastbound | westbound
 northbound | southbound
 upstream | downstream
 """
+
+#: Words before a clock time that say which side of it a rule holds: "by 21:00" is before it,
+#: "served from 06:30" starts there and "served until 06:30" ends there.
+CLOCK_SIDES = {"by": "before", "from": "from_clock", "until": "until_clock",
+               "till": "until_clock"}

@@ -35,7 +35,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import NEGATIONS, NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
-from memory_mcp.services.opposite_words import EVENTS, STATES
+from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES
 from memory_mcp.services.stems import split_as
 from memory_mcp.services.wording import subject_end
 
@@ -99,8 +99,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if y == "hours":
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
-        if x == "by" and _CLOCK.fullmatch(y):  # "report scores **by** 21:00" / "**after** 21:00"
-            out.append("before")
+        if x in CLOCK_SIDES and _CLOCK.fullmatch(y):  # "report scores **by** 21:00" / "**after**
+            out.append(CLOCK_SIDES[x])  # 21:00", "served **from** 06:30" / "**until** 06:30"
         if x == "the" and y == "day" and i > 0 and tokens[i - 1] in ("during", "in"):
             out.append("daytime")  # "record clips **during the day**" / "… **at night**"
     for i, (verb, particle) in enumerate(pairwise(tokens)):

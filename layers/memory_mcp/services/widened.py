@@ -126,3 +126,28 @@ def only_or_everyone(a: Facets, b: Facets) -> tuple[str, str] | None:
                 return (found[1], found[0]) if flip else found
     return None
 
+
+
+#: Words for one end of a series ("only **the first** release batch").
+_END_OF = frozenset(["first", "last", "final"])
+_ALL = frozenset(["all", "every", "each"])
+
+
+def one_of_all(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("first X", "all X") where one text holds a rule for the first or last of some things
+    ("approves only **the first** release batch of each season") and the other, naming no
+    first or last, for all of them ("approves **all** release batches"; the hundred-and-
+    fourteenth set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if _END_OF & set(y.tokens):
+            continue
+        whole = {stem(w): f"{t} {w}" for i, t in enumerate(y.tokens) if t in _ALL
+                 for w in y.tokens[i + 1:i + 4] if content_word(w)}
+        for i, t in enumerate(x.tokens[1:], 1):
+            if t in _END_OF and x.tokens[i - 1] == "the" and x.tokens[i + 1:i + 2] != ("of",):
+                # "on **the first of** each month" is a date, not one of the months
+                for w in x.tokens[i + 1:i + 4]:
+                    if content_word(w) and stem(w) in whole:
+                        found = f"the {t} {w}", whole[stem(w)]
+                        return (found[1], found[0]) if flip else found
+    return None
