@@ -55,7 +55,7 @@ def test_a_clause_after_comma_and_is_read_alone() -> None:
     stored = "Tank T5 feeds the drum-filling line, and any overflow goes back to T3."
     assert clauses.restated_clause(stored, facets("the drum-filling line feeds tank T5.")) \
         == "Tank T5 feeds the drum-filling line"
-    assert "roles" in _kinds("the drum-filling line feeds tank T5.", stored)
+    assert _kinds("the drum-filling line feeds tank T5.", stored) & {"roles", "direction"}
     assert not _kinds("tank T5 feeds the drum-filling line.", stored)
 
 
@@ -223,3 +223,38 @@ def test_the_first_of_some_things_is_not_all_of_them() -> None:
     stored = "Dr Kate Rowe approves all release batches before they leave the hatchery."
     assert widened.one_of_all(facets(request_text), facets(stored)) is not None
     assert "scope" in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("thread tension is checked with the Towa gauge once a week.",
+     "Thread tension is checked with the Towa gauge at the start of each shift."),
+    ("the CLA check bot runs once a night over the repositories in the foundation's GitHub org.",
+     "The CLA check bot runs on every pull request to repositories in the foundation's GitHub "
+     "org."),
+])
+def test_a_period_is_not_an_event(request_text: str, stored: str) -> None:
+    assert "schedule" in _kinds(request_text, stored)
+
+
+def test_as_an_insurer_requires_is_a_reason() -> None:
+    request_text = ("the wheelchair lift on coach 07 is inspected monthly by Ferguson Engineering "
+                    "because it failed last year's MOT.")
+    stored = ("The wheelchair lift on coach 07 is inspected monthly by Ferguson Engineering, as "
+              "our insurer requires.")
+    assert "condition" in _kinds(request_text, stored)
+
+
+def test_two_steps_in_the_other_order() -> None:
+    request_text = ("brick sessions (run then bike) leave the Delamere Forest car park at 08:30 "
+                    "on the first Saturday of each month.")
+    stored = ("Brick sessions (bike then run) leave the Delamere Forest car park at 08:30 on the "
+              "first Saturday of each month.")
+    assert crossed_pairs.swapped_order(facets(request_text), facets(stored)) == (
+        "run then bike", "bike then run")
+
+
+def test_the_object_of_a_swapped_verb_is_read_to_its_last_word() -> None:
+    request_text = "PTS control calls the discharge lounge on extension 5520 when a patient is ready."
+    stored = ("When a patient is ready, the discharge lounge calls PTS control on extension 5520; "
+              "target pickup is within 2 hours.")
+    assert crossed_pairs.swapped_ends(facets(request_text), facets(stored)) is not None

@@ -197,7 +197,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
         or ours.us_turned(a, b) or direction.converse_verb(a, b) \
         or received.got_or_sent(a, b) or crossed_pairs.crossed_pair(a, b) \
-        or crossed_pairs.swapped_ends(a, b)
+        or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)

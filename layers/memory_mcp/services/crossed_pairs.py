@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX
+from memory_mcp.services.grammar import AUX, PREPOSITIONS
 from memory_mcp.services.stems import content_word, stem
 
 #: Opposite words a text may say both of, each of one thing; a side may be said several ways
@@ -72,9 +72,9 @@ def swapped_ends(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
-    """Verb stem → (the stem right before it, the stem of the noun right after it, the words)
-    for each word said once that has a content word before it and, after an article at
-    most, a content word after it."""
+    """Verb stem → (the stem right before it, the stem of the last word of the noun after it,
+    the words) for each word said once that has a content word before it and, after an
+    article at most, a content word after it."""
     stems = [stem(t) for t in toks]
     out: dict[str, tuple[str, str, str]] = {}
     for i in range(1, len(toks) - 1):
@@ -85,5 +85,25 @@ def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
                 or not content_word(before) \
                 or not content_word(toks[j]) or toks[j][:1].isdigit():
             continue
-        out[stems[i]] = (stems[i - 1], stems[j], " ".join(toks[i - 1:j + 1]))
+        end = j  # the object's last word: "calls the discharge **lounge** on extension 5520"
+        while end + 1 < min(len(toks), j + 3) and content_word(toks[end + 1]) \
+                and toks[end + 1] not in PREPOSITIONS and not toks[end + 1][:1].isdigit():
+            end += 1
+        out[stems[i]] = (stems[i - 1], stems[end], " ".join(toks[i - 1:end + 1]))
     return out
+
+
+def swapped_order(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("X then Y", "Y then X"): the same two steps in the other order ("brick sessions (**run
+    then bike**)" / "(**bike then run**)", the hundred-and-twentieth set). Else None."""
+    steps_a, steps_b = _then(a.tokens), _then(b.tokens)
+    for x, y in steps_a:
+        if (y, x) in steps_b and (x, y) not in steps_b:
+            return f"{x} then {y}", f"{y} then {x}"
+    return None
+
+
+def _then(toks: tuple[str, ...]) -> set[tuple[str, str]]:
+    """(the stem before, the stem after) each "then" between two content words."""
+    return {(stem(toks[i - 1]), stem(toks[i + 1])) for i in range(1, len(toks) - 1)
+            if toks[i] == "then" and content_word(toks[i - 1]) and content_word(toks[i + 1])}

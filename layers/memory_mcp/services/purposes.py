@@ -115,6 +115,7 @@ def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
         opens = (t in _OPENERS and not (t == "so" and after in _NOT_AFTER_SO)) or (
             t == "since" and after in _SINCE_REASON) or (
             t == "to" and (after in _PURPOSE_VERBS or _verb_then_object(toks, i + 1, f))) or (
+            t == "as" and _REQUIRES & set(toks[i + 1:i + 5])) or (
             t == "order" and after == "to") or (t == "for" and len(after) > _ING and after
                                                  .endswith("ing") and i + 2 >= len(toks))
         if opens:
@@ -123,6 +124,9 @@ def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
     return None
 
 
+#: Verbs of a rule's source after "as": "**as** our insurer **requires**".
+_REQUIRES = frozenset(["requires", "require", "required", "demands", "specifies", "recommends",
+                       "asks", "expects", "stipulates"])
 #: "for **mulching**": a gerund of more letters than this, ending the text, is a purpose.
 _ING = 5
 _OBJECT_OPENERS = frozenset(["the", "a", "an", "our", "their", "its", "any", "every"])

@@ -151,11 +151,14 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 def _per_event(f: Facets) -> str | None:
-    """"after each flight day", "before every public session": a schedule set by events."""
+    """"after each flight day", "before every public session", "at the start of each shift",
+    "on every pull request": a schedule set by events."""
     toks = f.tokens
     for i in range(len(toks) - 2):
-        if toks[i] in ("after", "before") and toks[i + 1] in ("each", "every") \
+        if (toks[i] in ("after", "before", "on") or (toks[i] == "of" and i and toks[i - 1] in (
+                "start", "end", "beginning"))) and toks[i + 1] in ("each", "every") \
                 and content_word(toks[i + 2]) and (toks[i + 2] not in EVERY_COUNTS
+                                                   or toks[i + 2] == "shift"
                                                    or toks[i + 3:i + 4] == ("shift",)):
             return " ".join(toks[i:i + 3])  # "after every **night shift**": an event
     return None
