@@ -14,6 +14,7 @@ from memory_mcp.services import (
     crossed_pairs,
     doers,
     framed,
+    leading,
     slots,
     widened,
 )
@@ -258,3 +259,22 @@ def test_the_object_of_a_swapped_verb_is_read_to_its_last_word() -> None:
     stored = ("When a patient is ready, the discharge lounge calls PTS control on extension 5520; "
               "target pickup is within 2 hours.")
     assert crossed_pairs.swapped_ends(facets(request_text), facets(stored)) is not None
+
+
+def test_see_is_said_of_both_ends() -> None:
+    """"new patients **see** Dr Mei Lin" is "Dr Mei Lin **sees** new patients": a first
+    version of the swapped-ends read refused it."""
+    assert crossed_pairs.swapped_ends(
+        facets("new patients see Dr Mei Lin on Monday and Wednesday mornings only."),
+        facets("Dr Mei Lin sees new patients on Monday and Wednesday mornings only.")) is None
+
+
+def test_a_thing_before_a_preposition_needs_all_its_words_apart() -> None:
+    """"the manufacturer's load **cap** | at most 150 kg" / "each cargo bike **carries** | at
+    most 150 kg": before a preposition the last word may be a verb, so last words alone do not
+    tell two things apart there (a first version refused this rewording)."""
+    assert leading.leading(
+        facets("the manufacturer's load cap: no more than 150 kilograms on a cargo bike, rider "
+               "included."),
+        facets("Each cargo bike carries at most 150 kg including the rider, per the "
+               "manufacturer's limit.")) is None

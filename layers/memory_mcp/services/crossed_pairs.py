@@ -58,6 +58,12 @@ def _once(words: tuple[str, ...], toks: tuple[str, ...]) -> dict[str, str]:
 _NOT_VERBS = ("ion", "ment", "ing", "ance", "ence", "ness", "ity")
 
 
+#: Verbs said of both ends alike: "patients **see** Dr Mei Lin" is "Dr Mei Lin **sees**
+#: patients" (the eighty-second set).
+_BOTH_WAYS = frozenset(["see", "sees", "meet", "meets", "marry", "marries", "join", "joins",
+                        "match", "matches", "face", "faces"])
+
+
 def swapped_ends(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where the same active verb, said once in each text, has the
     same two things on its two sides the other way round: "**control radios the drivers**" /
@@ -82,6 +88,7 @@ def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
         j = i + 2 if toks[i + 1] in ("the", "a", "an", "our", "their") else i + 1
         if j >= len(toks) or stems.count(stems[i]) != 1 or not content_word(verb) \
                 or before in AUX or participle(verb) or verb.endswith(_NOT_VERBS) \
+                or verb in _BOTH_WAYS \
                 or not content_word(before) \
                 or not content_word(toks[j]) or toks[j][:1].isdigit():
             continue

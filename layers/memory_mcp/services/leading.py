@@ -36,7 +36,7 @@ def leading(a: Facets, b: Facets) -> tuple[str, str] | None:
     compound's part ("springs" / "mainsprings") is no swap."""
     head_a, head_b = _opening(a.tokens), _opening(b.tokens)
     if head_a is not None and head_b is not None and head_a[1] == head_b[1]:
-        found = _apart_things(head_a[0], head_b[0], a, b)
+        found = _apart_things(head_a[0], head_b[0], a, b, headed=False)
         if found is not None:
             return found
     verb = _before_same_verb(a.tokens, b.tokens)
@@ -45,13 +45,16 @@ def leading(a: Facets, b: Facets) -> tuple[str, str] | None:
     xs, ys = verb
     while len(xs) > 1 and len(ys) > 1 and stem(xs[0]) == stem(ys[0]):
         xs, ys = xs[1:], ys[1:]  # "**unsold** bread loaves" / "**Unsold** viennoiserie"
-    return _apart_things(xs, ys, a, b)
+    return _apart_things(xs, ys, a, b, headed=True)
 
 
-def _apart_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets,
-                  b: Facets) -> tuple[str, str] | None:
+def _apart_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets,
+                  headed: bool) -> tuple[str, str] | None:
     """The two things as read, where neither shares a stem with the other text nor is a part
-    of the other's word ("springs" / "mainsprings"); else None."""
+    of the other's word ("springs" / "mainsprings"), or, before a verb (``headed``), where
+    their last words are apart; else None. Before a preposition the last word may be a verb
+    ("the manufacturer's load **cap** | at most 150 kg" / "each cargo bike **carries** | at
+    most 150 kg")."""
     nx, ny = [x for x in xs if x != "and"], [y for y in ys if y != "and"]
     if any(x in y or y in x for x in nx for y in ny):
         return None
@@ -61,7 +64,7 @@ def _apart_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets,
         # **witness** box", the hundred-and-fourth set) leaves the things apart when their
         # last words, the things named, are not
         said_a, said_b = set(map(stem, a.tokens)), set(map(stem, b.tokens))
-        if len(nx) + len(ny) < _HEADED or stem(nx[-1]) in said_b or stem(ny[-1]) in said_a \
+        if not headed or len(nx) + len(ny) < _HEADED or stem(nx[-1]) in said_b or stem(ny[-1]) in said_a \
                 or set(map(stem, nx)) & set(map(stem, ny)):
             return None
     return " ".join(xs), " ".join(ys)
