@@ -11,6 +11,8 @@ one text is after it in the other.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, PREPOSITIONS
@@ -30,7 +32,10 @@ def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
     content word both say once stands between them in both, with the pair's words on the
     other sides of it. Else None."""
     ta, tb = a.tokens, b.tokens
+    words_a, words_b = set(ta), set(tb)
     for xs, ys in _PAIRS:
+        if not (xs & words_a and ys & words_a and xs & words_b and ys & words_b):
+            continue  # most pairs of texts: no opposite pair said in both
         at = [[k for k, t in enumerate(toks) if t in side]
               for toks in (ta, tb) for side in (xs, ys)]
         if any(len(found) != 1 for found in at):
@@ -77,6 +82,7 @@ def swapped_ends(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+@lru_cache(maxsize=256)  # a stored text is read against many requests
 def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
     """Verb stem → (the stem right before it, the stem of the last word of the noun after it,
     the words) for each word said once that has a content word before it and, after an
