@@ -11,6 +11,7 @@ one text is after it in the other.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 
 from memory_mcp.services.direction import participle
@@ -53,9 +54,9 @@ def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 def _once(words: tuple[str, ...], toks: tuple[str, ...]) -> dict[str, str]:
     """Stem → word for the content words of ``words`` said once in the whole text."""
-    stems = [stem(t) for t in toks]
+    counts = Counter(stem(t) for t in toks)
     return {stem(w): w for w in words if content_word(w) and not w[:1].isdigit()
-            and stems.count(stem(w)) == 1}
+            and counts[stem(w)] == 1}
 
 
 #: Endings of nouns and gerunds, not of a verb said of its doer ("suit **collection**: the
@@ -88,11 +89,12 @@ def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
     the words) for each word said once that has a content word before it and, after an
     article at most, a content word after it."""
     stems = [stem(t) for t in toks]
+    counts = Counter(stems)  # linear: a long text's every word counted once
     out: dict[str, tuple[str, str, str]] = {}
     for i in range(1, len(toks) - 1):
         before, verb = toks[i - 1], toks[i]
         j = i + 2 if toks[i + 1] in ("the", "a", "an", "our", "their") else i + 1
-        if j >= len(toks) or stems.count(stems[i]) != 1 or not content_word(verb) \
+        if j >= len(toks) or counts[stems[i]] != 1 or not content_word(verb) \
                 or before in AUX or participle(verb) or verb.endswith(_NOT_VERBS) \
                 or verb in _BOTH_WAYS \
                 or not content_word(before) \
