@@ -169,6 +169,12 @@ NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seven
                      "eighty": 80, "ninety": 90, "hundred": 100, "thousand": 1000,
                      "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5,
                      "half": 0.5, "once": 1, "twice": 2})
+#: Number words that count ("four-hour blocks", "twenty-five"), not ranks or parts
+#: ("first-aid", "half-day"), nor "once" / "twice".
+CARDINALS: dict[str, int] = {w: int(v) for w, v in NUMBER_WORDS.items() if v >= 1
+                             and float(v).is_integer()
+                             and w not in ("first", "second", "third", "fourth", "fifth",
+                                           "once", "twice")}
 #: A number followed by one of these is a duration; durations compare in days, with slack.
 UNIT_DAYS = {"millisecond": 1 / 86_400_000, "milliseconds": 1 / 86_400_000, "ms": 1 / 86_400_000,
              "second": 1 / 86_400, "seconds": 1 / 86_400, "sec": 1 / 86_400, "secs": 1 / 86_400,

@@ -17,6 +17,7 @@ import re
 
 from memory_mcp.services.lexicon import (
     ABBREVIATIONS,
+    CARDINALS,
     COMPACT_MEASURE,
     MEASURE_UNITS,
     MEASURES,
@@ -82,10 +83,7 @@ _PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:percent|per cent)\b", re.IGNORECASE
 _NEWTON_METRES = re.compile(r"(\d)\s*N\s*[\u00b7\u22c5.\-]\s*m\b")
 
 
-#: Number words that count ("four-hour blocks"), not ranks or parts ("first-aid", "half-day").
-_CARDINALS = frozenset(w for w, v in NUMBER_WORDS.items() if v >= 1 and float(v).is_integer()
-                       and w not in ("first", "second", "third", "fourth", "fifth", "once",
-                                     "twice"))
+_CARDINALS = frozenset(CARDINALS)
 
 
 def expand(raw: list[str]) -> list[str]:

@@ -11,12 +11,10 @@ rules read apart (bench/forget_quality.py). Rewritten once here, with the short 
 
 from __future__ import annotations
 
-from memory_mcp.services.lexicon import NUMBER_WORDS
+from memory_mcp.services.lexicon import CARDINALS
 
-#: Number words read as parts of a compound: one to ninety-nine, no ordinals nor "once".
-_SMALL = {w: int(v) for w, v in NUMBER_WORDS.items()
-          if 1 <= v < 100 and float(v).is_integer()
-          and w not in ("first", "second", "third", "fourth", "fifth", "once", "twice")}
+#: Number words read as parts of a compound: one to ninety-nine.
+_SMALL = {w: v for w, v in CARDINALS.items() if v < 100}
 _TENS = {w: v for w, v in _SMALL.items() if v >= 20 and v % 10 == 0}
 _UNITS = {w: v for w, v in _SMALL.items() if v < 10}
 _SCALES = {"hundred": 100, "thousand": 1000}
