@@ -63,7 +63,8 @@ WRITTEN_APART = (
     "hundredeleventh", "hundredtwelfth", "hundredthirteenth", "hundredfourteenth",
     "hundredfifteenth", "hundredsixteenth", "hundredseventeenth", "hundredeighteenth",
     "hundrednineteenth", "hundredtwentieth", "hundredtwentyfirst", "hundredtwentysecond",
-    "hundredtwentythird", "hundredtwentyfourth",
+    "hundredtwentythird", "hundredtwentyfourth", "hundredtwentyfifth", "hundredtwentysixth",
+    "hundredtwentyseventh", "hundredtwentyeighth", "hundredtwentyninth", "hundredthirtieth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
