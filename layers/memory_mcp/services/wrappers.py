@@ -29,18 +29,48 @@ _PREAMBLE = re.compile(
     r"|heads\s+up)\s*[:,-]\s*)", re.IGNORECASE)
 
 
-#: "forget the fume hood note: face velocity …": the note's topic stays, its wrapper goes.
+#: "forget the fume hood note: face velocity …": the note's topic stays, its wrapper goes;
+#: so does a topic with no such word ("Please delete the stocking rates: two hives an acre",
+#: ``_TOPIC_PLAIN``), without a word that only names the kind of note ("Delete the loan
+#: **rule**: puzzles …", "Remove the **rule**: never …").
 _TOPIC_NOTE = re.compile(r"^\s*(?:please\s+)?(?:forget|remove|delete|drop|scrap|erase|wipe"
                          r"|get\s+rid\s+of)\s+(?:the|my|our)\s+(?:([\w\s-]{1,40}?)\s+)?"
                          r"(?:note|memory|fact)\s*[:\u2013\u2014]\s*", re.IGNORECASE)
+_TOPIC_PLAIN = re.compile(r"^\s*(?:please\s+)?(?:forget|remove|delete|drop|scrap|erase|wipe"
+                          r"|get\s+rid\s+of)\s+(?:the|my|our)\s+([\w\s'\u2019.-]{1,50}?)\s*:\s+",
+                          re.IGNORECASE)
+_KINDS = frozenset("""note notes memory memories fact facts rule rules requirement instruction
+reminder bit entry one restriction procedure policy info thing""".split())  # noqa: SIM905
+#: The last word of a topic that only says what kind of detail follows ("the girth strap
+#: stitching **spec**: …", "the fleet night-wash **schedule**: …").
+_LABELS = frozenset("""spec specs memo split schedule details setup settings routine terms
+arrangement arrangements process""".split())  # noqa: SIM905
+#: What a request calls the stored note before its words, as the blind sets' requests did:
+#: "Scrap **what we saved about** …", "Erase **what we have on** …", "Clear out **the memory
+#: about** …", "Scrap **the thing about** …", "Can you remove **that** …" (a question: "remove
+#: that" alone may be an instruction a note records, and saves are read with this too).
+_SAVED = re.compile(
+    r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
+    r"(?:forget|remove|delete|drop|scrap|erase|discard|wipe|clear(?:\s+out)?|bin|take\s+out"
+    r"|get\s+rid\s+of)\s+"
+    r"(?:(?:what|everything|anything)\s+(?:we|you|i)(?:['\u2019]ve)?\s+(?:have|had|saved|stored"
+    r"|noted|said|wrote|recorded|kept|got|know)(?:\s+(?:down|saved|stored))?\s+(?:about|on"
+    r"|regarding)|(?:the\s+)?(?:thing|info|information|bit|memory|note|fact)\s+(?:about|on|that))"
+    r"|(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:forget|remove|delete|drop|scrap|erase)"
+    r"\s+that)\s+", re.IGNORECASE)
 
 
 def strip_preamble(text: str) -> str:
     """'forget that X' → 'X', 'forget the fume hood note: X' → 'fume hood X': the request's
     wrapper is not part of the fact."""
-    topic = _TOPIC_NOTE.match(text)
+    topic = _TOPIC_NOTE.match(text) or _TOPIC_PLAIN.match(text)
     if topic is not None and text[topic.end():].strip():
-        return f"{topic.group(1) or ''} {text[topic.end():].strip()}".strip()
+        named = (topic.group(1) or "").split()
+        if named and topic.re is _TOPIC_PLAIN and named[-1].lower() in _KINDS | _LABELS:
+            named.pop()  # "the loan **rule**: puzzles go out …": its topic, not its kind
+        if topic.re is _TOPIC_NOTE or not (named and named[0].lower() in _KINDS):  # "the
+            # note about …:" is the ask's, which ``_unwrap`` reads
+            return f"{' '.join(named)} {text[topic.end():].strip()}".strip()
     unwrapped = _unwrap(text)
     if unwrapped != text:  # "That's changed: **forget that** …": a verdict, then the ask
         unwrapped = _unwrap(unwrapped.lstrip())
@@ -63,9 +93,10 @@ _ASK = (r"(?:forget|remove|delete|drop|scrap|erase|discard|wipe|clear|unlearn|ta
         r"|get\s+rid\s+of|stop\s+remembering|no\s+need\s+to\s+remember(?:\s+any\s?more)?)")
 _KIND = (r"(?:note|memory|fact|rule|requirement|instruction|reminder|bit|part|entry|line|one"
          r"|restriction|plan|procedure|policy)s?")
-_VERDICT = (r"(?:(?:that|this|it)(?:['\u2019]s|\s+is|\s+has)\b[^:;.]{0,40}?\b(?:changed|outdated"
-            r"|obsolete|old|wrong|gone|sorted|stale|incorrect|over|no\s+longer|not|any\s?more"
-            r"|out\s+of\s+date)\b|no\s+longer|out\s+of\s+date|not\s+(?:true|valid|accurate|right"
+_VERDICT = (r"(?:(?:that|this|it)(?:\s+(?:rule|memory|note|fact|one))?(?:['\u2019]s|\s+is"
+            r"|\s+has)\b[^:;.]{0,40}?\b(?:changed|outdated|obsolete|old|wrong|gone|sorted|stale"
+            r"|incorrect|over|no\s+longer|not|any\s?more|out\s+of\s+date)\b|no\s+longer"
+            r"|out\s+of\s+date|not\s+(?:true|valid|accurate|right"
             r"|needed|relevant|current|applicable|the\s+case))")
 _REASON = r"(?:(?:that|this|it|we)\b[^:;.]{0,60}?,\s*(?:so\s+)?)"
 #: A reason before an ask with no colon after it must say the note changed: "That's no longer
@@ -86,6 +117,8 @@ _LABEL = re.compile(
 
 def _unwrap(text: str) -> str:
     unwrapped = _PREAMBLE.sub("", text, count=1)
+    if unwrapped == text:
+        unwrapped = _SAVED.sub("", text, count=1)
     return _LABEL.sub("", text, count=1) if unwrapped == text else unwrapped
 
 
