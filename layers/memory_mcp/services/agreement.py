@@ -117,12 +117,13 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # children per" / "at most **6** children per", every other number the same
         out.append(Conflict("number", False, f'numbers differ: "{framed_at[0]}" vs '
                                              f'"{framed_at[1]}"'))
-    if (code := framed.other_code(a, b)) is not None:  # "PAS **015:1998**" / "PAS
-        # **015:2011**": another edition, a value of the fact
+    if (code := framed.other_code(a, b) or framed.other_edition(a, b)) is not None:
+        # "PAS **015:1998**" / "PAS **015:2011**", "PaintManager **X**" / "… **XI**": another
+        # edition, a value of the fact
         out.append(Conflict("identifier", False, f'codes differ: "{code[0]}" vs "{code[1]}"'))
     if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
         out.append(Conflict("number", False, "one number is negative in one text only"))
-    bound = values.bounds_differ(a, b)
+    bound = values.bounds_differ(a, b) or counted.bound_or_range(a, b)
     if bound is not None:  # "at most two" / "more than two"; in the subject, which things
         out.append(Conflict("bound", bound[2], f'bounds differ: "{bound[0]}" vs "{bound[1]}"'))
     if values.durations_differ(a.durations, b.durations):
@@ -197,7 +198,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
         or ours.us_turned(a, b) or direction.converse_verb(a, b) \
         or received.got_or_sent(a, b) or crossed_pairs.crossed_pair(a, b) \
-        or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b)
+        or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
+        or crossed_pairs.swapped_choice(a, b) or framed.swapped_shares(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)

@@ -25,12 +25,14 @@ _CLAUSE = re.compile(r"\b(if|when|whenever|unless)\b([^,;.:()]*)", re.IGNORECASE
 #: Openers read as one: "when" and "whenever" name the same condition.
 _SAME = {"whenever": "when"}
 _WORD = re.compile(r"[\w'-]+")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _AND_STATE = re.compile(r"\band (?:it is|it's|there is) (?:also )?(\w+)")
 
 
 def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
     """(a's clause, b's clause) where both texts open a condition with the same word, the two
-    clauses share a word (what the condition is about: "forecast", the "SM58") and name, between
+    clauses share a word (what the condition is about: "forecast", the "SM58") or their
+    numbers ("within 10 miles", the hundred-and-thirtieth set) and name, between
     them, at least three things the other text lacks, one on each side at least, or one clause
     adds a state with "and it is …"; or None.
 
@@ -48,8 +50,11 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
     words_a, words_b = _words(ra), _words(rb)
     for opener, xs, text_a in clauses_a:
         for other, ys, text_b in clauses_b:
-            if opener != other or not {stem(w) for w in xs} & {stem(w) for w in ys}:
-                continue
+            if opener != other or not ({stem(w) for w in xs} & {stem(w) for w in ys}
+                                       or _NUMBER.findall(text_a) == _NUMBER.findall(text_b)
+                                       != []):
+                continue  # about the same thing, or the same amount: "if thunder is heard
+                # **within 10** miles" / "if lightning is seen **within 10** miles"
             only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
             if (only_a and only_b and len(only_a) + len(only_b) >= _UNSEEN_MIN) \
                     or _joined(text_a, words_b) or _joined(text_b, words_a):

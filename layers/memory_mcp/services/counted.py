@@ -9,6 +9,7 @@ rule saw a difference. Apart from ``values`` because it reads tokens, not facets
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from memory_mcp.services.facets import Facets
@@ -84,6 +85,8 @@ def _is_unit(word: str) -> bool:
 
 #: Words that open what a number is given per ("£18 **per** heel", "£18 **a** pair").
 _RATE = frozenset(["per", "a", "an"])
+#: Words before a unit that say which measure, not which thing: "per square foot".
+_MEASURE = frozenset(["square", "cubic", "sq", "cu", "linear", "running"])
 
 
 def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -103,13 +106,67 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
 @lru_cache(maxsize=64)  # as ``_count_words``
 def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
     """Each number's "per" thing: the content word after a "per", "a" or "an" right after the
-    number ("18 **per heel**", "15 **a weekend** plus a deposit")."""
+    number ("18 **per heel**", "15 **a weekend** plus a deposit"), or after a "per" one word
+    later ("1 day **per metre** of rod"); past a measure's "square" or "cubic" ("£2.50 per
+    square **foot**" / "… per square **metre**", the 125th set)."""
     out: dict[float, str] = {}
     for i, t in enumerate(tokens[:-2]):
         n = number(t)
-        if n is None or tokens[i + 1] not in _RATE:
+        if n is None:
             continue
-        w = tokens[i + 2]
+        if tokens[i + 1] in _RATE:
+            at = i + 2
+        elif tokens[i + 2] == "per" and i + 3 < len(tokens) and tokens[i + 1].isalpha():
+            at = i + 3
+        else:
+            continue
+        if tokens[at] in _MEASURE and at + 1 < len(tokens):
+            at += 1
+        w = tokens[at]
         if w.isalpha() and content_word(w):
             out.setdefault(n, w)
+    return out
+
+
+def bound_or_range(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+    """(a's words, b's words, False: a value) where one text bounds a number one way only and
+    the other gives that number as an end of a range, with no bound: "at **a minimum of 30**
+    months old" / "at **24 to 30** months old" (the hundred-and-twenty-ninth set). Else
+    None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if y.bounds or len({k for k, _ in x.bounds}) != 1:
+            continue
+        ends = _range_ends(y.tokens)
+        for _, at in x.bounds:
+            n = next((number(t) for t in x.tokens[at + 1:at + 4] if number(t) is not None),
+                     None)
+            if n is not None and n in ends and not (_range_numbers(ends[n]) - {n}) & {
+                    number(t) for t in x.tokens}:  # "from size 36 up to 48" is "36 to 48"
+                found = " ".join(x.tokens[at:at + 4]), ends[n]
+                return (found[1], found[0], False) if flip else (*found, False)
+    return None
+
+
+def _range_numbers(words: str) -> set[float | None]:
+    """The numbers of a range as ``_range_ends`` writes it: "24 to 30", "24-30"."""
+    return {number(p) for p in re.split(r"[\s\u2013-]+", words)} - {None}
+
+
+_JOINED_RANGE = re.compile(r"(\d+(?:\.\d+)?)[-\u2013](\d+(?:\.\d+)?)")
+
+
+def _range_ends(tokens: tuple[str, ...]) -> dict[float, str]:
+    """Each end of a range "24 to 30", "24-30" or "between 24 and 30" → the range's words."""
+    out: dict[float, str] = {}
+    for t in tokens:
+        joined = _JOINED_RANGE.fullmatch(t)
+        if joined is not None and float(joined[1]) < float(joined[2]):
+            out[float(joined[1])] = out[float(joined[2])] = t
+    for i in range(len(tokens) - 2):
+        low, joint, high = number(tokens[i]), tokens[i + 1], number(tokens[i + 2])
+        if low is not None and high is not None and low < high and tokens[i][:1].isdigit() \
+                and tokens[i + 2][:1].isdigit() and (  # digits: "the 32-point **one, to** 20"
+                joint in ("to", "-", "\u2013") or (joint == "and" and tokens[i - 1:i] == (
+                    "between",))):
+            out[low] = out[high] = " ".join(tokens[i:i + 3])
     return out

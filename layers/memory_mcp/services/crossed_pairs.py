@@ -92,20 +92,51 @@ def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
     counts = Counter(stems)  # linear: a long text's every word counted once
     out: dict[str, tuple[str, str, str]] = {}
     for i in range(1, len(toks) - 1):
-        before, verb = toks[i - 1], toks[i]
-        j = i + 2 if toks[i + 1] in ("the", "a", "an", "our", "their") else i + 1
+        verb, k = toks[i], _doer_at(toks, i)
+        j = _object_at(toks, i)
+        before = toks[k] if k >= 0 else ""
         if j >= len(toks) or counts[stems[i]] != 1 or not content_word(verb) \
                 or before in AUX or participle(verb) or verb.endswith(_NOT_VERBS) \
                 or verb in _BOTH_WAYS \
                 or not content_word(before) \
                 or not content_word(toks[j]) or toks[j][:1].isdigit():
             continue
-        end = j  # the object's last word: "calls the discharge **lounge** on extension 5520"
-        while end + 1 < min(len(toks), j + 3) and content_word(toks[end + 1]) \
+        end = j  # the object's last word: "calls the discharge **lounge** on extension 5520",
+        # "radio crew leader Dwayne **Okafor** before …"
+        while end + 1 < min(len(toks), j + 4) and content_word(toks[end + 1]) \
                 and toks[end + 1] not in PREPOSITIONS and not toks[end + 1][:1].isdigit():
             end += 1
-        out[stems[i]] = (stems[i - 1], stems[end], " ".join(toks[i - 1:end + 1]))
+        out[stems[i]] = (stems[k], stems[end], " ".join(toks[k:end + 1]))
     return out
+
+
+#: Words between a doer and its verb that leave the doer the doer: "Dwayne Okafor **must**
+#: radio …", "the control room **has to** radio …" (the hundred-and-twenty-eighth set).
+_MODALS = frozenset("must should shall will would can could may might".split())  # noqa: SIM905
+_HAVE_TO = frozenset("has have had need needs ought".split())  # noqa: SIM905
+#: Words between a verb and the thing it is done to: "radios **each** field ranger", "radio
+#: **in to the** dispatch office".
+_OBJECT_OPENERS = frozenset("the a an our their his her its this each every all any".split())  # noqa: SIM905
+
+
+def _doer_at(toks: tuple[str, ...], i: int) -> int:
+    """Where the word before the verb at ``i`` stands, past a modal or "has to"."""
+    k = i - 1
+    if toks[k] in _MODALS:
+        k -= 1
+    elif toks[k] == "to" and k > 0 and toks[k - 1] in _HAVE_TO:
+        k -= 2
+    return k
+
+
+def _object_at(toks: tuple[str, ...], i: int) -> int:
+    """Where the thing after the verb at ``i`` starts, past "in to" and one opener."""
+    j = i + 1
+    if toks[j:j + 2] in (("in", "to"), ("back", "to")):
+        j += 2
+    elif j < len(toks) and toks[j] in ("into", "to"):
+        j += 1
+    return j + 1 if j < len(toks) and toks[j] in _OBJECT_OPENERS else j
 
 
 def swapped_order(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -116,6 +147,41 @@ def swapped_order(a: Facets, b: Facets) -> tuple[str, str] | None:
         if (y, x) in steps_b and (x, y) not in steps_b:
             return f"{x} then {y}", f"{y} then {x}"
     return None
+
+
+def swapped_choice(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("X rather than Y", "Y rather than X"): the thing chosen and the one passed over
+    changed places ("render jobs are **submitted during the day rather than queued
+    overnight**" / "… **queued overnight** … **rather than submitted during the day**", the
+    hundred-and-thirtieth set). Each side is the content words within a few words of the
+    "rather than" or "instead of"; each text's chosen words are the other's passed-over ones,
+    and none is on the same side in both. Else None."""
+    sides_a, sides_b = _choices(a.tokens), _choices(b.tokens)
+    if sides_a is None or sides_b is None:
+        return None
+    (chosen_a, passed_a), (chosen_b, passed_b) = sides_a, sides_b
+    if chosen_a & passed_b and passed_a & chosen_b \
+            and not (chosen_a & chosen_b or passed_a & passed_b):
+        return (f"{min(chosen_a & passed_b)} rather than {min(passed_a & chosen_b)}",
+                f"{min(passed_a & chosen_b)} rather than {min(chosen_a & passed_b)}")
+    return None
+
+
+_CHOICE_SPAN = 4  # words each side of "rather than": "queued overnight through Deadline 10"
+
+
+def _choices(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The content stems just before and just after a text's one "rather than" or
+    "instead of", or None (none, or more than one)."""
+    at = [i for i in range(len(toks) - 1)
+          if (toks[i], toks[i + 1]) in (("rather", "than"), ("instead", "of"))]
+    if len(at) != 1:
+        return None
+    i = at[0]
+    before = toks[max(0, i - _CHOICE_SPAN):i]
+    after = toks[i + 2:i + 2 + _CHOICE_SPAN]
+    return (frozenset(stem(t) for t in before if content_word(t)),
+            frozenset(stem(t) for t in after if content_word(t)))
 
 
 def _then(toks: tuple[str, ...]) -> set[tuple[str, str]]:

@@ -52,7 +52,8 @@ def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]], dict[
     shown: dict[str, str] = {}
     toks = f.tokens
     for i, word in enumerate(toks):
-        role = "to" if word in TO_WORDS else "from" if word == "from" or (
+        role = "to" if word in TO_WORDS or (word == "for" and _left(toks, i)) \
+            else "from" if word == "from" or (word in _LEAVES and _trip(toks, i)) or (
             word == "out" and toks[i + 1:i + 2] == ("of",)) else "by" if word == "by" else None
         if role is None:
             continue
@@ -75,6 +76,23 @@ def _places(f: Facets) -> tuple[dict[str, set[str]], set[tuple[str, str]], dict[
             routes.add((stem(before), place))
             shown.setdefault(stem(before), before)
     return roles, routes, shown
+
+
+#: Verbs whose object is where a trip starts, and whose "for" is where it ends: "the
+#: minibus **leaves the depot for the office**" (the hundred-and-twenty-sixth set).
+_LEAVES = frozenset(["leave", "leaves", "leaving", "depart", "departs", "departing"])
+
+
+def _left(toks: tuple[str, ...], i: int) -> bool:
+    """Whether the "for" at ``i`` ends a trip: a leaving verb within the five words before."""
+    return any(t in _LEAVES for t in toks[max(0, i - REACH - 1):i])
+
+
+def _trip(toks: tuple[str, ...], i: int) -> bool:
+    """Whether the leaving verb at ``i`` names where a trip starts: a "for" follows within
+    five words ("leaves the Harbour Road depot for …"; not "when a member leaves, their
+    badge access …")."""
+    return "for" in toks[i + 2:i + 3 + REACH]
 
 
 def _head(toks: tuple[str, ...], at: int) -> int:

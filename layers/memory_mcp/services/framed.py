@@ -11,8 +11,10 @@ it replaces that number: the stored note still says the other.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import STOP_WORDS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word
 
@@ -58,4 +60,45 @@ def other_code(a: Facets, b: Facets) -> tuple[str, str] | None:
         m = _CODE.fullmatch(t)
         if m is not None and t not in b.tokens and m.group(1) in theirs and number(t) is None:
             return t, theirs[m.group(1)]
+    return None
+
+
+def swapped_shares(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the same numbers go "to" or "for" the same things the
+    other way round: "split **60% to the firm and 40% to the adviser**" / "**60% to the
+    adviser and 40% to the firm**" (the hundred-and-twenty-seventh set). Else None."""
+    shares_a, shares_b = _shares(a.tokens), _shares(b.tokens)
+    if len(shares_a) < 2 or shares_a.keys() != shares_b.keys():
+        return None
+    if shares_a != shares_b and set(shares_a.values()) == set(shares_b.values()):
+        n = next(k for k in sorted(shares_a) if shares_a[k] != shares_b[k])
+        return f"{n} to {shares_a[n]}", f"{n} to {shares_b[n]}"
+    return None
+
+
+def _shares(toks: tuple[str, ...]) -> dict[str, str]:
+    """Each number's "to" / "for" thing: "60% to the **firm**" → {"60%": "firm"}."""
+    out: dict[str, str] = {}
+    for i in range(len(toks) - 2):
+        if not _NUMBER.match(toks[i]) or toks[i + 1] not in ("to", "for"):
+            continue
+        j = i + 3 if toks[i + 2] in ("the", "a", "an", "our", "their", "each") else i + 2
+        if j < len(toks) and content_word(toks[j]) and not toks[j][:1].isdigit():
+            out.setdefault(toks[i], toks[j])
+    return out
+
+
+#: Roman numerals that follow a product's name as its edition: "PaintManager **XI**".
+_ROMAN = frozenset("ii iii iv vi vii viii ix x xi xii xiii xiv xv".split())  # noqa: SIM905
+
+
+def other_edition(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the same name is followed by another Roman numeral:
+    "the PPG PaintManager **X** database" / "… PaintManager **XI** database" (the hundred-and-
+    twenty-fifth set). Else None."""
+    theirs = {p: n for p, n in pairwise(b.tokens) if n in _ROMAN and p.isalpha()}
+    for p, n in pairwise(a.tokens):
+        other = theirs.get(p)
+        if n in _ROMAN and other is not None and other != n and p not in STOP_WORDS:
+            return f"{p} {n}", f"{p} {other}"
     return None

@@ -25,7 +25,8 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "mfa": "multi-factor authentication", "ta": "teaching assistant",
                  "tas": "teaching assistants", "techs": "technicians",
                  "appt": "appointment", "appts": "appointments", "rh": "relative humidity",
-                 "kg": "kilograms",
+                 "kg": "kilograms", "ops": "operations", "op": "operator",
+                 "ssgt": "staff sergeant", "btc": "bitcoin",
                  # units of measure written out, so "30 kilos" / "30 kilograms" agree
                  "kilo": "kilograms", "kilos": "kilograms", "kilogram": "kilograms",
                  "kilometre": "kilometers", "kilometres": "kilometers",
@@ -61,7 +62,10 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "p
                 "ml": "milliliters", "millilitre": "milliliters", "millilitres": "milliliters",
                 "milliliter": "milliliters", "milliliters": "milliliters",
                 # doses per volume: "30 **g/hL**" / "30 **mg/L**" (the fifty-third set)
-                "g/hl": "g/hl", "g/l": "g/l", "mg/kg": "mg/kg"}
+                "g/hl": "g/hl", "g/l": "g/l", "mg/kg": "mg/kg",
+                # "110 **V** DC" / "110 **volts** DC" (the hundred-and-twenty-fifth set)
+                "v": "volts", "volt": "volts", "volts": "volts", "kv": "kilovolts",
+                "kilovolt": "kilovolts", "kilovolts": "kilovolts"}
 #: Units read as a multiple of another, so "a 1.5 km zone" / "1,500 metres", "6.5 cm" /
 #: "65 mm" and "1.5 MW" / "1,500 kW" agree.
 SCALED = {"kilometers": ("meters", 1000.0), "centimeters": ("millimeters", 10.0),
@@ -69,7 +73,7 @@ SCALED = {"kilometers": ("meters", 1000.0), "centimeters": ("millimeters", 10.0)
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale). Not "mm": "35mm" and "16mm" are
 #: film gauges and lenses as often as lengths.
-COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|cm|ml|c|f)",
+COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|cm|ml|kv|v|c|f)",
                              re.IGNORECASE)
 MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 #: The units of measure a number may carry, as the rules spell them: two texts giving one
@@ -79,12 +83,13 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
                       "knots", "kilowatts", "megawatts", "kilowatt-hours", "megawatt-hours",
                       "liters", "gallons", "feet", "meters", "centimeters", "millimeters",
                       "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams",
-                      "nm", "ft-lb", "tonnes", "milliliters", "g/hl", "g/l", "mg/kg"])
+                      "nm", "ft-lb", "tonnes", "milliliters", "g/hl", "g/l", "mg/kg", "volts",
+                      "kilovolts"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
                  "commenc": "start", "begin": "start", "modifi": "chang",
-                 "larg": "big", "quick": "fast", "ahead": "advanc",
+                 "larg": "big", "quick": "fast", "ahead": "advanc", "land": "arriv",
                  "supplier": "vendor", "corpor": "compani", "final": "last",
                  # refused rewordings of the forget sets: "once visibility **falls** under 3
                  # km" / "**drops** under", "until the lock is **fixed**" / "**repaired**",
@@ -227,7 +232,8 @@ trainer vet warden porter mentor caretaker janitor midwife
 """.split())  # noqa: SIM905
 #: Words before a job that make it another job ("the **deputy** harbour master", "the
 #: **associate** director of admissions"): one text with it and one without name two people.
-RANKS = frozenset("deputy assistant associate vice acting interim junior trainee".split())  # noqa: SIM905
+RANKS = frozenset("""deputy assistant associate vice acting interim junior trainee senior
+principal""".split())  # noqa: SIM905
 #: Common verbs of a team's facts. Two texts with one of these where the other has another say
 #: what happens in other words ("the trucks **drive** the haul road" / "… **run** the haul
 #: road", "before they **go into**" / "before **entering**"), as a reworded predicate does;

@@ -59,6 +59,7 @@ behind | front ahead
 daytime daylight | night nights nighttime overnight
 upright vertical | flat horizontal lying
 unless | even_if
+unanimous unanimously | majority
 """
 
 EVENTS = """
@@ -75,9 +76,11 @@ open opens opened opening reopen reopens reopened reopening | close closes close
 run runs running | shut_down
 grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
-add adds added adding place places placed placing put puts putting | remove removes
+add adds added adding place places placed placing put puts putting apply applies applied
+  applying | remove removes
   removed removing delete deletes deleted deleting
 lock locks locked locking | unlock unlocks unlocked unlocking
+collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
 charge charges charged charging | refund refunds refunded refunding
 fill fills filled filling refill refills refilled refilling | empty empties emptied emptying
 connect connects connected connecting | disconnect disconnects disconnected disconnecting
@@ -87,7 +90,9 @@ hand_out give_out lend lends lent lending | return returns returned returning ha
 working_hours business_hours office_hours | after_hours off_hours
 peak_hours rush_hours | after_hours off-peak offpeak
 from_clock | until_clock
-arrive arrives arrived arriving | depart departs departed departing leaves_for
+arrive arrives arrived arriving return returns returned returning | depart departs departed
+  departing leaves_for leave leaves leaving
+stay stays stayed staying remain remains remained | leave leaves leaving
 eastbound | westbound
 northbound | southbound
 upstream | downstream

@@ -56,7 +56,7 @@ _STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous",
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
 _PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
 _PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start go
-hand give throttle ramp step dial""".split())  # noqa: SIM905
+hand give throttle ramp step dial drop pick""".split())  # noqa: SIM905
 _PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: "is on" / "turned off" as the state "enabled" / "disabled", so "are **on** by default"
 #: opposes "are **disabled** by default". Only before the clause's end or a function word:
@@ -93,6 +93,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
             out.append("even_if")
         if x == "least" and y in ("one", "1"):  # "**at least one** truck" / "every truck"
             out.append("at_least_one")
+        if y == "back" and x in _BACK:  # "**gets back** to the kennels at 09:30" / "leaving
+            out.append("return")  # the kennels at 09:30" (the hundred-and-thirtieth set)
         if y == "for" and x in ("leave", "leaves", "leaving"):
             out.append("leaves_for")  # "the van **leaves for** the café at 05:45" / "…
             # **arrives at** the café at 05:45": another event (the fifty-second set)
@@ -118,20 +120,23 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if particle in _RAISED and verb in _SWITCH_VERBS[:6] and (not after or after in STOP_WORDS):
             out.append(_RAISED[particle])  # "when the red flag **is up**" / "… **is down**"
         split = next((v for v in (verb, base, verb.removesuffix("es")) if v in _SPLIT), None)
-        if split is not None and particle in ("the", "a", "an", "its", "their", "it", "them"):
+        if split is not None and (particle in ("the", "a", "an", "its", "their", "it", "them")
+                                  or (particle.isalpha() and particle not in STOP_WORDS)):
             out.extend(_split_particle(tokens, i, split))
     return out
 
 
-#: Verbs whose "on" / "off" may follow their object: "switches **the hide glue pot on**".
-_SPLIT = frozenset(["switch", "turn", "power"])
+#: Verbs whose "on" / "off" may follow their object: "switches **the hide glue pot on**",
+#: "**drops** sealed passport bags **off**".
+_SPLIT = frozenset(["switch", "turn", "power", "drop"])
 
 
 def _split_particle(tokens: tuple[str, ...], i: int, base: str) -> list[str]:
-    """``base`` with the "on" / "off" that ends its object within four words, where a stop
+    """``base`` with the "on" / "off" that ends its object within six words ("switch their
+    Reveal D5 body-worn cameras **off**", the 127th set), where a stop
     word, a number or the text's end follows ("switches the pot **on at** 17:00"), not a noun
     ("turn the key **on** the left")."""
-    for k in range(i + 2, min(i + 6, len(tokens))):
+    for k in range(i + 2, min(i + 8, len(tokens))):
         t = tokens[k]
         if t in ("on", "off"):
             nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
@@ -148,6 +153,7 @@ _OBJECT_WORDS = frozenset(["the", "a", "an", "each", "every", "its", "their", "o
 
 
 _EVEN = frozenset(["if", "when", "though", "after", "during"])
+_BACK = frozenset("get gets got getting come comes came coming".split())  # noqa: SIM905
 _RUN = frozenset(["run", "runs", "running"])
 _STOPS = frozenset(["stop", "stops", "stopped", "stopping", "cease", "ceases", "halt", "halts"])
 

@@ -27,7 +27,8 @@ _NOT_AFTER_SO = frozenset(["far", "much", "many", "long", "few", "little", "ofte
 #: Verbs a purpose's "to" opens ("… **to keep** flour dust out"), where "to" alone would
 #: mostly be a place ("to the office").
 _PURPOSE_VERBS = frozenset("""keep stop prevent avoid make ensure allow protect reduce let give
-help save meet comply free get spare limit cut minimise minimize maximise maximize""".split())  # noqa: SIM905
+help save meet comply free get spare limit cut minimise minimize maximise maximize kill detect
+confirm verify warn alert""".split())  # noqa: SIM905
 #: Words after "since" that make it a reason, not a time ("**since the** dive shop can't
 #: certify it", "**since they** arrive late"; "since 2019", "since March" are times).
 _SINCE_REASON = frozenset(["the", "they", "it", "we", "our", "their", "its", "he", "she",
@@ -60,7 +61,11 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
                                                                      reason_b[1][1:]), 2
         if not (reason_a[1] and reason_b[1]):
             return None
-    lost_a, lost_b = _missing(reason_a[1], b), _missing(reason_b[1], a)
+    # what both main clauses are about is no sign of a shared reason: "Shed 1 **worm** bins
+    # … because Shed 1 has more **worms**" / "**Worm** bins … because Shed 1 runs warmer"
+    topic = {stem(t) for t in a.tokens[:at_a]} & {stem(t) for t in b.tokens[:at_b]}
+    lost_a = _missing(reason_a[1], b, topic - {stem(w) for w in reason_b[1]})
+    lost_b = _missing(reason_b[1], a, topic - {stem(w) for w in reason_a[1]})
     # "so it's **delivered**" / "so it **arrives**": one verb each is a reason reworded; one
     # noun each is not ("because of the **noise**" / "because of the **slurry**")
     if _of_thing(reason_a[0]) and _of_thing(reason_b[0]):
@@ -119,17 +124,21 @@ def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
             t == "order" and after == "to") or (t == "for" and len(after) > _ING and after
                                                  .endswith("ing") and i + 2 >= len(toks))
         if opens:
-            words = [w for w in toks[i + 1:] if compared(w)][:_REACH]
+            end = next((k for k in range(i + 2, len(toks)) if toks[k] in _THEN), len(toks))
+            words = [w for w in toks[i + 1:end] if compared(w)][:_REACH]
             return ((" ".join(toks[i:i + 1 + _REACH]), words), i) if words else None
     return None
 
 
+#: Words that end a reason and open when it matters: "so they can be pre-treated **before
+#: washing**" / "so the customer is told **before washing**" are two reasons (the 128th set).
+_THEN = frozenset(["before", "after", "until", "while", "once"])
 #: Verbs of a rule's source after "as": "**as** our insurer **requires**".
 _REQUIRES = frozenset(["requires", "require", "required", "demands", "specifies", "recommends",
                        "asks", "expects", "stipulates"])
 #: "for **mulching**": a gerund of more letters than this, ending the text, is a purpose.
 _ING = 5
-_OBJECT_OPENERS = frozenset(["the", "a", "an", "our", "their", "its", "any", "every"])
+_OBJECT_OPENERS = frozenset(["the", "a", "an", "our", "their", "its", "any", "every", "them"])
 
 
 def _verb_then_object(toks: tuple[str, ...], i: int, f: Facets) -> bool:
@@ -141,10 +150,11 @@ def _verb_then_object(toks: tuple[str, ...], i: int, f: Facets) -> bool:
         and not toks[i][:1].isdigit() and toks[i + 1] in _OBJECT_OPENERS
 
 
-def _missing(words: list[str], other: Facets) -> int:
-    """How many of ``words`` occur nowhere in ``other``."""
+def _missing(words: list[str], other: Facets, topic: set[str]) -> int:
+    """How many of ``words`` occur nowhere in ``other``, or only as the ``topic`` both main
+    clauses share."""
     found = parts_pool(other)
-    return sum(not found.has(w, 0.75) for w in words)
+    return sum(not found.has(w, 0.75) or stem(w) in topic for w in words)
 
 
 def _apart(missing: int, words: list[str]) -> bool:
