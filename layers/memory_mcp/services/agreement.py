@@ -199,7 +199,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or ours.us_turned(a, b) or direction.converse_verb(a, b) \
         or received.got_or_sent(a, b) or crossed_pairs.crossed_pair(a, b) \
         or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
-        or crossed_pairs.swapped_choice(a, b) or framed.swapped_shares(a, b)
+        or crossed_pairs.swapped_choice(a, b) or framed.swapped_shares(a, b) \
+        or crossed_pairs.swapped_to(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)

@@ -110,6 +110,44 @@ def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
     return out
 
 
+def swapped_to(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the same verb, said once in each text, has its doer and
+    the one it goes "to" the other way round: "Ryan Walsh **reports** bike faults **to** the
+    instructors" / "Instructors **report** bike faults **to** head coach Ryan Walsh" (the
+    hundred-and-thirty-third set). Else None."""
+    ends_a, ends_b = _to_ends(a.tokens), _to_ends(b.tokens)
+    for verb, (x, y, shown) in ends_a.items():
+        other = ends_b.get(verb)
+        if other is not None and x != y and (x, y) == (other[1], other[0]):
+            return shown, other[2]
+    return None
+
+
+@lru_cache(maxsize=256)  # as ``_ends``
+def _to_ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
+    """Verb stem → (its doer's stem, the stem of the last word after its "to", the words), for
+    each verb said once with a content word before it and a "to" within four words after."""
+    stems = [stem(t) for t in toks]
+    counts = Counter(stems)
+    out: dict[str, tuple[str, str, str]] = {}
+    for i in range(1, len(toks) - 2):
+        verb, k = toks[i], _doer_at(toks, i)
+        before = toks[k] if k >= 0 else ""
+        to = next((j for j in range(i + 1, min(len(toks), i + 5)) if toks[j] == "to"), None)
+        if to is None or counts[stems[i]] != 1 or not content_word(verb) or before in AUX \
+                or participle(verb) or verb.endswith(_NOT_VERBS) or verb in _BOTH_WAYS \
+                or not content_word(before):
+            continue
+        j = to + 2 if toks[to + 1:to + 2] and toks[to + 1] in _OBJECT_OPENERS else to + 1
+        end = j
+        while end + 1 < min(len(toks), j + 4) and content_word(toks[end + 1]) \
+                and toks[end + 1] not in PREPOSITIONS and not toks[end + 1][:1].isdigit():
+            end += 1
+        if j < len(toks) and content_word(toks[j]) and not toks[j][:1].isdigit():
+            out[stems[i]] = (stems[k], stems[end], " ".join(toks[k:end + 1]))
+    return out
+
+
 #: Words between a doer and its verb that leave the doer the doer: "Dwayne Okafor **must**
 #: radio …", "the control room **has to** radio …" (the hundred-and-twenty-eighth set).
 _MODALS = frozenset("must should shall will would can could may might".split())  # noqa: SIM905
@@ -167,21 +205,26 @@ def swapped_choice(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
-_CHOICE_SPAN = 4  # words each side of "rather than": "queued overnight through Deadline 10"
+_CHOICE_SPAN = 6  # words each side: "washout booth in Room P12, **never** in the sinks in P10"
 
 
 def _choices(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
-    """The content stems just before and just after a text's one "rather than" or
-    "instead of", or None (none, or more than one)."""
-    at = [i for i in range(len(toks) - 1)
-          if (toks[i], toks[i + 1]) in (("rather", "than"), ("instead", "of"))]
+    """The content stems just before and just after a text's one "rather than", "instead of"
+    or "never" ("reclaimed in the P10 sinks and **never** in the P12 washout booth", the 134th
+    set), or None (none, or more than one)."""
+    at = [(i, 2) for i in range(len(toks) - 1)
+          if (toks[i], toks[i + 1]) in (("rather", "than"), ("instead", "of"))] \
+        + [(i, 1) for i, t in enumerate(toks[:-1]) if t == "never" and i > 0
+           and toks[i + 1] in PREPOSITIONS and toks[i + 1] != "to"]  # "never **in** the
+    # sinks", "never **by** the on-call engineer"; not a verb's "never posts", "never to be"
     if len(at) != 1:
         return None
-    i = at[0]
+    i, width = at[0]
     before = toks[max(0, i - _CHOICE_SPAN):i]
-    after = toks[i + 2:i + 2 + _CHOICE_SPAN]
-    return (frozenset(stem(t) for t in before if content_word(t)),
-            frozenset(stem(t) for t in after if content_word(t)))
+    after = toks[i + width:i + width + _CHOICE_SPAN]
+    chosen = frozenset(stem(t) for t in before if content_word(t))
+    passed = frozenset(stem(t) for t in after if content_word(t))
+    return chosen - passed, passed - chosen  # a word on both sides tells neither apart
 
 
 def _then(toks: tuple[str, ...]) -> set[tuple[str, str]]:

@@ -28,6 +28,7 @@ hall ladder rescue engine truck ambulance bay zone line platform lane bed ward c
 station site terminal dock track van vehicle crane berth tank vat silo pier quay wharf hangar
 studio booth kiosk locker cabinet freezer fridge oven kiln enclosure paddock block wing tower
 door entrance exit checkpoint counter class ext extension port crew team shift plan
+workshop yard shed barn warehouse depot
 """.split())  # noqa: SIM905
 #: Numbered *places and pieces of kit* ("tank 7", "bay 4", "Studio 3", "oven 2"): another
 #: number names another one wherever it stands, so a save naming another is kept beside the
@@ -38,7 +39,7 @@ PLACE_NOUNS = frozenset(stem(w) for w in """room building floor desk rack bay ha
 lane bed ward court field pitch station site terminal dock track berth tank vat silo pier quay
 wharf hangar studio booth kiosk locker cabinet freezer fridge oven kiln enclosure paddock block
 wing tower door entrance exit checkpoint counter gate ladder rescue engine truck ambulance van
-vehicle crane unit class ext extension port""".split())  # noqa: SIM905
+vehicle crane unit class ext extension port workshop yard shed barn warehouse depot""".split())  # noqa: SIM905
 #: Numbered *grades* of something rather than things of many: "severity 1", "priority 2",
 #: "tier 1", "version 4.2", "level 3", "week 2", "year 2024", "quarter 3". A grade before the
 #: verb, or changing together with anything else ("priority 1 tickets within 1 hour" /

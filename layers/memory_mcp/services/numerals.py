@@ -218,7 +218,9 @@ _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): 
                     ("or", "below"): "max", ("or", "under"): "max", ("or", "above"): "min"}
 _ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "max": "max", "min": "min", "over": "gt",
                     "above": "gt",
-                    "exceeds": "gt", "exceeding": "gt", "under": "lt", "below": "lt"}
+                    "exceeds": "gt", "exceeding": "gt", "under": "lt", "below": "lt",
+                    # "make **exactly 5** call attempts" / "make **up to 5**" (the 135th set)
+                    "exactly": "eq"}
 
 
 #: Months and seasons, each of which comes once a year.

@@ -60,6 +60,8 @@ daytime daylight | night nights nighttime overnight
 upright vertical | flat horizontal lying
 unless | even_if
 unanimous unanimously | majority
+retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
+  destroyed destroying
 """
 
 EVENTS = """
@@ -81,6 +83,7 @@ add adds added adding place places placed placing put puts putting apply applies
   removed removing delete deletes deleted deleting
 lock locks locked locking | unlock unlocks unlocked unlocking
 collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
+go_on come_on put_on | come_off go_off take_off
 charge charges charged charging | refund refunds refunded refunding
 fill fills filled filling refill refills refilled refilling | empty empties emptied emptying
 connect connects connected connecting | disconnect disconnects disconnected disconnecting

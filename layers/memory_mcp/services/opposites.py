@@ -56,7 +56,7 @@ _STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous",
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
 _PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
 _PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start go
-hand give throttle ramp step dial drop pick""".split())  # noqa: SIM905
+hand give throttle ramp step dial drop pick come put""".split())  # noqa: SIM905
 _PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: "is on" / "turned off" as the state "enabled" / "disabled", so "are **on** by default"
 #: opposes "are **disabled** by default". Only before the clause's end or a function word:
@@ -93,6 +93,10 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
             out.append("even_if")
         if x == "least" and y in ("one", "1"):  # "**at least one** truck" / "every truck"
             out.append("at_least_one")
+        if y == "back" and x in ("cut", "cuts", "cutting"):  # "irrigation is **cut back** to
+            out.append("reduce")  # 50%" / "… increased by 50%" (the hundred-and-thirty-first)
+        if y == "on" and x in ("kept", "keep", "keeps") and tokens[i + 2:i + 3] == ("file",):
+            out.append("kept_on_file")  # "kept on file" / "shredded once scanned"
         if y == "back" and x in _BACK:  # "**gets back** to the kennels at 09:30" / "leaving
             out.append("return")  # the kennels at 09:30" (the hundred-and-thirtieth set)
         if y == "for" and x in ("leave", "leaves", "leaving"):

@@ -40,7 +40,8 @@ def reversed_span(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 def _spans(toks: tuple[str, ...]) -> dict[tuple[str, str], str]:
     """(start, end) → the words, for each "between X and Y" and "from X to / until Y" whose ends
-    are times: a clock time, a part of the day, a weekday or a month."""
+    are times: a clock time, a part of the day, a weekday or a month; or amounts ("from 32 kg
+    down to 8")."""
     out: dict[tuple[str, str], str] = {}
     for i, t in enumerate(toks[:-3]):
         joint = _JOINTS.get(t)
@@ -48,7 +49,18 @@ def _spans(toks: tuple[str, ...]) -> dict[tuple[str, str], str]:
             x, y = _when(toks[i + 1]), _when(toks[i + 3])
             if x is not None and y is not None:
                 out.setdefault((x, y), " ".join(toks[i:i + 4]))
+        elif t == "from" and _AMOUNT.fullmatch(toks[i + 1]):  # "from **32 kg down to 8** kg"
+            k = i + 2 + (toks[i + 2].isalpha() and toks[i + 2] not in _STEP_JOINTS)
+            k += k < len(toks) and toks[k] in ("down", "up")
+            if k + 1 < len(toks) and toks[k] in _STEP_JOINTS and _AMOUNT.fullmatch(toks[k + 1]):
+                out.setdefault((toks[i + 1], toks[k + 1]), " ".join(toks[i:k + 2]))
     return out
+
+
+#: Amounts a "from … to …" runs between, in order: "sorted by weight **from 8 kg to 32 kg**" /
+#: "… **from 32 kg down to 8 kg**" (the hundred-and-thirty-fourth set).
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?")
+_STEP_JOINTS = frozenset(["to", "until", "till"])
 
 
 _JOINTS = {"between": ("and",), "from": ("to", "until", "till")}

@@ -250,7 +250,8 @@ def _counted(n: float, days: float, f: Facets) -> bool:
     return any(close(n * UNIT_DAYS[t], days) for t in f.tokens if t in UNIT_DAYS)
 
 
-_BOUND_WORDS = {"max": "at most", "min": "at least", "gt": "more than", "lt": "less than"}
+_BOUND_WORDS = {"max": "at most", "min": "at least", "gt": "more than", "lt": "less than",
+                "eq": "exactly"}
 
 
 def bounds_differ(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
