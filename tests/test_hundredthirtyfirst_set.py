@@ -9,6 +9,7 @@ import pytest
 
 from memory_mcp.services import agreement, crossed_pairs, schedules
 from memory_mcp.services.facets import facets
+from memory_mcp.services.short_forms import degrees
 
 
 def _kinds(request_text: str, stored: str) -> set[str]:
@@ -85,3 +86,14 @@ def test_another_purpose_with_cover() -> None:
         "Jenny Walsh over-recruits by 2 per group so the client can choose the best-fitting "
         "respondents.",
         "Recruiter Jenny Walsh over-recruits by 2 respondents per group to cover no-shows.")
+
+
+def test_a_long_run_of_digits_is_read_in_one_pass() -> None:
+    """A 100,000-digit text made ``_PERCENT`` try every digit as a number's start (~300 s of
+    backtracking in one forget); read from a run's first digit only, it is one pass. With the
+    old pattern this test outlives pytest's timeout."""
+    digits = "7" * 100_000
+    assert degrees(digits + " percent") == digits + "%"
+    assert degrees("x" + digits + "x") == "x" + digits + "x"
+    assert degrees("a 12.5 per cent rise, 30 percent off") == "a 12.5% rise, 30% off"
+    assert "bound" not in _kinds(digits, "The payments team deploys on Fridays at 16:00.")
