@@ -97,3 +97,30 @@ def test_a_long_run_of_digits_is_read_in_one_pass() -> None:
     assert degrees("x" + digits + "x") == "x" + digits + "x"
     assert degrees("a 12.5 per cent rise, 30 percent off") == "a 12.5% rise, 30% off"
     assert "bound" not in _kinds(digits, "The payments team deploys on Fridays at 16:00.")
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("flooding the dock takes about 4 hours.", "Pumping out the dock takes about 4 hours."),
+    ("home semen samples must be kept chilled on the way to the andrology lab.",
+     "Semen samples produced at home must reach the andrology lab within 60 minutes and be kept "
+     "at body temperature."),
+])
+def test_more_opposite_acts_and_states(request_text: str, stored: str) -> None:
+    assert "opposite" in _kinds(request_text, stored)
+
+
+def test_who_gets_a_signature_from_whom_swapped() -> None:
+    stored = ("Driver Gary Mills must get a signature from the client's site contact before "
+              "loading any console.")
+    assert "direction" in _kinds("the client's site contact must get a signature from driver "
+                                 "Gary Mills before any console is loaded.", stored)
+    assert not _kinds("driver Gary Mills has to get a signature from the client's site contact "
+                      "before loading any console.", stored)
+
+
+def test_a_range_of_percentages_is_read_as_numbers() -> None:
+    stored = "Bales are only accepted if the Aquaboy meter reads 16-18% moisture."
+    assert "number" in _kinds("bales are only accepted at 14-16% moisture on the Aquaboy.",
+                              stored)
+    assert "number" not in _kinds("bales are only accepted if the Aquaboy meter reads 16 to 18 "
+                                  "percent moisture.", stored)

@@ -125,16 +125,19 @@ def swapped_to(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 @lru_cache(maxsize=256)  # as ``_ends``
 def _to_ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
-    """Verb stem → (its doer's stem, the stem of the last word after its "to", the words), for
-    each verb said once with a content word before it and a "to" within four words after."""
+    """Verb stem → (its doer's stem, the stem of the last word after its "to" or "from", the
+    words), for each verb said once with a content word before it and a "to" or "from" within
+    four words after."""
     stems = [stem(t) for t in toks]
     counts = Counter(stems)
     out: dict[str, tuple[str, str, str]] = {}
     for i in range(1, len(toks) - 2):
         verb, k = toks[i], _doer_at(toks, i)
         before = toks[k] if k >= 0 else ""
-        to = next((j for j in range(i + 1, min(len(toks), i + 5)) if toks[j] == "to"), None)
-        if to is None or counts[stems[i]] != 1 or not content_word(verb) or before in AUX \
+        to = next((j for j in range(i + 1, min(len(toks), i + 5)) if toks[j] in ("to", "from")),
+                  None)  # "… must **get** a signature **from** driver Gary Mills" (the 138th)
+        if to is None or counts[stems[i]] != 1 or before in AUX \
+                or not (content_word(verb) or verb in ("get", "gets", "got")) \
                 or participle(verb) or verb.endswith(_NOT_VERBS) or verb in _BOTH_WAYS \
                 or not content_word(before):
             continue

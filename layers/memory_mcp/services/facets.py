@@ -44,7 +44,7 @@ _SPELLED = re.compile(r"(\d+(?:\.\d+)?)-(second|minute|hour|day|week|month|year)
 #: A number written into a word: "a **35-tonne** limit", "a **4-seat** cabin" (durations,
 #: "10-minute", are ``COMPACT``'s).
 _COUNTED = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)-[a-z][a-z-]*")
-_JOINED = re.compile(r"\d+(?:[\-/.]\d+)+")
+_JOINED = re.compile(r"\d+(?:[\-/.]\d+)+%?")  # "14-16%" too (the hundred-and-forty-second set)
 _TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+|(?<![\w\-])[-\u2212\u2013](?=\d)"
                     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
 
@@ -134,7 +134,7 @@ def _read(text: str) -> Facets:
         once = low == "once" and nxt in _CLAUSE_OPENERS  # "once there are …": no count
         value = None if i in read or once else number(low)
         if value is None and _JOINED.fullmatch(low):  # "9-5", "2024-01-05", "555-0100"
-            numbers.update(float(p) for p in re.split(r"[\-/.]", low))
+            numbers.update(float(p) for p in re.split(r"[\-/.]", low.rstrip("%")))
             continue
         compact = COMPACT.fullmatch(low) or _SPELLED.fullmatch(low)
         if compact and tok.endswith("D"):

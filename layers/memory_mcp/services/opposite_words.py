@@ -39,7 +39,7 @@ extend extends extended extending lengthen lengthens lengthened lengthening | sh
 fast faster quick quickly | slow slower slowly
 heavy heavier | light lighter
 large larger big bigger greater | small smaller
-warm warmer hot hotter | cold colder
+warm warmer hot hotter body_temperature | cold colder chilled refrigerated
 old older | new newer
 cheap cheaper | expensive
 true | false
@@ -85,7 +85,8 @@ lock locks locked locking | unlock unlocks unlocked unlocking
 collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
 go_on come_on put_on | come_off go_off take_off
 charge charges charged charging | refund refunds refunded refunding
-fill fills filled filling refill refills refilled refilling | empty empties emptied emptying
+fill fills filled filling refill refills refilled refilling flood floods flooded flooding |
+  empty empties emptied emptying pump_out drain drains drained draining
 connect connects connected connecting | disconnect disconnects disconnected disconnecting
 subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
 hand_out give_out lend lends lent lending | return returns returned returning hand_back
@@ -105,3 +106,22 @@ upstream | downstream
 #: "served from 06:30" starts there and "served until 06:30" ends there.
 CLOCK_SIDES = {"by": "before", "from": "from_clock", "until": "until_clock",
                "till": "until_clock"}
+
+#: Two words (three with the last) read as one form of the lexicon: (first words, second
+#: words, the word after them or "", the form). "irrigation is **cut back** to 50%" /
+#: "… increased by 50%" (the hundred-and-thirty-first set), "kept **at body temperature**" /
+#: "kept chilled" (the 137th), "**kept on file**" / "shredded once scanned" (the 134th),
+#: "**gets back** to the kennels at 09:30" / "leaving the kennels at 09:30" (the 130th).
+WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
+                   for x, y, third, form in (
+    ("cut cuts cutting", "back", "", "reduce"),
+    ("body", "temperature temp", "", "body_temperature"),
+    ("kept keep keeps", "on", "file", "kept_on_file"),
+    ("get gets got getting come comes came coming", "back", "", "return"),
+    # "cleared **unless** the family asks" / "… **even when** the family asks": the exception
+    # one text makes, the other denies
+    ("even", "if when though after during", "", "even_if"),
+    ("least", "one 1", "", "at_least_one"),  # "**at least one** truck" / "every truck"
+    # "the van **leaves for** the café at 05:45" / "… **arrives at** the café at 05:45"
+    ("leave leaves leaving", "for", "", "leaves_for"),
+))

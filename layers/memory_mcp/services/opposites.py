@@ -35,7 +35,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import NEGATIONS, NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
-from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES
+from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES, WORD_PAIRS
 from memory_mcp.services.stems import split_as
 from memory_mcp.services.wording import subject_end
 
@@ -56,7 +56,7 @@ _STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous",
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
 _PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
 _PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start go
-hand give throttle ramp step dial drop pick come put""".split())  # noqa: SIM905
+hand give throttle ramp step dial drop pick come put pump""".split())  # noqa: SIM905
 _PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: "is on" / "turned off" as the state "enabled" / "disabled", so "are **on** by default"
 #: opposes "are **disabled** by default". Only before the clause's end or a function word:
@@ -88,20 +88,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if y == "service" and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
             out.append(f"{x}_service".replace("of_", "out_of_"))  # "kept **in service**" /
             # "retired", "taken **out of service**"
-        if x == "even" and y in _EVEN:  # "cleared **unless** the family asks" / "… **even
-            # when** the family asks": the exception the one text makes, the other denies
-            out.append("even_if")
-        if x == "least" and y in ("one", "1"):  # "**at least one** truck" / "every truck"
-            out.append("at_least_one")
-        if y == "back" and x in ("cut", "cuts", "cutting"):  # "irrigation is **cut back** to
-            out.append("reduce")  # 50%" / "… increased by 50%" (the hundred-and-thirty-first)
-        if y == "on" and x in ("kept", "keep", "keeps") and tokens[i + 2:i + 3] == ("file",):
-            out.append("kept_on_file")  # "kept on file" / "shredded once scanned"
-        if y == "back" and x in _BACK:  # "**gets back** to the kennels at 09:30" / "leaving
-            out.append("return")  # the kennels at 09:30" (the hundred-and-thirtieth set)
-        if y == "for" and x in ("leave", "leaves", "leaving"):
-            out.append("leaves_for")  # "the van **leaves for** the café at 05:45" / "…
-            # **arrives at** the café at 05:45": another event (the fifty-second set)
+        out.extend(form for firsts, seconds, third, form in WORD_PAIRS
+                   if x in firsts and y in seconds and (not third or tokens[i + 2:i + 3] == (third,)))
         if y == "hours":
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
@@ -156,8 +144,6 @@ def _split_particle(tokens: tuple[str, ...], i: int, base: str) -> list[str]:
 _OBJECT_WORDS = frozenset(["the", "a", "an", "each", "every", "its", "their", "our", "this"])
 
 
-_EVEN = frozenset(["if", "when", "though", "after", "during"])
-_BACK = frozenset("get gets got getting come comes came coming".split())  # noqa: SIM905
 _RUN = frozenset(["run", "runs", "running"])
 _STOPS = frozenset(["stop", "stops", "stopped", "stopping", "cease", "ceases", "halt", "halts"])
 
