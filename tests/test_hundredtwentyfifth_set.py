@@ -182,3 +182,11 @@ def test_short_forms_read_as_their_words(request_text: str, stored: str) -> None
 def test_volts_written_short_are_still_numbers() -> None:
     assert "number" in _kinds("the 12 volt standby battery is swapped at each service.",
                               "Engineers swap the 24V standby battery at each service.")
+
+
+def test_a_bound_beside_the_same_range_agrees() -> None:
+    assert "bound" not in _kinds(
+        "grading line two does the 35 to 55 millimetre seed, with oversize going to the ware bin.",
+        "Grading line 2 runs 35-55 mm seed; anything over 55 mm goes to the ware bin.")
+    assert "bound" in _kinds("meat bison go to processing at a minimum of 30 months old.",
+                             "Meat bison go to processing at 24 to 30 months old.")

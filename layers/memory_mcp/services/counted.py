@@ -136,12 +136,14 @@ def bound_or_range(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     for x, y, flip in ((a, b, False), (b, a, True)):
         if y.bounds or len({k for k, _ in x.bounds}) != 1:
             continue
-        ends = _range_ends(y.tokens)
+        ends, own = _range_ends(y.tokens), _range_ends(x.tokens)
         for _, at in x.bounds:
             n = next((number(t) for t in x.tokens[at + 1:at + 4] if number(t) is not None),
                      None)
-            if n is not None and n in ends and not (_range_numbers(ends[n]) - {n}) & {
-                    number(t) for t in x.tokens}:  # "from size 36 up to 48" is "36 to 48"
+            if n is not None and n in ends and n not in own and not (
+                    _range_numbers(ends[n]) - {n}) & {number(t) for t in x.tokens}:  # "from
+                # size 36 up to 48" is "36 to 48"; "runs 35-55 mm seed …, anything over 55 mm"
+                # says the range itself
                 found = " ".join(x.tokens[at:at + 4]), ends[n]
                 return (found[1], found[0], False) if flip else (*found, False)
     return None
