@@ -75,12 +75,7 @@ def swapped_ends(a: Facets, b: Facets) -> tuple[str, str] | None:
     same two things on its two sides the other way round: "**control radios the drivers**" /
     "**Drivers radio control**" (the hundred-and-seventeenth set). A passive ("drivers are
     radioed by control") is no such verb. Else None."""
-    ends_a, ends_b = _ends(a.tokens), _ends(b.tokens)
-    for verb, (x, y, shown) in ends_a.items():
-        other = ends_b.get(verb)
-        if other is not None and x != y and (x, y) == (other[1], other[0]):
-            return shown, other[2]
-    return None
+    return _reversed(_ends(a.tokens), _ends(b.tokens))
 
 
 @lru_cache(maxsize=256)  # a stored text is read against many requests
@@ -101,11 +96,7 @@ def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
                 or not content_word(before) \
                 or not content_word(toks[j]) or toks[j][:1].isdigit():
             continue
-        end = j  # the object's last word: "calls the discharge **lounge** on extension 5520",
-        # "radio crew leader Dwayne **Okafor** before …"
-        while end + 1 < min(len(toks), j + 4) and content_word(toks[end + 1]) \
-                and toks[end + 1] not in PREPOSITIONS and not toks[end + 1][:1].isdigit():
-            end += 1
+        end = _phrase_end(toks, j)
         out[stems[i]] = (stems[k], stems[end], " ".join(toks[k:end + 1]))
     return out
 
@@ -115,12 +106,7 @@ def swapped_to(a: Facets, b: Facets) -> tuple[str, str] | None:
     the one it goes "to" the other way round: "Ryan Walsh **reports** bike faults **to** the
     instructors" / "Instructors **report** bike faults **to** head coach Ryan Walsh" (the
     hundred-and-thirty-third set). Else None."""
-    ends_a, ends_b = _to_ends(a.tokens), _to_ends(b.tokens)
-    for verb, (x, y, shown) in ends_a.items():
-        other = ends_b.get(verb)
-        if other is not None and x != y and (x, y) == (other[1], other[0]):
-            return shown, other[2]
-    return None
+    return _reversed(_to_ends(a.tokens), _to_ends(b.tokens))
 
 
 @lru_cache(maxsize=256)  # as ``_ends``
@@ -142,13 +128,32 @@ def _to_ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
                 or not content_word(before):
             continue
         j = to + 2 if toks[to + 1:to + 2] and toks[to + 1] in _OBJECT_OPENERS else to + 1
-        end = j
-        while end + 1 < min(len(toks), j + 4) and content_word(toks[end + 1]) \
-                and toks[end + 1] not in PREPOSITIONS and not toks[end + 1][:1].isdigit():
-            end += 1
+        end = _phrase_end(toks, j)
         if j < len(toks) and content_word(toks[j]) and not toks[j][:1].isdigit():
             out[stems[i]] = (stems[k], stems[end], " ".join(toks[k:end + 1]))
     return out
+
+
+def _reversed(ends_a: dict[str, tuple[str, str, str]], ends_b: dict[str, tuple[str, str, str]]
+              ) -> tuple[str, str] | None:
+    """(a's words, b's words) for a verb whose two ends in ``a`` are its two ends in ``b`` the
+    other way round, or None."""
+    for verb, (x, y, shown) in ends_a.items():
+        other = ends_b.get(verb)
+        if other is not None and x != y and (x, y) == (other[1], other[0]):
+            return shown, other[2]
+    return None
+
+
+def _phrase_end(toks: tuple[str, ...], j: int) -> int:
+    """The last word of the noun phrase that opens at ``j``: up to four content words, no
+    preposition or number ("calls the discharge **lounge** on extension 5520", "radio crew
+    leader Dwayne **Okafor** before …")."""
+    end = j
+    while end + 1 < min(len(toks), j + 4) and content_word(toks[end + 1]) \
+            and toks[end + 1] not in PREPOSITIONS and not toks[end + 1][:1].isdigit():
+        end += 1
+    return end
 
 
 #: Words between a doer and its verb that leave the doer the doer: "Dwayne Okafor **must**
