@@ -107,8 +107,9 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
 def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
     """Each number's "per" thing: the content word after a "per", "a" or "an" right after the
     number ("18 **per heel**", "15 **a weekend** plus a deposit"), or after a "per" one word
-    later ("1 day **per metre** of rod"); past a measure's "square" or "cubic" ("£2.50 per
-    square **foot**" / "… per square **metre**", the 125th set)."""
+    later ("1 day **per metre** of rod") or two ("£20 card hold **per table**"); past a
+    measure's "square" or "cubic" ("£2.50 per square **foot**" / "… per square **metre**", the
+    125th set)."""
     out: dict[float, str] = {}
     for i, t in enumerate(tokens[:-2]):
         n = number(t)
@@ -118,6 +119,9 @@ def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
             at = i + 2
         elif tokens[i + 2] == "per" and i + 3 < len(tokens) and tokens[i + 1].isalpha():
             at = i + 3
+        elif tokens[i + 3:i + 4] == ("per",) and i + 4 < len(tokens) \
+                and tokens[i + 1].isalpha() and tokens[i + 2].isalpha():
+            at = i + 4  # "a £20 card hold **per table**" / "a £20 **per person** card hold"
         else:
             continue
         if tokens[at] in _MEASURE and at + 1 < len(tokens):

@@ -14,7 +14,7 @@ import re
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import STOP_WORDS
+from memory_mcp.services.lexicon import COMPACT_UNITS, STOP_WORDS, UNIT_DAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word
 
@@ -52,15 +52,28 @@ def other_code(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's code, b's code) where each text has a code the other lacks, both the same up to
     their last ":", "/" or "." and different after it: another edition of one standard.
     Numbers and clock times ("2.5", "10:30") are the number rules'. Else None."""
-    theirs = {m.group(1): t for t in b.tokens if t not in a.tokens and number(t) is None
-              and (m := _CODE.fullmatch(t)) is not None}
+    theirs = {m.group(1): t for t in b.tokens if t not in a.tokens and (m := _code(t))}
     if not theirs:
         return None
     for t in a.tokens:
-        m = _CODE.fullmatch(t)
-        if m is not None and t not in b.tokens and m.group(1) in theirs and number(t) is None:
+        m = _code(t)
+        if m is not None and t not in b.tokens and m.group(1) in theirs:
             return t, theirs[m.group(1)]
     return None
+
+
+#: A part code's last letters after a hyphen: "2580-**C**" / "2580-**B**", "ZVA-200-**GR**".
+_SUFFIXED = re.compile(r"(?=.*\d)([a-z0-9]+(?:-[a-z0-9]+)*)-([a-z]{1,2}|[a-z]*\d[a-z0-9]*)")
+
+
+def _code(token: str) -> re.Match[str] | None:
+    """``token`` as a code (``_CODE``, not a number or clock time), or as a part code with
+    letters after its last hyphen and a letter in it (not a range "6-11" nor "4-hour")."""
+    if number(token) is None and (m := _CODE.fullmatch(token)) is not None:
+        return m
+    m = _SUFFIXED.fullmatch(token)
+    return m if m is not None and any(c.isalpha() for c in token) \
+        and m.group(2) not in UNIT_DAYS and m.group(2) not in COMPACT_UNITS else None
 
 
 def swapped_shares(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -94,9 +94,9 @@ def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,
             after = toks[i + 1] if i + 1 < end else None
             if _after_count(toks, i) or _names_group(toks, i, end):
                 continue  # "max 12 **bicycles** on the lower deck", "all **claims**": a noun
-            if after in _GETS and verb_s(toks[i]):
-                return i + 1  # "kiln posts **get** a coat of wash": a plural subject, then
-                # its verb "get" (a stop word the content words skip)
+            if (after in _GETS or after in _PLAIN_VERBS) and verb_s(toks[i]):
+                return i + 1  # "kiln posts **get** a coat of wash", "signed proof copies
+                # **go** in covers": a plural subject, then its verb
             if verb_s(toks[i]) and after is not None and content_word(after) \
                     and not after.endswith("s") and toks[i + 2:i + 3] \
                     and toks[i + 2] in DETERMINERS and toks[i + 2] != "that":
@@ -141,6 +141,8 @@ _DO = frozenset(["do", "does", "did"])
 _QUANTIFIED = frozenset(["all", "every", "each", "most", "both"])
 #: "Get" as a clause's verb ("Silver Comet **gets** 4 kg of oats"), a stop word everywhere else.
 _GETS = frozenset(["get", "gets", "got"])
+#: Verbs that are no noun: after a plural they are its verb, never a compound's head.
+_PLAIN_VERBS = frozenset(["go", "come", "sit", "arrive", "leave", "remain", "wait"])
 #: Words an instruction may open with, before its verb.
 _ORDER_OPENERS = frozenset(["never", "always", "don't", "please"])
 #: Counts a plural noun follows: "all new patients", never "all new carries".

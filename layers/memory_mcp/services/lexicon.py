@@ -26,7 +26,8 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "tas": "teaching assistants", "techs": "technicians",
                  "appt": "appointment", "appts": "appointments", "rh": "relative humidity",
                  "kg": "kilograms", "ops": "operations", "op": "operator",
-                 "ssgt": "staff sergeant", "btc": "bitcoin",
+                 "ssgt": "staff sergeant", "btc": "bitcoin", "e.g": "like",
+                 "pub": "publication",
                  # units of measure written out, so "30 kilos" / "30 kilograms" agree
                  "kilo": "kilograms", "kilos": "kilograms", "kilogram": "kilograms",
                  "kilometre": "kilometers", "kilometres": "kilometers",
@@ -99,7 +100,16 @@ SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": 
                  "straight": "direct", "employe": "staff", "chanc": "probabl",
                  # plurals in -ves: "**most calves** get" / "**each calf** gets"
                  "calv": "calf", "halv": "half", "shelv": "shelf", "loav": "loaf",
-                 "wolv": "wolf", "knive": "knife", "thiev": "thief"}
+                 "wolv": "wolf", "knive": "knife", "thiev": "thief",
+                 # words of every trade that the forget sets' rewordings swapped most: "the
+                 # **following** morning" / "the **next** morning", "**completed**" /
+                 # "**finished**", "**standby**" / "**backup**" generator, "**rear**" / "**back**"
+                 # door, "**faulty**" / "**broken**",
+                 # "**primary**" / "**main**", "**entire**" / "**whole**", "**predicted**" /
+                 # "**forecast**"
+                 "follow": "next", "complet": "finish", "standbi": "backup", "rear": "back",
+                 "faulti": "broken", "primari": "main", "entir": "whole",
+                 "predict": "forecast"}
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
 ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",

@@ -74,7 +74,7 @@ _FREQUENCY = {"hourly": 1 / 24, "daily": 1.0, "weekly": 7.0, "biweekly": 14.0,
 #: Clock times said as one word, after a preposition ("locks up **at midnight**" / "at 2 am"),
 #: coded as ``clock`` codes them.
 _CLOCK_WORDS = {"midnight": -1.0, "noon": -721.0, "midday": -721.0}
-_AT = frozenset("at by until till before after from around to".split())  # noqa: SIM905
+_AT = frozenset("at by until till before after from around to between".split())  # noqa: SIM905
 #: Words that multiply the number word before them.
 _SCALES = {"hundred": 100.0, "thousand": 1000.0, "million": 1_000_000.0}
 #: Parts of the day after a time said in words that put it after noon.
@@ -217,6 +217,7 @@ _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): 
                     # "at **or below** level 6" / "at least level 6"
                     ("or", "below"): "max", ("or", "under"): "max", ("or", "above"): "min"}
 _ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "max": "max", "min": "min", "over": "gt",
+                    "within": "max",  # "decides **within** 5 days" / "takes at least 5 days"
                     "above": "gt",
                     "exceeds": "gt", "exceeding": "gt", "under": "lt", "below": "lt",
                     # "make **exactly 5** call attempts" / "make **up to 5**" (the 135th set)

@@ -48,8 +48,9 @@ first | last
 earliest oldest | latest newest
 encrypted | decrypted plaintext
 refundable | forfeit forfeits forfeited non-refundable nonrefundable
-in_service | retire retires retired retiring decommission decommissions decommissioned
-  out_of_service
+in_service in_use | retire retires retired retiring decommission decommissions decommissioned
+  out_of_service out_of_use
+alone solo | pairs twos
 dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
 refund refunds refunded refunding | reject rejects rejected rejecting deny denies denied
   denying decline declines declined declining

@@ -85,9 +85,9 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
            if not (t == "every" and (nxt in EVERY_COUNTS or nxt[:1].isdigit()))
            and not (until == "" and t in ("until", "till"))]  # no empty forms
     for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
-        if y == "service" and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
-            out.append(f"{x}_service".replace("of_", "out_of_"))  # "kept **in service**" /
-            # "retired", "taken **out of service**"
+        if y in ("service", "use") and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
+            out.append(f"{x}_{y}".replace("of_", "out_of_"))  # "kept **in service**" /
+            # "retired", "taken **out of service**", "back **in use**" / "**out of use**"
         out.extend(form for firsts, seconds, third, form in WORD_PAIRS
                    if x in firsts and y in seconds and (not third or tokens[i + 2:i + 3] == (third,)))
         if y == "hours":

@@ -99,37 +99,47 @@ def _daily(f: Facets) -> str | None:
 _PLURAL_PARTS = (("mornings",), ("afternoons",), ("evenings",), ("nights",))
 
 
-def _every_other(f: Facets) -> bool | None:
-    """True for "every other <day or unit>" (or "every second", "fortnightly"), False for a
-    plain "every <day or unit>" or a weekday in the plural ("on Wednesdays", "Wednesday
-    mornings"), None for neither."""
+#: "every **third** Friday": the period in weeks (or units) an ordinal after "every" names.
+_EVERY_NTH = {"other": 2, "second": 2, "alternate": 2, "third": 3, "fourth": 4, "fifth": 5,
+              "sixth": 6}
+
+
+def _every_nth(f: Facets) -> int | None:
+    """2 for "every other <day or unit>" (or "every second", "fortnightly"), 3 for "every
+    third …", 1 for a plain "every <day or unit>" or a weekday in the plural ("on Wednesdays",
+    "Wednesday mornings"), None for neither."""
     toks = f.tokens
     found = None
     for i, t in enumerate(toks):
         if t in ("fortnightly", "biweekly", "bi-weekly"):
-            return True
+            return 2
         if singular_weekday(t) in WEEKDAYS and (singular_weekday(t) != t or toks[
                 i + 1:i + 2] in _PLURAL_PARTS):  # "on Wednesdays", "Wednesday mornings"
-            found = False
+            found = 1
         if t != "every" or i + 1 == len(toks):
             continue
         nxt = toks[i + 1]
         after = toks[i + 2] if i + 2 < len(toks) else ""
-        if nxt in ("other", "second") and (singular_weekday(after) in WEEKDAYS
-                                           or after in UNIT_DAYS or after in MONTHS):
-            return True  # not "unlike every other street"
+        if nxt in _EVERY_NTH and (singular_weekday(after) in WEEKDAYS
+                            or after in UNIT_DAYS or after in MONTHS):
+            return _EVERY_NTH[nxt]  # not "unlike every other street"
         if singular_weekday(nxt) in WEEKDAYS or nxt in UNIT_DAYS or nxt in MONTHS:
-            found = False
+            found = 1
     return found
+
+
+def _every(n: int) -> str:
+    return "every" if n == 1 else "every other" if n == 2 else "every " + next(
+        w for w, k in _EVERY_NTH.items() if k == n)
 
 
 def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
     """A daily or hourly schedule against named weekdays ("purged **every night**" / "purged
     **every Sunday**"): the times rule compares parts of the day with each other and the
     weekday rule weekdays, so neither saw the two as different."""
-    oa, ob = _every_other(a), _every_other(b)
+    oa, ob = _every_nth(a), _every_nth(b)
     if oa is not None and ob is not None and oa != ob:  # "every other Sunday" / "every Sunday"
-        return ("every other" if oa else "every", "every other" if ob else "every")
+        return _every(oa), _every(ob)
     da, db = _daily(a), _daily(b)
     if da and not db and b.weekdays and not a.weekdays:
         return da, ", ".join(sorted(b.weekdays))

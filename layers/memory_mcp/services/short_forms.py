@@ -32,6 +32,7 @@ from memory_mcp.services.lexicon import (
 from memory_mcp.services.numerals import number
 from memory_mcp.services.short_times import but_day, per_hour, whenever, workweek
 from memory_mcp.services.spoken_numbers import compound
+from memory_mcp.services.stems import singular_weekday
 
 #: "°C", "° F", "degrees Celsius": the scale's name ("-18 °C" / "minus 18 degrees Celsius").
 _DEGREES = re.compile(r"(?:°\s*|\bdeg(?:ree)?s?\s+)(?:(c|celsius)|(f|fahrenheit))\b",
@@ -57,6 +58,9 @@ _WORKWEEK = frozenset(["mon-fri", "monday-friday"])
 #: Tokens a time zone may follow.
 _CLOCK_END = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)?|am|pm|a\.m|p\.m|noon|midnight",
                         re.IGNORECASE)
+#: Two clock times joined by a hyphen ("18:00-19:00", "9am-5pm"): two times, as an en dash
+#: already writes them apart.
+_CLOCK_SPAN = re.compile(r"(\d{1,2}(?::\d{2})?(?:am|pm)?)-(\d{1,2}(?::\d{2})?(?:am|pm)?)")
 _BOUND = {"more": "most", "less": "least", "fewer": "least"}
 _MINUS = frozenset("-\u2212\u2013")  # hyphen-minus, minus sign, en dash
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
@@ -67,7 +71,7 @@ _NUMBERED_PLACES = frozenset(["seat", "room", "row", "gate", "bay", "suite", "do
 
 
 _SPECIAL = frozenset(ABBREVIATIONS) | frozenset(ZONES) | frozenset(UNIT_SYMBOLS) | frozenset(
-    ["alternate", "alternating", "avoid", "prevent"])
+    ["alternate", "alternating", "avoid", "prevent", "fortnightly"])
 
 
 def degrees(text: str) -> str:
@@ -133,6 +137,8 @@ def expand(raw: list[str]) -> list[str]:
         elif sized := _SIZED.fullmatch(low):  # "a 42-foot pattern" is "42 feet"
             out += [sized.group(1), "feet" if sized.group(2) in ("foot", "feet", "ft")
                     else sized.group(2)]
+        elif (span := _CLOCK_SPAN.fullmatch(low)) and (":" in low or "m" in low):
+            out += [span.group(1), span.group(2)]  # "18:00-19:00" read as two times
         elif low.endswith("'s") and _AMOUNT.fullmatch(low[:-2]):
             out.append(low[:-2])  # "Bay 3's lights": the number 3
         elif low in _AVERTS and prev == "to":
@@ -142,12 +148,16 @@ def expand(raw: list[str]) -> list[str]:
         elif low in ("alternate", "alternating") and i + 1 < len(raw) \
                 and _periodic(raw[i + 1].lower()):
             out += ["every", "other"]  # "alternate Sundays": every other Sunday
+        elif low == "fortnightly" and i + 1 < len(raw) \
+                and singular_weekday(raw[i + 1].lower()) in WEEKDAYS:
+            out += ["every", "other"]  # "the fortnightly Friday clean": every other Friday
         elif len(token) >= 3 and token.endswith("s") and token[:-1].isupper() \
                 and not token.endswith("'s"):  # "G-BXRT's" is the name's possessive
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)
-    return _bounds(_deadlines(_scaled(compound(per_hour(workweek(but_day(whenever(out))))))))
+    return _bounds(_deadlines(_scaled(_bare_degrees(compound(per_hour(workweek(but_day(
+        whenever(out)))))))))
 
 
 #: A part of an hour written as a word: its minutes.
@@ -170,6 +180,22 @@ def _counted_measure(low: str) -> tuple[str, str] | None:
         return None
     unit = ABBREVIATIONS.get(tail, UNIT_SYMBOLS.get(tail, tail))
     return (value, unit) if unit in MEASURES else None
+
+
+def _bare_degrees(tokens: list[str]) -> list[str]:
+    """"65 degrees" with no scale named → "65 celsius" ("fahrenheit" if the text names that
+    scale elsewhere): "heated to 38 degrees" and "heated to 38°C" say one temperature, where
+    "degrees" against "celsius" read as another word."""
+    if "degrees" not in tokens and "degree" not in tokens:
+        return tokens
+    scale = "fahrenheit" if "fahrenheit" in tokens else "celsius"
+    out = list(tokens)
+    for i, t in enumerate(out[1:], 1):
+        nxt = out[i + 1].lower() if i + 1 < len(out) else ""
+        if t in ("degrees", "degree") and number(out[i - 1].lower()) is not None \
+                and nxt not in ("c", "f", "celsius", "fahrenheit"):
+            out[i] = scale
+    return out
 
 
 def _scaled(tokens: list[str]) -> list[str]:
@@ -212,15 +238,27 @@ def _bounds(tokens: list[str]) -> list[str]:
 
 
 def _deadlines(tokens: list[str]) -> list[str]:
-    """"prior to" → "before"; "no later than 45 minutes before" → "at least 45 minutes
-    before", and "no later than 5pm" → "before 5pm": a deadline, not a negation."""
+    """"prior to", "ahead of", "in advance of" → "before"; "no later than 45 minutes before" →
+    "at least 45 minutes before", and "no later than 5pm" → "before 5pm": a deadline, not a
+    negation; "goes over 40" → "exceeds 40" (one verb for one bound)."""
     out: list[str] = []
     i = 0
     low = [t.lower() for t in tokens]
     while i < len(tokens):
-        if low[i] == "prior" and low[i + 1:i + 2] == ["to"]:
+        if (low[i] == "prior" and low[i + 1:i + 2] == ["to"]) or (
+                low[i:i + 2] == ["ahead", "of"] and low[i + 2:i + 3] != ["schedule"]):
+            out.append("before")  # "ahead of the sizer" / "before it reaches the sizer" (not
+            i += 2  # "4 minutes ahead of schedule", which "behind schedule" opposes)
+        elif low[i:i + 3] == ["in", "advance", "of"]:
             out.append("before")
+            i += 3
+        elif low[i] in _PASSES and low[i + 1:i + 2] in (["over"], ["above"], ["past"]) \
+                and i + 2 < len(low) and _starts_amount(low[i + 2]):
+            out.append(_PASSES[low[i]])  # "gusts **go over** 40 mph" / "gusts **exceed** 40 mph"
             i += 2
+        elif low[i] in _PASSES_AN and i + 1 < len(low) and _starts_amount(low[i + 1]):
+            out.append(_PASSES_AN[low[i]])  # "once wind **passes** 290 km/h"
+            i += 1
         elif low[i:i + 3] == ["no", "later", "than"]:
             # "no later than 9am" is "before 9am" (so "after 9am" stays its opposite), and "no
             # later than 45 minutes before" is "at least 45 minutes before"
@@ -231,6 +269,21 @@ def _deadlines(tokens: list[str]) -> list[str]:
             out.append(tokens[i])
             i += 1
     return out
+
+
+#: A verb and "over" / "above" before an amount, as the one verb that says it.
+_PASSES = {"go": "exceed", "goes": "exceeds", "went": "exceeded", "gone": "exceeded",
+           "going": "exceeding", "rise": "exceed", "rises": "exceeds", "rose": "exceeded",
+           "rising": "exceeding", "get": "exceed", "gets": "exceeds", "got": "exceeded",
+           "getting": "exceeding"}
+
+_PASSES_AN = {"pass": "exceed", "passes": "exceeds", "passed": "exceeded",
+              "passing": "exceeding"}
+
+
+def _starts_amount(word: str) -> bool:
+    """A number in digits or words (or a currency sign before one) starts ``word``."""
+    return word[:1].isdigit() or word[:1] in "$€£" or word in NUMBER_WORDS
 
 
 def _unnegated(word: str) -> str:

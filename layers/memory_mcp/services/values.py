@@ -260,9 +260,27 @@ def bounds_differ(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     **more than** 10 items ship free" / "… **no more than** 10 items …": two rules, both
     true). None when they agree or one states no bound."""
     ka, kb = {k for k, _ in a.bounds}, {k for k, _ in b.bounds}
-    if not ka or not kb or ka <= kb or kb <= ka:
+    if not ka or not kb:
         return None
+    if ka <= kb or kb <= ka:  # the same kinds of bound overall, yet on one number another:
+        # "within 30 days … a penalty of **at least** three times" / "… **up to** three times"
+        pa, pb = _bounded(a), _bounded(b)
+        pairs = [(pa[n], pb[n]) for n in pa.keys() & pb.keys()
+                 if not (pa[n] <= pb[n] or pb[n] <= pa[n])]
+        if not pairs:
+            return None
+        ka, kb = pairs[0]
     end_a, end_b = subject_end(a), subject_end(b)  # once per text: it reads the whole text
     subject = any(i < end_a for _, i in a.bounds) or any(i < end_b for _, i in b.bounds)
     return (", ".join(_BOUND_WORDS[k] for k in sorted(ka)),
             ", ".join(_BOUND_WORDS[k] for k in sorted(kb)), subject)
+
+
+def _bounded(f: Facets) -> dict[float, set[str]]:
+    """Each bounded number's bounds: the first number at most three words after its bound."""
+    out: dict[float, set[str]] = {}
+    for kind, i in f.bounds:
+        n = next((v for t in f.tokens[i + 1:i + 4] if (v := number(t)) is not None), None)
+        if n is not None:
+            out.setdefault(n, set()).add(kind)
+    return out
