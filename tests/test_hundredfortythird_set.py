@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory_mcp.services import agreement, schedules
+from memory_mcp.services import agreement, crossed_pairs, schedules, steps
 from memory_mcp.services.facets import facets
 
 
@@ -121,3 +121,34 @@ def test_readings_leave_other_texts_alone() -> None:
                   "test runs.",
                   "Thunder Gulch opens at 10:00, only after the Rides Maintenance team has "
                   "completed 3 sandbag test runs.")
+
+
+def test_a_span_of_amounts_with_a_unit_between() -> None:
+    stored = facets("If storage falls below 62% of capacity, compensation flow to the River Lyd "
+                    "is cut from 12 Ml/d to 8 Ml/d.")
+    raised = facets("compensation flow to the River Lyd is raised from 8 to 12 Ml/d when storage "
+                    "falls below 62%.")
+    assert schedules.reversed_span(raised, stored) is not None
+    assert schedules.reversed_span(facets("flow is cut from 12 to 8 Ml/d."), stored) is None
+
+
+def test_what_is_taken_from_which_end() -> None:
+    stored = facets("The Discogs inventory syncs from the shop POS every 2 hours.")
+    assert crossed_pairs.swapped_from(
+        facets("the shop POS pulls its inventory from Discogs every 2 hours."), stored) == (
+        "from discogs", "from the shop pos")
+    assert crossed_pairs.swapped_from(
+        facets("the Discogs stock is synced from the POS in the shop every 2 hours."),
+        stored) is None
+
+
+def test_two_steps_in_the_other_order() -> None:
+    stored = facets("Gelato base is pasteurised at 85°C in the Carpigiani Pastomaster, then "
+                    "aged 12 hours at 4°C.")
+    assert steps.swapped_steps(facets("gelato base is aged 12 hours at 4°C before it is "
+                                      "pasteurised in the Pastomaster."), stored) is not None
+    # the same order, said with "after" or "before"
+    assert steps.swapped_steps(facets("gelato base is aged 12 hours at 4°C after it is "
+                                      "pasteurised at 85°C."), stored) is None
+    assert steps.swapped_steps(facets("gelato base gets pasteurised at 85°C before ageing 12 "
+                                      "hours at 4°C."), stored) is None

@@ -39,6 +39,7 @@ from memory_mcp.services import (
     received,
     schedules,
     slots,
+    steps,
     things,
     turned,
     values,
@@ -200,7 +201,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or received.got_or_sent(a, b) or crossed_pairs.crossed_pair(a, b) \
         or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
         or crossed_pairs.swapped_choice(a, b) or framed.swapped_shares(a, b) \
-        or crossed_pairs.swapped_to(a, b)
+        or crossed_pairs.swapped_to(a, b) or crossed_pairs.swapped_from(a, b) \
+        or steps.swapped_steps(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)

@@ -109,6 +109,33 @@ def swapped_to(a: Facets, b: Facets) -> tuple[str, str] | None:
     return _reversed(_to_ends(a.tokens), _to_ends(b.tokens))
 
 
+def swapped_from(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where each text takes something "from" what the other's other
+    end is, whatever the verbs: "the shop POS **pulls** its inventory **from Discogs**" /
+    "the Discogs inventory **syncs from the shop POS**" (the hundred-and-forty-seventh set).
+    One "from" in each text, its thing written before the other's "from". Else None."""
+    fa, fb = _from_end(a.tokens), _from_end(b.tokens)
+    if fa is None or fb is None or fa[0] == fb[0]:
+        return None
+    if fb[0] in fa[1] and fa[0] in fb[1]:
+        return fa[2], fb[2]
+    return None
+
+
+def _from_end(toks: tuple[str, ...]) -> tuple[str, frozenset[str], str] | None:
+    """(the stem of the last word after the text's only "from", the stems before it, the
+    words), or None."""
+    at = [i for i, t in enumerate(toks) if t == "from"]
+    if len(at) != 1 or at[0] + 1 >= len(toks):
+        return None
+    i = at[0]
+    j = i + 2 if toks[i + 1] in _OBJECT_OPENERS else i + 1
+    if j >= len(toks) or not content_word(toks[j]) or toks[j][:1].isdigit():
+        return None
+    end = _phrase_end(toks, j)
+    return stem(toks[end]), frozenset(stem(t) for t in toks[:i]), " ".join(toks[i:end + 1])
+
+
 @lru_cache(maxsize=256)  # as ``_ends``
 def _to_ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
     """Verb stem → (its doer's stem, the stem of the last word after its "to" or "from", the

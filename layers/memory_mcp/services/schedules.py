@@ -45,12 +45,14 @@ def _spans(toks: tuple[str, ...]) -> dict[tuple[str, str], str]:
     out: dict[tuple[str, str], str] = {}
     for i, t in enumerate(toks[:-3]):
         joint = _JOINTS.get(t)
-        if joint is not None and toks[i + 2] in joint:
-            x, y = _when(toks[i + 1]), _when(toks[i + 3])
-            if x is not None and y is not None:
-                out.setdefault((x, y), " ".join(toks[i:i + 4]))
-        elif t == "from" and _AMOUNT.fullmatch(toks[i + 1]):  # "from **32 kg down to 8** kg"
-            k = i + 2 + (toks[i + 2].isalpha() and toks[i + 2] not in _STEP_JOINTS)
+        x = _when(toks[i + 1]) if joint is not None and toks[i + 2] in joint else None
+        y = _when(toks[i + 3]) if x is not None else None
+        if x is not None and y is not None:
+            out.setdefault((x, y), " ".join(toks[i:i + 4]))
+        elif t == "from" and _AMOUNT.fullmatch(toks[i + 1]):  # "from **32 kg down to 8** kg",
+            # "from 8 to 12 Ml/d" / "from 12 Ml/d to 8"
+            unit = toks[i + 2]  # a unit between, a word or "ml/d", "km/h"
+            k = i + 2 + (not any(c.isdigit() for c in unit) and unit not in _STEP_JOINTS)
             k += k < len(toks) and toks[k] in ("down", "up")
             if k + 1 < len(toks) and toks[k] in _STEP_JOINTS and _AMOUNT.fullmatch(toks[k + 1]):
                 out.setdefault((toks[i + 1], toks[k + 1]), " ".join(toks[i:k + 2]))
