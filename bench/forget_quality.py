@@ -69,7 +69,8 @@ WRITTEN_APART = (
     "hundredthirtyfifth", "hundredthirtysixth", "hundredthirtyseventh", "hundredthirtyeighth",
     "hundredthirtyninth", "hundredfortieth", "hundredfortyfirst", "hundredfortysecond",
     "hundredfortythird", "hundredfortyfourth", "hundredfortyfifth", "hundredfortysixth",
-    "hundredfortyseventh", "hundredfortyeighth",
+    "hundredfortyseventh", "hundredfortyeighth", "hundredfortyninth", "hundredfiftieth",
+    "hundredfiftyfirst", "hundredfiftysecond", "hundredfiftythird", "hundredfiftyfourth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
