@@ -153,7 +153,8 @@ def test_rewordings_found_by_the_fourteenth_set_agree(request_text: str, stored:
 # Near misses earlier sets left, found by the rules above once their blocks are read
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
     ("The Denver subrogation team handles all auto claims for Colorado and Utah.",
-     "The Denver claims team handles all auto claims for Colorado and Utah.", "word"),
+     "The Denver claims team handles all auto claims for Colorado and Utah.", "thing"),  # the
+    # teams rule's since the hundred-and-fifty-second set
     ("pipe bursts in the north district get reported to the zone 2 leak detection team",
      "Pipe bursts in the north district are reported to the Zone 2 repair crew.", "word"),
     ("Hydrofluoric acid work requires a face shield and a second person present",

@@ -40,6 +40,7 @@ from memory_mcp.services import (
     schedules,
     slots,
     steps,
+    teams,
     things,
     turned,
     values,
@@ -94,7 +95,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # environment is about that one, not the fact that names none
         out.append(Conflict("environment", True, f"only one names an environment: "
                             f"{_q(sorted(a.environments))}"))
-    swap = things.swapped_modifiers(a, b)
+    swap = things.swapped_modifiers(a, b) or teams.other_team(a, b)
     if swap is not None:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
     else:
@@ -216,10 +217,20 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     # automatic" is one value), yet "allowed in the **kitchen**" / "… the **lobby**" swaps a place
     out.extend(_order_conflicts(request, stored, a, b, any(c.subject for c in out),
                                 frozenset(opposite[:2]) if opposite else frozenset()))
-    if not out and not wording.is_long(request, stored) \
-            and (part := clauses.restated_clause(stored, a)) is not None:
-        out = conflicts(request, part)  # the one clause the request restates, read alone
+    if not out and not wording.is_long(request, stored):
+        if (part := clauses.restated_clause(stored, a)) is not None:
+            out = conflicts(request, part)  # the one clause the request restates, read alone
+        elif (lent := clauses.borrowing_clause(stored, a)) is not None and any(
+                c.kind in _SWAPS and any(w in c.detail for w in lent[1])
+                for c in conflicts(request, lent[0])):  # a word of another clause stands in
+            # the place of one of the clause the request restates: two clauses joined
+            out.append(Conflict("roles", True, f'words of two clauses joined: {_q(sorted(lent[1]))}'))
     return out
+
+
+#: Conflicts that put one word in another's place (not "the request adds …", a condition or
+#: a scope, which a request restating both clauses also shows against one of them).
+_SWAPS = frozenset(["role", "thing", "name", "word"])
 
 
 def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool,

@@ -105,6 +105,30 @@ def _segments(text: str) -> list[str]:
 _OUTSIDE = 2
 
 
+def borrowing_clause(rb: str, a: Facets) -> tuple[str, frozenset[str]] | None:
+    """(the clause of the stored ``rb`` the request ``a`` restates, the request's words that
+    only another clause has) when the request is that one clause but for a word or two it takes
+    from another: "the **monitor** engineer mixes on the SD12" against "FOH engineer Sam Ortiz
+    mixes on the SD12; **monitor** engineer Kate Lin uses the S6L" (the hundred-and-fiftieth
+    set) joins two clauses' words into a fact neither says. Else None."""
+    parts = _pieces(rb, r";\s*|,\s+(?:and|then)\s+")  # ", then moves to the Ashby site"
+    if len(parts) < 2:
+        return None
+    words = {t: stem(t) for t in a.tokens if content_word(t)}
+    mine = set(words.values())
+    stems = [_stems(p) for p in parts]
+    at = max(range(len(parts)), key=lambda k: len(mine & stems[k]))
+    others = set().union(*(s for k, s in enumerate(stems) if k != at)) - stems[at]
+    borrowed = frozenset(t for t, s in words.items() if s in others)
+    if not borrowed or len(mine - stems[at]) > _OUTSIDE:
+        return None
+    theirs = set().union(*(facets(p).numbers for k, p in enumerate(parts) if k != at))
+    if a.numbers & (theirs - facets(parts[at]).numbers):
+        return None  # a number of another clause: the request says both ("stop lines 300 mm,
+        # give-way lines 200 mm")
+    return parts[at], borrowed
+
+
 def restated_clause(rb: str, a: Facets) -> str | None:
     """The one sentence or semicolon clause of the stored ``rb`` that the request ``a``
     restates, when ``rb`` has several and all but ``_OUTSIDE`` of the request's content words

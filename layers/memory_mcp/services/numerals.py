@@ -217,7 +217,7 @@ _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): 
                     # "at **or below** level 6" / "at least level 6"
                     ("or", "below"): "max", ("or", "under"): "max", ("or", "above"): "min"}
 _ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "max": "max", "min": "min", "over": "gt",
-                    "within": "max",  # "decides **within** 5 days" / "takes at least 5 days"
+                    "within": "within",  # "decides **within** 5 days" / "takes at least 5 days"
                     "above": "gt",
                     "exceeds": "gt", "exceeding": "gt", "under": "lt", "below": "lt",
                     # "make **exactly 5** call attempts" / "make **up to 5**" (the 135th set)

@@ -7,7 +7,8 @@ from __future__ import annotations
 # One line per pair: the forms of one side, "|", the forms of the other. Forms are written
 # out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.
 STATES = """
-enable enables enabled enabling | disable disables disabled disabling
+enable enables enabled enabling turn_on switch_on | disable disables disabled disabling turn_off
+  switch_off
 allow allows allowed allowing permit permits permitted permitting approve approves approved
   approving accept accepts accepted accepting | deny denies denied denying block blocks blocked
   blocking forbid forbids forbidden forbidding reject rejects rejected rejecting refuse refuses
@@ -16,7 +17,7 @@ allow allows allowed allowing permit permits permitted permitting approve approv
 increase increases increased increasing raise raises raised raising rise rises risen
   rising grow grows grew grown growing higher more | decrease decreases decreased decreasing
   reduce reduces reduced reducing lower lowers lowered lowering fall falls fell fallen falling
-  drop drops dropped dropping shrink shrinks shrank shrunk shrinking less fewer
+  drop drops dropped dropping shrink shrinks shrank shrunk shrinking less fewer cut cuts cutting
 before prior earlier early until_ | after later late
 above over exceeds exceed exceeding | below under
 minimum least | maximum max most
@@ -51,6 +52,7 @@ refundable | forfeit forfeits forfeited non-refundable nonrefundable
 in_service in_use | retire retires retired retiring decommission decommissions decommissioned
   out_of_service out_of_use
 alone solo | pairs twos
+keep keeps keeping | lose loses losing lost
 dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
 refund refunds refunded refunding | reject rejects rejected rejecting deny denies denied
   denying decline declines declined declining
@@ -98,6 +100,7 @@ from_clock | until_clock
 arrive arrives arrived arriving return returns returned returning | depart departs departed
   departing leaves_for leave leaves leaving
 stay stays stayed staying remain remains remained | leave leaves leaving
+enter enters entered entering | exit exits exited exiting leave leaves leaving
 eastbound | westbound
 northbound | southbound
 upstream | downstream
@@ -125,4 +128,7 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("least", "one 1", "", "at_least_one"),  # "**at least one** truck" / "every truck"
     # "the van **leaves for** the café at 05:45" / "… **arrives at** the café at 05:45"
     ("leave leaves leaving", "for", "", "leaves_for"),
+    # "the shade cloth **goes up**" / "… **comes down**": raised and lowered
+    ("go goes went gone going come comes came coming", "up", "", "rise"),
+    ("go goes went gone going come comes came coming", "down", "", "fall"),
 ))

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, TIMES, UNIT_DAYS
+from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word
 from memory_mcp.services.wording import subject_end
@@ -113,7 +113,8 @@ def _percents(f: Facets) -> frozenset[float]:
 
 
 #: Words after an hour that keep it an hour ("ten **a.m.**", "6 **o'clock**").
-_CLOCK = frozenset(["am", "pm", "o'clock", "oclock", "h", "hrs", "sharp"])
+_CLOCK = frozenset(["am", "pm", "o'clock", "oclock", "h", "hrs", "sharp", "till", "noon",
+                    "midday", "midnight", *WEEKDAYS, *(d + "s" for d in WEEKDAYS)])
 
 
 def set_aside(f: Facets, other: Facets) -> int:
@@ -258,15 +259,17 @@ def bounds_differ(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     """Both texts bound an amount, and not the same way ("at most two" / "more than two";
     "no more than" is read as "at most"); whether a bound stands in a text's subject ("orders of
     **more than** 10 items ship free" / "… **no more than** 10 items …": two rules, both
-    true). None when they agree or one states no bound."""
-    ka, kb = {k for k, _ in a.bounds}, {k for k, _ in b.bounds}
-    if not ka or not kb:
-        return None
-    if ka <= kb or kb <= ka:  # the same kinds of bound overall, yet on one number another:
-        # "within 30 days … a penalty of **at least** three times" / "… **up to** three times"
+    true). None when they agree or one states no bound. "Within" is compared on its number
+    only: "within 30 minutes" is "in under half an hour", and no bound at all on a text's
+    other numbers."""
+    ka = {k for k, _ in a.bounds if k != "within"}
+    kb = {k for k, _ in b.bounds if k != "within"}
+    if not (ka and kb) or ka <= kb or kb <= ka:  # the same kinds of bound overall, yet on
+        # one number another: "within 30 days … a penalty of **at least** three times" /
+        # "… **up to** three times"
         pa, pb = _bounded(a), _bounded(b)
-        pairs = [(pa[n], pb[n]) for n in pa.keys() & pb.keys()
-                 if not (pa[n] <= pb[n] or pb[n] <= pa[n])]
+        pairs = [(x, y) for n in sorted(pa.keys() & pb.keys())
+                 if _apart(x := _read_within(pa[n], pb[n]), y := _read_within(pb[n], pa[n]))]
         if not pairs:
             return None
         ka, kb = pairs[0]
@@ -274,6 +277,18 @@ def bounds_differ(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     subject = any(i < end_a for _, i in a.bounds) or any(i < end_b for _, i in b.bounds)
     return (", ".join(_BOUND_WORDS[k] for k in sorted(ka)),
             ", ".join(_BOUND_WORDS[k] for k in sorted(kb)), subject)
+
+
+def _apart(x: set[str], y: set[str]) -> bool:
+    return not (x <= y or y <= x)
+
+
+def _read_within(mine: set[str], theirs: set[str]) -> set[str]:
+    """``mine`` with "within" read as the other text's upper bound ("less than", "at most"),
+    or "at most"."""
+    if "within" not in mine:
+        return mine
+    return (mine - {"within"}) | (theirs & {"max", "lt"} or {"max"})
 
 
 def _bounded(f: Facets) -> dict[float, set[str]]:

@@ -1,0 +1,49 @@
+"""Another team named before the same group noun: "the **paint** team records engine numbers"
+/ "the **strip-down** team records engine numbers" (the hundred-and-fifty-second set).
+
+``things.swapped_modifiers`` asks that neither text's word occur anywhere in the other, since a
+reworded text often moves a modifier elsewhere ("analytics data warehouse" / "analytics
+warehouse"). A team's name rarely moves that way, yet its word often appears again in another
+sense ("the **processing** team" / "data is **processed**"), so before a group noun one word
+the other text lacks is enough, as long as the two texts name no team alike.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import PRONOUNS, predicates
+from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, WEEKDAYS
+from memory_mcp.services.stems import content_word, singular_weekday, stem
+from memory_mcp.services.word_pool import parts_pool
+
+#: Nouns that name a group of people by the word before them.
+GROUPS = frozenset(["team", "teams", "department", "departments", "crew", "crews", "desk",
+                    "squad", "unit"])
+
+
+def other_team(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's team, b's team) where both texts name a team by the same group noun, no team
+    alike, and one text's word before it is nowhere in the other. Else None."""
+    ma, mb = _teams(a), _teams(b)
+    for head in sorted(ma.keys() & mb.keys()):
+        xa, xb = ma[head], mb[head]
+        if {stem(w) for w in xa} & {stem(w) for w in xb}:
+            continue  # one team named alike in both ("the finance team has read-only access")
+        pool_a, pool_b = parts_pool(a), parts_pool(b)
+        if any(not pool_b.has(w, 0.0) for w in xa) or any(not pool_a.has(w, 0.0) for w in xb):
+            return f"{sorted(xa)[0]} {head}", f"{sorted(xb)[0]} {head}"
+    return None
+
+
+def _teams(f: Facets) -> dict[str, set[str]]:
+    """Group noun stem → the words right before it that name a team."""
+    out: dict[str, set[str]] = {}
+    verbs = predicates(f)
+    for i, (x, h) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
+        if h not in GROUPS or x in COMMON_VERBS or (i in verbs and i > 0 and (
+                f.tokens[i - 1] in f.names or f.tokens[i - 1] in PRONOUNS)) \
+                or not content_word(x) or x in TIMES \
+                or singular_weekday(x) in WEEKDAYS or x in MONTHS or x[:1].isdigit():
+            continue
+        out.setdefault(stem(h), set()).add(x)
+    return out
