@@ -115,3 +115,34 @@ def test_raised_lowered_and_switched(request_text: str, stored: str) -> None:
 ])
 def test_rewordings_agree(request_text: str, stored: str) -> None:
     assert not _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    # the hundred-and-fifty-fifth to hundred-and-sixtieth sets' first runs (5, 5, 3, 2, 3, 3)
+    ("ventilation fan VF-04 is switched off whenever diesel loaders are underground.",
+     "Ventilation fan VF-04 must run at no less than 85% speed whenever diesel loaders are "
+     "underground.", "opposite"),
+    ("the North Drive area must be cleared 30 minutes after the 14:30 blast.",
+     "Blasting on the North Drive happens at 14:30 daily, and the area must be cleared 30 "
+     "minutes beforehand.", "opposite"),
+    ("mailings over 25,000 items get a Mailsort 1 surcharge from Royal Mail.",
+     "Mailings over 25,000 items qualify for the Mailsort 1 discount with Royal Mail.",
+     "opposite"),
+    ("OP-CR-11 crystal opal parcels are insured for at least AUD 25,000 per shipment.",
+     "Crystal opal parcels (code OP-CR-11) are insured for up to AUD 25,000 per shipment.",
+     "bound"),
+    ("customers can bring their own 1/32 cars on any night of the week.",
+     "Rental cars are 1/24 scale; customers may bring their own 1/32 cars on Tuesday nights "
+     "only.", "schedule"),
+    ("donations are logged in the Fridge Intake 2026 sheet with weight in pounds.",
+     "Volunteers log every donation in the 'Fridge Intake 2026' Google Sheet, with weight in "
+     "kilograms.", "unit"),
+])
+def test_near_misses_of_the_third_batch(request_text: str, stored: str, kind: str) -> None:
+    assert kind in _kinds(request_text, stored)
+
+
+def test_named_units_alike_agree() -> None:
+    assert not _kinds("donations are logged in the Fridge Intake 2026 sheet with weight in kg.",
+                      "Volunteers log every donation in the 'Fridge Intake 2026' Google Sheet, "
+                      "with weight in kilograms.")

@@ -146,7 +146,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                                    f"{_nums(priced.numbers - other.numbers)}"))
             break
     if (share := values.percent_or_amount(a, b) or values.price_or_measure(a, b)
-              or counted.unit_or_count(a, b) or counted.other_rate(a, b)) is not None:
+              or counted.unit_or_count(a, b) or counted.other_rate(a, b)
+              or counted.other_measure(a, b)) is not None:
         out.append(Conflict("unit", False, f'units differ: "{share[0]}" vs "{share[1]}"'))
     for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
                               ("unit", "units", a.units, b.units)):

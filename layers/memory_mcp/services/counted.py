@@ -132,6 +132,21 @@ def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
     return out
 
 
+def other_measure(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's unit, b's unit) where each text names a unit of measure and they share none, no
+    number before either: "log each donation's weight **in pounds**" / "… **in kilograms**"
+    (the hundred-and-fifty-seventh set). Units after numbers are the units rule's. Else
+    None."""
+    ua, ub = _named_measures(a), _named_measures(b)
+    if ua and ub and not ua & ub and not (a.units or b.units):
+        return sorted(ua)[0], sorted(ub)[0]
+    return None
+
+
+def _named_measures(f: Facets) -> frozenset[str]:
+    return frozenset(t for t in f.tokens if t in MEASURES)
+
+
 def bound_or_range(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     """(a's words, b's words, False: a value) where one text bounds a number one way only and
     the other gives that number as an end of a range, with no bound: "at **a minimum of 30**

@@ -237,7 +237,9 @@ def bounds(lower: list[str]) -> tuple[tuple[str, int], ...]:
         nxt = lower[i + 1] if i + 1 < len(lower) else ""
         after = lower[i + 2] if i + 2 < len(lower) else ""
         pair = _TWO_WORD_BOUNDS.get((word, nxt))
-        if pair is not None and (pair != "max" or word != "up" or _amount(after)):
+        if pair is not None and (pair != "max" or word != "up" or _amount(after) or (
+                after.isalpha() and len(after) == 3 and i + 3 < len(lower)
+                and _amount(lower[i + 3]))):  # "up to AUD 25,000"
             out.append((pair, i))
         elif word in _ONE_WORD_BOUNDS and (_amount(nxt) or word in ("maximum", "minimum")):
             out.append((_ONE_WORD_BOUNDS[word], i))

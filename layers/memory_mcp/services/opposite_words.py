@@ -18,7 +18,7 @@ increase increases increased increasing raise raises raised raising rise rises r
   rising grow grows grew grown growing higher more | decrease decreases decreased decreasing
   reduce reduces reduced reducing lower lowers lowered lowering fall falls fell fallen falling
   drop drops dropped dropping shrink shrinks shrank shrunk shrinking less fewer cut cuts cutting
-before prior earlier early until_ | after later late
+before prior earlier early until_ beforehand | after later late afterwards afterward
 above over exceeds exceed exceeding | below under
 minimum least | maximum max most
 all every | some several few at_least_one
@@ -52,6 +52,7 @@ refundable | forfeit forfeits forfeited non-refundable nonrefundable
 in_service in_use | retire retires retired retiring decommission decommissions decommissioned
   out_of_service out_of_use
 alone solo | pairs twos
+surcharge surcharges surcharged | discount discounts discounted
 keep keeps keeping | lose loses losing lost
 dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
 refund refunds refunded refunding | reject rejects rejected rejecting deny denies denied
@@ -78,7 +79,7 @@ start starts started starting begin begins began begun beginning | stop stops st
   stopping end ends ended ending finish finishes finished finishing
 open opens opened opening reopen reopens reopened reopening | close closes closed closing shut
   shuts shutting
-run runs running | shut_down
+run runs running | shut_down switch_off turn_off
 grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
 add adds added adding place places placed placing put puts putting apply applies applied

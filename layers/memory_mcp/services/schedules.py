@@ -86,7 +86,12 @@ def _daily(f: Facets) -> str | None:
     for i, t in enumerate(toks):
         if t in _DAILY:
             return t
-        if t not in ("every", "each"):
+        if t not in ("every", "each", "any"):
+            continue
+        if t == "any" and toks[i + 2:i + 5] == ("of", "the", "week") \
+                and toks[i + 1] in _DAILY_AFTER:
+            return " ".join(toks[i:i + 5])  # "on **any night of the week**": every night
+        if t == "any":
             continue
         if toks[i + 1:i + 2] and toks[i + 1] in _DAILY_AFTER:
             return f"{t} {toks[i + 1]}"
