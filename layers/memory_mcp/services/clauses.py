@@ -115,12 +115,9 @@ def borrowing_clause(rb: str, a: Facets) -> tuple[str, frozenset[str]] | None:
     if len(parts) < 2:
         return None
     words = {t: stem(t) for t in a.tokens if content_word(t)}
-    mine = set(words.values())
-    stems = [_stems(p) for p in parts]
-    at = max(range(len(parts)), key=lambda k: len(mine & stems[k]))
-    others = set().union(*(s for k, s in enumerate(stems) if k != at)) - stems[at]
+    at, outside, others = _closest(parts, set(words.values()))
     borrowed = frozenset(t for t, s in words.items() if s in others)
-    if not borrowed or len(mine - stems[at]) > _OUTSIDE:
+    if not borrowed or outside > _OUTSIDE:
         return None
     theirs = set().union(*(facets(p).numbers for k, p in enumerate(parts) if k != at))
     if a.numbers & (theirs - facets(parts[at]).numbers):
@@ -143,12 +140,19 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     if len(parts) < 2:
         return None
     mine = {stem(t) for t in a.tokens if content_word(t)}
+    at, outside, others = _closest(parts, mine)
+    if outside > _OUTSIDE or mine & others:
+        return None  # not one clause: "Kai does the morning bookings and Nerea afternoons"
+    return parts[at]
+
+
+def _closest(parts: list[str], mine: set[str]) -> tuple[int, int, set[str]]:
+    """(the clause sharing most of the request's stems ``mine``, how many of ``mine`` it
+    lacks, the stems only the other clauses have)."""
     stems = [_stems(p) for p in parts]  # each clause read once
     at = max(range(len(parts)), key=lambda k: len(mine & stems[k]))
     others = set().union(*(s for k, s in enumerate(stems) if k != at)) - stems[at]
-    if len(mine - stems[at]) > _OUTSIDE or mine & others:
-        return None  # not one clause: "Kai does the morning bookings and Nerea afternoons"
-    return parts[at]
+    return at, len(mine - stems[at]), others
 
 
 def _pieces(text: str, breaks: str = r";\s*") -> list[str]:

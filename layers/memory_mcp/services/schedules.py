@@ -136,6 +136,7 @@ def _every_nth(f: Facets) -> int | None:
 
 
 def _every(n: int) -> str:
+    """A period in words, as a conflict shows it: "every", "every other", "every third"."""
     return "every" if n == 1 else "every other" if n == 2 else "every " + next(
         w for w, k in _EVERY_NTH.items() if k == n)
 
