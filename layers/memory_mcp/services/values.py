@@ -269,7 +269,8 @@ def bounds_differ(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
         # "… **up to** three times"
         pa, pb = _bounded(a), _bounded(b)
         pairs = [(x, y) for n in sorted(pa.keys() & pb.keys())
-                 if _apart(x := _read_within(pa[n], pb[n]), y := _read_within(pb[n], pa[n]))]
+                 if not ((x := _read_within(pa[n], pb[n])) <= (y := _read_within(pb[n], pa[n]))
+                         or y <= x)]
         if not pairs:
             return None
         ka, kb = pairs[0]
@@ -277,10 +278,6 @@ def bounds_differ(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     subject = any(i < end_a for _, i in a.bounds) or any(i < end_b for _, i in b.bounds)
     return (", ".join(_BOUND_WORDS[k] for k in sorted(ka)),
             ", ".join(_BOUND_WORDS[k] for k in sorted(kb)), subject)
-
-
-def _apart(x: set[str], y: set[str]) -> bool:
-    return not (x <= y or y <= x)
 
 
 def _read_within(mine: set[str], theirs: set[str]) -> set[str]:
