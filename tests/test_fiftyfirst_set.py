@@ -202,8 +202,10 @@ def test_another_kind_between_the_same_words_is_another_thing(request_text: str,
                                                              stored: str) -> None:
     """The stored text says the request's word elsewhere ("the West Chapel is booked …"), so
     the word sets hide the swap; read in order, the same words surround another kind (a
-    team's name is the teams rule's since the hundred-and-fifty-second set: "thing")."""
-    assert _kinds(request_text, stored) & {"word", "thing"}
+    team's name is the teams rule's since the hundred-and-fifty-second set: "thing"; two
+    clauses trading their words are the crossed-clauses rule's since the hundred-and-sixty-
+    fifth: "roles")."""
+    assert _kinds(request_text, stored) & {"word", "thing", "roles"}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [

@@ -25,6 +25,7 @@ from memory_mcp.services import (
     conditioned,
     conditions,
     counted,
+    crossed_clauses,
     crossed_pairs,
     direction,
     doers,
@@ -178,7 +179,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or members.all_of_listed(a, b) or members.only_one_of_two(a, b)
                          or widened.both_kinds(a, b) or widened.both_kinds(b, a)
                          or widened.anywhere(a, b) or widened.anywhere(b, a)
-                         or widened.only_or_everyone(a, b) or widened.one_of_all(a, b)),
+                         or widened.only_or_everyone(a, b) or widened.one_of_all(a, b)
+                         or widened.regardless(a, b)),
                         ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
@@ -200,11 +202,12 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
         or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
         or ours.us_turned(a, b) or direction.converse_verb(a, b) \
-        or received.got_or_sent(a, b) or crossed_pairs.crossed_pair(a, b) \
+        or received.got_or_sent(a, b) or received.taken_or_collected(a, b) \
+        or crossed_pairs.crossed_pair(a, b) \
         or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
         or crossed_pairs.swapped_choice(a, b) or framed.swapped_shares(a, b) \
         or crossed_pairs.swapped_to(a, b) or crossed_pairs.swapped_from(a, b) \
-        or steps.swapped_steps(a, b)
+        or steps.swapped_steps(a, b) or steps.swapped_stages(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)
@@ -249,7 +252,8 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{thing[0]}" vs "{thing[1]}"'))
     roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) or (
-        None if wording.is_long(ra, rb) else clauses.moved_name(ra, rb, a, b))
+        None if wording.is_long(ra, rb) else (clauses.moved_name(ra, rb, a, b)
+                                              or crossed_clauses.crossed_clauses(ra, rb)))
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
                                            f'"{roles[1]}"'))
@@ -260,7 +264,8 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
     if wording.is_long(ra, rb) and len(only_a) + len(only_b) > wording.LONG_ALLOWANCE:
         out.append(Conflict("long", True, f"long texts that differ in {len(only_a)} and "
                                           f"{len(only_b)} words"))
-    elif min(len(only_a), len(only_b)) >= wording.SHORT_ALLOWANCE:
+    elif min(len(only_a), len(only_b)) >= wording.SHORT_ALLOWANCE \
+            and not blocks.reworded_throughout(wa, only_a):
         # each says several things the other does not ("… to **comply with hazardous-waste
         # rules**" / "… to **free up shelf space**"): two statements, however close
         out.append(Conflict("words", True, f"each says what the other does not: "

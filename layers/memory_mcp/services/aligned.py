@@ -84,7 +84,8 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
     starts: dict[tuple[str, ...], list[int]] = {}
     for j in range(_SIDE, len(tb) - _SIDE):
-        if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS or tb[j - 2] in DETERMINERS:
+        if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS or tb[j - 2] in DETERMINERS \
+                or tb[j - 2] in _WITH:
             starts.setdefault(_placed(tb[j - _SIDE:j]), []).append(j)
     for i in range(_SIDE, len(ta) - _SIDE):
         for j in starts.get(_placed(ta[i - _SIDE:i]), ()):
@@ -137,6 +138,9 @@ def _placed(words: tuple[str, ...]) -> tuple[str, ...]:
 
 
 _IN = {"at": "in", "on": "in", "inside": "in"}
+#: Prepositions before a word and the thing ("fed **with unpasteurised** cider" / "… red
+#: wine", the hundred-and-sixty-first set).
+_WITH = frozenset(["with", "using", "by"])
 
 
 def _ended(x: str, y: str) -> bool:

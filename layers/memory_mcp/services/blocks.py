@@ -12,7 +12,8 @@ sentence, holding another thing. Fourteen forget sets' rewordings lose nothing t
 with bench/forget_quality.py).
 
 Also here: a block the request adds as a conjunct of its own ("… **and the couple agrees**",
-the seventeenth session).
+the seventeenth session), and whether a request's unmatched words are spread over the whole
+sentence (``reworded_throughout``), which tells a rewording from another statement.
 """
 
 from __future__ import annotations
@@ -130,3 +131,34 @@ def _joined(toks: tuple[str, ...], first: int) -> bool:
     if before and before[-1] in DETERMINERS:
         before = before[:-1]
     return bool(before) and before[-1] in _JOINS
+
+
+#: Separate places a request may reword and still be read as changing one thing: the thing
+#: itself, and a verb said another way ("checks … with **ground-penetrating radar**" / "sweeps
+#: … with the **CAT scanner**").
+SPREAD_PLACES = 3
+#: Content words a request needs before its spread-out wording is read as a rewording: a
+#: short one has too few words between its changes to tell.
+SPREAD_WORDS = 8
+
+
+def reworded_throughout(all_words: list[tuple[int, str]], unmatched: list[tuple[int, str]]
+                        ) -> bool:
+    """Whether a text's unmatched content words stand in ``SPREAD_PLACES`` or more separate
+    runs, each between words the other text shares, in a text of ``SPREAD_WORDS`` or more
+    content words: "the **system** has to be **set** up at ground level before anyone **goes
+    higher** than 10 m" / "the rescue **kit** must be **rigged** at ground level before anyone
+    **climbs above** 10 metres". A near miss changes one thing, in one place, sometimes with
+    its verb said another way; a rewording says most things another way. Measured on the first
+    160 forget sets: it lets 206 refused rewordings through and no near miss; each of the 13
+    near misses that "each says …" alone refused stands in at most two runs ("**keep** the
+    tug's **fuel bill** down"), or in a text of at most 7 content words."""
+    if len(all_words) < SPREAD_WORDS:
+        return False
+    lone = {i for i, _ in unmatched}
+    runs, inside = 0, False
+    for i, _ in all_words:
+        if i in lone and not inside:
+            runs += 1
+        inside = i in lone
+    return runs >= SPREAD_PLACES

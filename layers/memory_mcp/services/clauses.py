@@ -81,7 +81,7 @@ def _clauses(text: str, f: Facets) -> tuple[tuple[frozenset[str], frozenset[str]
 
 
 def _segments(text: str) -> list[str]:
-    sentences = _pieces(text, r";\s*|:\s+")
+    sentences = pieces(text, r";\s*|:\s+")
     out: list[str] = []
     for sentence in sentences:
         words, current = sentence.split(), list[str]()
@@ -111,7 +111,7 @@ def borrowing_clause(rb: str, a: Facets) -> tuple[str, frozenset[str]] | None:
     from another: "the **monitor** engineer mixes on the SD12" against "FOH engineer Sam Ortiz
     mixes on the SD12; **monitor** engineer Kate Lin uses the S6L" (the hundred-and-fiftieth
     set) joins two clauses' words into a fact neither says. Else None."""
-    parts = _pieces(rb, r";\s*|,\s+(?:and|then)\s+")  # ", then moves to the Ashby site"
+    parts = pieces(rb, r";\s*|,\s+(?:and|then)\s+")  # ", then moves to the Ashby site"
     if len(parts) < 2:
         return None
     words = {t: stem(t) for t in a.tokens if content_word(t)}
@@ -136,7 +136,7 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     goes back to T3", the hundred-and-twelfth set).
     Short texts only (``agreement``), as ``moved_name``: a document has hundreds of
     sentences."""
-    parts = _pieces(rb, r";\s*|,\s+and\s+")
+    parts = pieces(rb, r";\s*|,\s+and\s+")
     if len(parts) < 2:
         return None
     mine = {stem(t) for t in a.tokens if content_word(t)}
@@ -155,7 +155,7 @@ def _closest(parts: list[str], mine: set[str]) -> tuple[int, int, set[str]]:
     return at, len(mine - stems[at]), others
 
 
-def _pieces(text: str, breaks: str = r";\s*") -> list[str]:
+def pieces(text: str, breaks: str = r";\s*") -> list[str]:
     """The text's clauses at ``breaks`` (semicolons; ``_segments`` adds colons) and its
     sentences (not split after "Dr." or "rev.")."""
     out: list[str] = []

@@ -32,7 +32,7 @@ def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's order, b's order) where both texts say each word of an opposite pair once, and a
     content word both say once stands between them in both, with the pair's words on the
     other sides of it. Else None."""
-    ta, tb = a.tokens, b.tokens
+    ta, tb = _heads(a.tokens), _heads(b.tokens)
     words_a, words_b = set(ta), set(tb)
     for xs, ys in _PAIRS:
         if not (xs & words_a and ys & words_a and xs & words_b and ys & words_b):
@@ -50,6 +50,12 @@ def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
         if shared:
             return f"{ta[min(ax, ay)]} … {ta[max(ax, ay)]}", f"{tb[min(bx, by)]} … {tb[max(bx, by)]}"
     return None
+
+
+def _heads(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """The tokens with a hyphenated word read as its first part ("the **south-side** routes"
+    says "south", the hundred-and-fifty-ninth set)."""
+    return tuple(t.split("-", 1)[0] if "-" in t[1:] else t for t in toks)
 
 
 def _once(words: tuple[str, ...], toks: tuple[str, ...]) -> dict[str, str]:

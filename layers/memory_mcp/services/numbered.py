@@ -46,7 +46,7 @@ vehicle crane unit class ext extension port workshop yard shed barn warehouse de
 #: "priority 2 tickets within 8 hours"), names another fact; alone after the verb it is the
 #: value ("pinned to version 2.3" → "2.4").
 GRADE_NOUNS = frozenset(stem(w) for w in """severity sev level tier version priority week year
-quarter grade iteration cycle""".split())  # noqa: SIM905
+quarter grade iteration cycle rev revision""".split())  # noqa: SIM905
 
 def identifiers(f: Facets) -> dict[str, set[tuple[str, int]]]:
     """Numbered things of a text: noun stem → ("noun number" as written, token position)."""

@@ -44,3 +44,59 @@ def _senders(f: Facets, medium: str) -> set[str]:
     return {stem(toks[i - 1]) for i in range(1, len(toks) - 1)
             if toks[i] in (medium, medium + "s", medium + "es") and content_word(toks[i - 1])
             and toks[i + 1] not in ("a", "an") and toks[i - 1] not in _GET}
+
+
+#: Verbs of fetching a thing from where it is kept.
+_COLLECT = frozenset(["collect", "collects", "collected", "fetch", "fetches", "fetched"])
+#: Verbs of taking a thing somewhere oneself.
+_TAKE = frozenset(["take", "takes", "took", "drive", "drives", "drove", "bring", "brings",
+                   "brought", "deliver", "delivers", "delivered", "haul", "hauls", "run",
+                   "runs", "ship", "ships"])
+#: Words between a taking verb and its "to": its thing ("drive **the scrap springs from Bay 6
+#: over** to Fenwick Metals").
+_TAKE_REACH = 8
+
+
+def taken_or_collected(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where one text takes a thing "to" someone who, in the other,
+    collects it: "we **drive** the scrap springs … **to Fenwick** Metals" / "**Fenwick**
+    Metals **collects** them every Thursday" (the hundred-and-sixty-fifth set), "we **take**
+    the waste cooking oil **to Olleco**'s depot" / "**Olleco collects** the waste cooking oil"
+    (the hundredth). The one who carries it changed. Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if _COLLECT & set(x.tokens):
+            continue
+        fetchers = {stem(w) for i, t in enumerate(y.tokens) if t in _COLLECT
+                    for w in _doer_words(y.tokens, i)}
+        for who in _taken_to(x.tokens):
+            if who in fetchers:
+                found = f"taken to {who}", f"{who} collects"
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+def _taken_to(toks: tuple[str, ...]) -> set[str]:
+    """The stems of the first content word after each "to" a taking verb opens."""
+    out: set[str] = set()
+    for i, t in enumerate(toks):
+        if t not in _TAKE:
+            continue
+        for j in range(i + 1, min(len(toks) - 1, i + _TAKE_REACH + 1)):
+            if toks[j] == "to":
+                nxt = toks[j + 1] if toks[j + 1] not in ("the", "a", "an", "our") else (
+                    toks[j + 2] if j + 2 < len(toks) else "")
+                if content_word(nxt):
+                    out.add(stem(nxt))
+                break
+    return out
+
+
+def _doer_words(toks: tuple[str, ...], i: int) -> list[str]:
+    """The content words, three at most, right before the verb at ``i`` ("**Fenwick Metals**
+    collects")."""
+    out: list[str] = []
+    for k in range(i - 1, max(-1, i - 4), -1):
+        if not content_word(toks[k]):
+            break
+        out.append(toks[k])
+    return out

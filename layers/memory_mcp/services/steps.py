@@ -47,3 +47,44 @@ def _steps(f: Facets) -> frozenset[tuple[str, str]]:
         x, y = stem(toks[left]), stem(toks[right])
         out.add((y, x) if _JOINS[t] else (x, y))
     return frozenset(out)
+
+
+#: Words either side of a "first … then" read as its two stages: "go to the **Midway ranger
+#: station first, then to the main office**".
+_STAGE_SPAN = 10
+
+
+def swapped_stages(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's stages, b's stages) where each text says "X first, then Y" and a word of one
+    text's first stage is in the other's second, and the other way round: "lost-and-found items
+    go to the **Fairhollow main office first, then to Midway** ranger station" / "… to the
+    **Midway ranger station first, then to the main office in Fairhollow**" (the
+    hundred-and-fifty-fifth set). Else None."""
+    sa, sb = _stages(a.tokens), _stages(b.tokens)
+    if sa is None or sb is None:
+        return None
+    (first_a, then_a), (first_b, then_b) = sa, sb
+    moved_on, moved_back = first_a & then_b, then_a & first_b
+    if moved_on and moved_back:
+        x, y = min(moved_on), min(moved_back)
+        return f"{x} first, then {y}", f"{y} first, then {x}"
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _stages(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The content stems of the text's one "first … then" stages, each without the stems the
+    other has, or None."""
+    at = [i for i, t in enumerate(toks) if t == "then"]
+    if len(at) != 1:
+        return None
+    t = at[0]
+    f = next((i for i in range(t - 1, max(-1, t - _STAGE_SPAN - 1), -1) if toks[i] == "first"),
+             None)
+    if f is None:
+        return None
+    def _read(span: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(stem(w) for w in span if content_word(w) and number(w) is None)
+    before = _read(toks[max(0, f - _STAGE_SPAN):t])
+    after = _read(toks[t + 1:t + 1 + _STAGE_SPAN])
+    return before - after, after - before

@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import AUX, DETERMINERS
 from memory_mcp.services.lexicon import MONTHS, TIMES, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 
@@ -22,7 +23,7 @@ _EVERY = frozenset(["every", "all", "each", "any"])
 #: How many words after "every" the kinds may start.
 _EVERY_REACH = 3
 #: Prepositions before the place a stored rule is narrowed to ("**in** the city centre").
-_PLACE = frozenset(["in", "on", "within", "at", "along", "inside"])
+_PLACE = frozenset(["in", "on", "within", "at", "along", "inside", "for"])
 #: At most this many words after the preposition name the place.
 _PLACE_WORDS = 3
 _WHEN = frozenset([*TIMES, *WEEKDAYS, *MONTHS])
@@ -69,8 +70,11 @@ def _pairs(toks: tuple[str, ...]) -> list[tuple[str, str]]:
         elif t == "well" and 2 <= i < len(toks) - 2 and toks[i - 1] == "as" \
                 and toks[i + 1] == "as":
             out.append((toks[i - 2], toks[i + 2]))
-        elif t == "or" and 0 < i < len(toks) - 1 \
+        elif (t == "or" or (t == "and" and i == len(toks) - 2)) and 0 < i < len(toks) - 1 \
                 and _EVERY & set(toks[max(0, i - _EVERY_REACH - 1):i - 1]):
+            # "every N X or Y", and "every N, X and Y" closing the text ("every laser show,
+            # indoor and outdoor"); an "and" inside it mostly joins two clauses ("every Monday
+            # Hugh reads … and records …")
             out.append((toks[i - 1], toks[i + 1]))
         elif t == "both" and "and" in toks[i + 2:i + 4]:  # "on **both** the sheep **and** the
             # cattle line"
@@ -82,11 +86,19 @@ def _pairs(toks: tuple[str, ...]) -> list[tuple[str, str]]:
             and not (x[:1].isdigit() or y[:1].isdigit())]
 
 
+#: Words for every place there is ("handles all recall reviews **nationally**" / "… for the
+#: Northern region", the hundred-and-sixty-first set).
+_ANYWHERE = frozenset(["anywhere", "everywhere", "nationally", "nationwide", "worldwide",
+                       "globally", "countrywide"])
+
+
 def anywhere(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """("anywhere", b's place) where ``a`` says "anywhere" and ``b``, which does not, holds
-    "in"/"on"/"within" a place with a word ``a`` never says ("in the **barn**", "within
-    **mainland** Portugal"). Else None."""
-    if "anywhere" not in a.tokens or "anywhere" in b.tokens:
+    """("anywhere", b's place) where ``a`` says "anywhere" (or "nationally", …) and ``b``,
+    which says none of them, holds "in"/"on"/"within"/"for" a place with a word ``a`` never
+    says ("in the **barn**", "within **mainland** Portugal", "for the **Northern region**").
+    Else None."""
+    wide = _ANYWHERE & set(a.tokens)
+    if not wide or _ANYWHERE & set(b.tokens):
         return None
     said = {stem(t) for t in a.tokens}
     toks = b.tokens
@@ -101,7 +113,7 @@ def anywhere(a: Facets, b: Facets) -> tuple[str, str] | None:
                 break
             words.append(w)
         if words[:_PLACE_WORDS] and any(stem(w) not in said for w in words[:_PLACE_WORDS]):
-            return "anywhere", f"{t} {' '.join(words[:_PLACE_WORDS])}"
+            return min(wide), f"{t} {' '.join(words[:_PLACE_WORDS])}"
     return None
 
 
@@ -150,4 +162,33 @@ def one_of_all(a: Facets, b: Facets) -> tuple[str, str] | None:
                     if content_word(w) and stem(w) in whole:
                         found = f"the {t} {w}", whole[stem(w)]
                         return (found[1], found[0]) if flip else found
+    return None
+
+
+#: Words that open a rule's "whatever the size" ("**regardless of** condition", "**no matter**
+#: how little", "**irrespective of** the tier").
+_REGARDLESS = (("regardless", "of"), ("irrespective", "of"), ("no", "matter"))
+
+
+def regardless(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, "") where ``a`` holds its rule "whatever the X" or "regardless of X" and
+    ``b`` says no such thing: ``a`` widens a rule ``b`` states for what it names ("every
+    batch of crisps, **whatever the flavour**" / "every batch of **salt-and-vinegar**
+    crisps"; "every patient, **whatever their age**" / "all patients **over 40**"). Of 53
+    such requests in the first 160 forget sets, none rewords a stored fact. Else None."""
+    if _any_of(b.tokens) is not None:
+        return None
+    found = _any_of(a.tokens)
+    return None if found is None else (found, "(not said)")
+
+
+def _any_of(toks: tuple[str, ...]) -> str | None:
+    """The text's "whatever the X" (not "whatever's been left", a thing) or "regardless of
+    X", or None."""
+    for i, t in enumerate(toks[:-1]):
+        nxt = toks[i + 1]
+        if t == "whatever" and (nxt in DETERMINERS or content_word(nxt)) and nxt not in AUX:
+            return " ".join(toks[i:i + 3])
+        if (t, nxt) in _REGARDLESS:
+            return " ".join(toks[i:i + 3])
     return None
