@@ -138,3 +138,108 @@ def test_each_rule_reads_its_own_shape() -> None:
     assert crossed_clauses.crossed_clauses("Ann packs; Bo ships.", "Ann packs; Bo ships.") is None
     assert received.taken_or_collected(facets("we take the oil to Olleco."),
                                        facets("Olleco collects the oil.")) is not None
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    # "No. 3" is a number's label, not a denial
+    ("press 3, the Super Orloff intaglio, prints the new 20 note.",
+     "Intaglio press No. 3 (Super Orloff) prints the new 20-note."),
+    # "no higher than 1 m" is "at most 1 m"
+    ("building sandbag walls as a pyramid with a base three times the height, no higher than 1 "
+     "m.",
+     "Sandbag walls are built pyramid-style, with the base three times as wide as the wall is "
+     "high, up to a maximum height of 1 m."),
+])
+def test_readings_agree(request_text: str, stored: str) -> None:
+    assert "negation" not in _kinds(request_text, stored)
+
+
+def test_apart_from_reads_as_except() -> None:
+    a = facets("SFX stay in Japanese, apart from the Kodo Kids imprint.")
+    b = facets("SFX stay in Japanese, except in the Kodo Kids imprint.")
+    assert a.negations == b.negations == 1
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    ("We no longer need this: barrier gates are closed when the surge exceeds 1.5 m.",
+     "barrier gates are closed when the surge exceeds 1.5 m."),
+    ("We don't need the memory about picking basil only before 10 in the morning.",
+     "picking basil only before 10 in the morning."),
+    ("We no longer need the fact that skip traces run in the DRN portal, so forget it.",
+     "skip traces run in the DRN portal"),
+    ("We don't need to keep this: the bindings go onto the torque tester.",
+     "the bindings go onto the torque tester."),
+])
+def test_no_longer_needed_is_a_wrapper(text: str, fact: str) -> None:
+    assert agreement.strip_preamble(text) == fact
+
+
+def test_a_need_that_is_the_fact_stays() -> None:
+    text = "We no longer need couples to send their first-dance song two weeks ahead."
+    assert agreement.strip_preamble(text) == text
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    # a passive doer several words after its participle, against a subject it never names
+    ("the shift chemist checks the flux tank density at the start of every shift.",
+     "Flux tank (zinc ammonium chloride) density is checked at the start of every shift by the "
+     "dip team leader."),
+    # "done" is a participle: the stored clause has its doer, the request borrows another's
+    ("the describers do the final mixes themselves in Studio 1.",
+     "Describers record script drafts in Studio 2 (Pro Tools 2023.12); final mixes are done in "
+     "Studio 1 by sound engineer Tariq Noor."),
+])
+def test_another_doer(request_text: str, stored: str) -> None:
+    assert _kinds(request_text, stored) & {"role", "roles"}
+
+
+def test_the_same_doer_agrees() -> None:
+    assert not _kinds("the dip team leader checks the flux tank density at the start of every "
+                      "shift.",
+                      "Flux tank density is checked at the start of every shift by the dip team "
+                      "leader.") & {"role", "roles"}
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    # a route's ends read from its verbs
+    ("the carnival parade leaves Market Square at 13:00 and ends at Victoria Park.",
+     "The Eastgate Carnival parade leaves Victoria Park at 13:00 and reaches Market Square by "
+     "15:30.", "direction"),
+    ("the regionals bus leaves the Dayton Convention Center at 05:30.",
+     "Regionals are at the Dayton Convention Center on 14 February; the bus leaves the school "
+     "at 05:30.", "direction"),
+    # received from the one it ships for
+    ("we receive harness W-719 from Vantor Trucks every Tuesday at Dock 3.",
+     "Harness W-719 for Vantor Trucks ships every Tuesday from Dock 3.", "direction"),
+    # a text's length in other units, a price per another thing
+    ("critique submissions are capped at 3,000 characters.",
+     "Pieces submitted for critique are capped at 3,000 words and must be in the shared Google "
+     "Drive folder.", "unit"),
+    ("academic clients are billed £7.50 per page and trade publishers £9 per page.",
+     "Academic clients are billed £7.50 per 1,000 words; trade publishers pay £9 per 1,000 "
+     "words.", "unit"),
+    # a thing after its article, though the predicate reads the adjective as a verb
+    ("we play on Butterfly Europa 25 tables and table 3 has a warped top, so it's kept out of "
+     "league matches.",
+     "We play on Butterfly Europa 25 tables; table 3 has a wobbly leg, so keep it out of league "
+     "matches.", "word"),
+    # another purpose
+    ("during curing the fire is kept below 150 °C for the first 3 days to save firewood.",
+     "During curing, keep the fire below 150 °C for the first 3 days to drive moisture out "
+     "slowly.", "condition"),
+])
+def test_near_misses_of_the_second_batch(request_text: str, stored: str, kind: str) -> None:
+    assert kind in _kinds(request_text, stored)
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    ("the parade sets off from Victoria Park at 13:00 and gets to Market Square by 15:30.",
+     "The Eastgate Carnival parade leaves Victoria Park at 13:00 and reaches Market Square by "
+     "15:30."),
+    ("the reception shop sells 6 kg Calor propane bottles on an exchange-only basis.",
+     "Gas cylinders (Calor 6 kg propane) are sold from the reception shop, exchange only."),
+    ("pre-chemo bloods can't be older than 48 hours at treatment.",
+     "Pre-chemo bloods must be taken no more than 48 hours before treatment."),
+])
+def test_second_batch_rewordings_agree(request_text: str, stored: str) -> None:
+    assert agreement.conflicts(request_text, stored) == []

@@ -38,6 +38,7 @@ from memory_mcp.services import (
     parts,
     purposes,
     received,
+    route_ends,
     schedules,
     slots,
     steps,
@@ -203,6 +204,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
         or ours.us_turned(a, b) or direction.converse_verb(a, b) \
         or received.got_or_sent(a, b) or received.taken_or_collected(a, b) \
+        or received.received_or_shipped(a, b) or route_ends.other_route(a, b) \
         or crossed_pairs.crossed_pair(a, b) \
         or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
         or crossed_pairs.swapped_choice(a, b) or framed.swapped_shares(a, b) \

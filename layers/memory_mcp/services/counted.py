@@ -79,8 +79,14 @@ def _count_words(tokens: tuple[str, ...]) -> dict[float, str]:
 
 
 def _is_unit(word: str) -> bool:
-    """A unit of measure or time; not "pounds", which may be money ("50k pounds")."""
-    return word != "pounds" and (word in UNIT_DAYS or word in MEASURES or word in UNIT_SYMBOLS)
+    """A unit of measure or time, or of a text's length ("capped at 3,000 **characters**" /
+    "… 3,000 **words**", the hundred-and-seventieth set); not "pounds", which may be money
+    ("50k pounds")."""
+    return word != "pounds" and (word in UNIT_DAYS or word in MEASURES or word in UNIT_SYMBOLS
+                                 or word in _TEXT_UNITS)
+
+
+_TEXT_UNITS = frozenset(["words", "characters", "pages"])
 
 
 #: Words that open what a number is given per ("£18 **per** heel", "£18 **a** pair").
@@ -124,8 +130,8 @@ def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
             at = i + 4  # "a £20 card hold **per table**" / "a £20 **per person** card hold"
         else:
             continue
-        if tokens[at] in _MEASURE and at + 1 < len(tokens):
-            at += 1
+        if (tokens[at] in _MEASURE or number(tokens[at]) is not None) and at + 1 < len(tokens):
+            at += 1  # "per square **metre**", "per 1,000 **words**" (the hundred-and-seventieth)
         w = tokens[at]
         if w.isalpha() and content_word(w):
             out.setdefault(n, w)

@@ -82,13 +82,18 @@ deadline latest""".split())  # noqa: SIM905
 _BEFORE_PARTICIPLE = PASSIVE_AUX | frozenset(["and", "or"])
 
 
+#: Words a passive's participle may stand before its "by": "is **checked** at the start of
+#: every shift **by** the dip team leader" (the hundred-and-sixty-fourth set).
+_BY_REACH = 7
+
+
 def _doers(f: Facets) -> list[str]:
     """The words of each doer a passive names ("are calibrated each quarter **by our in-house
     maintenance team**", "must be analysed and signed **by the fill-station tech**")."""
     toks, out = f.tokens, []
     for i, t in enumerate(toks):
         if t != "by" or not any(participle(toks[p]) and p and toks[p - 1] in _BEFORE_PARTICIPLE
-                                for p in range(max(0, i - 4), i)):
+                                for p in range(max(0, i - _BY_REACH), i)):
             continue
         words: list[str] = []
         for w in toks[i + 1:i + 6]:
@@ -122,8 +127,11 @@ def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
 
     def one_word_each(x: str, y: str) -> bool:
         """"a **lawyer**" / "an **attorney**": a synonym as often as another doer; the
-        swapped-word rule reads single words where the sentences align."""
-        return " " not in x and " " not in y
+        swapped-word rule reads single words where the sentences align. "two **RNs**" / "by two
+        **registered nurses**": the one's initials."""
+        short, long_ = (x, y) if len(x) < len(y) else (y, x)
+        return (" " not in x and " " not in y) or short.removesuffix("s") == "".join(
+            w[0] for w in long_.split())
 
     if da and db:
         if one_word_each(da[0], db[0]):
@@ -136,8 +144,10 @@ def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
         if not doers or "by" in active.tokens:
             continue
         subject = " ".join(w for w in active.tokens[:subject_end(active)] if content_word(w))
-        if subject and unnamed(subject, pool_doer) and all(unnamed(d, pool_active)
-                                                           for d in doers) \
+        # the subject's head only: "the **shift** chemist" against "… of every **shift** by the
+        # dip team leader" is still another doer
+        if subject and unnamed(subject.rsplit(" ", 1)[-1], pool_doer) \
+                and all(unnamed(d, pool_active) for d in doers) \
                 and not one_word_each(subject, doers[0]):
             return (doers[0], subject) if flip else (subject, doers[0])
     return None

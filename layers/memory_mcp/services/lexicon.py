@@ -109,7 +109,7 @@ SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": 
                  # "**forecast**"
                  "follow": "next", "complet": "finish", "standbi": "backup", "rear": "back",
                  "faulti": "broken", "primari": "main", "entir": "whole",
-                 "predict": "forecast"}
+                 "predict": "forecast", "worker": "staff", "await": "wait", "hit": "reach"}
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
 ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",

@@ -100,3 +100,44 @@ def _doer_words(toks: tuple[str, ...], i: int) -> list[str]:
             break
         out.append(toks[k])
     return out
+
+
+#: Verbs of getting a thing, and of sending one.
+_RECEIVE = frozenset(["receive", "receives", "received", "receiving"])
+_SHIP = frozenset(["ship", "ships", "shipped", "send", "sends", "sent", "deliver", "delivers",
+                   "delivered", "dispatch", "dispatches", "dispatched"])
+
+
+def received_or_shipped(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where one text receives a thing "from" someone it ships "to" or
+    "for" in the other: "we **receive** harness W-719 **from Vantor** Trucks" / "harness W-719
+    **for Vantor** Trucks **ships** every Tuesday" (the hundred-and-seventy-first set). Else
+    None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if _SHIP & set(x.tokens) or _RECEIVE & set(y.tokens):
+            continue  # a text saying both ways: the reversed-route rules read it
+        sources = _after_verb(x.tokens, _RECEIVE, ("from",))
+        for who in sorted(sources & _after_verb(y.tokens, _SHIP, ("to", "for"), back=True)):
+            found = f"received from {who}", f"shipped for {who}"
+            return (found[1], found[0]) if flip else found
+    return None
+
+
+def _after_verb(toks: tuple[str, ...], verbs: frozenset[str], marks: tuple[str, ...],
+                back: bool = False) -> set[str]:
+    """The stems of the first content word after each of ``marks`` within ``_TAKE_REACH``
+    words of one of ``verbs`` (after it, or, with ``back``, before it as well: "harness W-719
+    **for** Vantor Trucks **ships**")."""
+    out: set[str] = set()
+    for i, t in enumerate(toks):
+        if t not in verbs:
+            continue
+        span = range(max(0, i - _TAKE_REACH) if back else i + 1, min(len(toks) - 1,
+                                                                     i + _TAKE_REACH + 1))
+        for j in span:
+            if toks[j] in marks:
+                nxt = toks[j + 1] if toks[j + 1] not in ("the", "a", "an", "our") else (
+                    toks[j + 2] if j + 2 < len(toks) else "")
+                if content_word(nxt):
+                    out.add(stem(nxt))
+    return out

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import re
 
+from memory_mcp.services import negated_bounds
 from memory_mcp.services.lexicon import (
     ABBREVIATIONS,
     CARDINALS,
     COMPACT_MEASURE,
     MEASURE_UNITS,
     MEASURES,
-    NEGATIONS,
     NUMBER_WORDS,
     SCALED,
     UNIT_DAYS,
@@ -29,6 +29,7 @@ from memory_mcp.services.lexicon import (
     WEEKDAYS,
     ZONES,
 )
+from memory_mcp.services.negated_bounds import starts_amount
 from memory_mcp.services.numerals import number
 from memory_mcp.services.short_times import but_day, per_hour, whenever, workweek
 from memory_mcp.services.spoken_numbers import compound
@@ -61,13 +62,11 @@ _CLOCK_END = re.compile(r"\d{1,2}(?::\d{2})?(?:am|pm)?|am|pm|a\.m|p\.m|noon|midn
 #: Two clock times joined by a hyphen ("18:00-19:00", "9am-5pm"): two times, as an en dash
 #: already writes them apart.
 _CLOCK_SPAN = re.compile(r"(\d{1,2}(?::\d{2})?(?:am|pm)?)-(\d{1,2}(?::\d{2})?(?:am|pm)?)")
-_BOUND = {"more": "most", "less": "least", "fewer": "least"}
 _MINUS = frozenset("-\u2212\u2013")  # hyphen-minus, minus sign, en dash
 _AMOUNT = re.compile(r"\d[\d,]*(?:\.\d+)?")
 #: Nouns a number and letter name one of ("seat 14C", "room 4F"), not a measure.
-_NUMBERED_PLACES = frozenset(["seat", "room", "row", "gate", "bay", "suite", "dock", "platform",
-                              "apartment", "flat", "unit", "level", "floor", "stand", "aisle",
-                              "shelf"])
+_NUMBERED_PLACES = frozenset("""seat room row gate bay suite dock platform apartment flat unit
+level floor stand aisle shelf""".split())  # noqa: SIM905
 
 
 _SPECIAL = frozenset(ABBREVIATIONS) | frozenset(ZONES) | frozenset(UNIT_SYMBOLS) | frozenset(
@@ -156,7 +155,7 @@ def expand(raw: list[str]) -> list[str]:
             out.append(token[:-1])  # "PRs" is the acronym "PR": one name, not another
         else:
             out.append(token)
-    return _bounds(_deadlines(_scaled(_bare_degrees(compound(per_hour(workweek(but_day(
+    return negated_bounds.bounds(_deadlines(_scaled(_bare_degrees(compound(per_hour(workweek(but_day(
         whenever(out)))))))))
 
 
@@ -219,28 +218,10 @@ def _periodic(word: str) -> bool:
     return word in UNIT_DAYS or single in WEEKDAYS or word in WEEKDAYS
 
 
-def _bounds(tokens: list[str]) -> list[str]:
-    """"no more than two" / "can't book more than two" → "at most two" (and "not less than" →
-    "at least"): a bound said with a negation is the bound, not a negated fact. The negation
-    must stand at most three words before "more than", with no other negation between."""
-    out = list(tokens)
-    for i in range(len(out) - 1):
-        word = out[i].lower()
-        if word in _BOUND and out[i + 1].lower() == "than":
-            for j in range(i - 1, max(i - 4, -1), -1):
-                neg = out[j].lower()
-                if neg in ("no", "not") or (neg in NEGATIONS and neg.endswith("n't")) \
-                        or neg == "cannot":
-                    out[j] = _unnegated(neg)
-                    out[i], out[i + 1] = "at", _BOUND[word]
-                    break
-    return [t for t in out if t]
-
-
 def _deadlines(tokens: list[str]) -> list[str]:
-    """"prior to", "ahead of", "in advance of" → "before"; "no later than 45 minutes before" →
-    "at least 45 minutes before", and "no later than 5pm" → "before 5pm": a deadline, not a
-    negation; "goes over 40" → "exceeds 40" (one verb for one bound)."""
+    """"prior to", "ahead of", "in advance of" → "before"; "apart from" → "except"; "no later
+    than 45 minutes before" → "at least 45 minutes before", and "no later than 5pm" → "before
+    5pm": a deadline, not a negation; "goes over 40" → "exceeds 40" (one verb for one bound)."""
     out: list[str] = []
     i = 0
     low = [t.lower() for t in tokens]
@@ -252,11 +233,14 @@ def _deadlines(tokens: list[str]) -> list[str]:
         elif low[i:i + 3] == ["in", "advance", "of"]:
             out.append("before")
             i += 3
+        elif low[i:i + 2] == ["apart", "from"]:
+            out.append("except")  # "apart from the Kodo Kids imprint" / "except in …"
+            i += 2
         elif low[i] in _PASSES and low[i + 1:i + 2] in (["over"], ["above"], ["past"]) \
-                and i + 2 < len(low) and _starts_amount(low[i + 2]):
+                and i + 2 < len(low) and starts_amount(low[i + 2]):
             out.append(_PASSES[low[i]])  # "gusts **go over** 40 mph" / "gusts **exceed** 40 mph"
             i += 2
-        elif low[i] in _PASSES_AN and i + 1 < len(low) and _starts_amount(low[i + 1]):
+        elif low[i] in _PASSES_AN and i + 1 < len(low) and starts_amount(low[i + 1]):
             out.append(_PASSES_AN[low[i]])  # "once wind **passes** 290 km/h"
             i += 1
         elif low[i:i + 3] == ["no", "later", "than"]:
@@ -276,21 +260,4 @@ _PASSES = {"go": "exceed", "goes": "exceeds", "went": "exceeded", "gone": "excee
            "going": "exceeding", "rise": "exceed", "rises": "exceeds", "rose": "exceeded",
            "rising": "exceeding", "get": "exceed", "gets": "exceeds", "got": "exceeded",
            "getting": "exceeding"}
-
-_PASSES_AN = {"pass": "exceed", "passes": "exceeds", "passed": "exceeded",
-              "passing": "exceeding"}
-
-
-def _starts_amount(word: str) -> bool:
-    """A number in digits or words (or a currency sign before one) starts ``word``."""
-    return word[:1].isdigit() or word[:1] in "$€£" or word in NUMBER_WORDS
-
-
-def _unnegated(word: str) -> str:
-    """"can't" → "can", "cannot" → "can", "not" / "no" → "" (dropped)."""
-    if word == "cannot":
-        return "can"
-    if word.endswith("n't"):
-        stem = word[:-3]
-        return {"wo": "will", "ca": "can", "sha": "shall"}.get(stem, stem)
-    return ""
+_PASSES_AN = {"pass": "exceed", "passes": "exceeds", "passed": "exceeded", "passing": "exceeding"}

@@ -103,7 +103,9 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if _reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"
             return x, y
         if (predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}) \
-                and not _in_subjects(a, b, xs, ys) and not _verb_follows(a, b, xs, ys):
+                and not _in_subjects(a, b, xs, ys) and not _verb_follows(a, b, xs, ys) \
+                and not (_opened(a, xs) and _opened(b, ys)):  # "has **a warped top**" / "has
+            # **a wobbly leg**": a thing after its article, whatever the predicate reads
             # the verb reworded ("go" / "are shipped", "is in charge of" / "manages"), unless
             # a word after a preposition changed as well: "shut on Mondays **for filming**" /
             # "closed on Mondays **for cleaning**" is another purpose, not only another verb
@@ -117,6 +119,12 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if found is not None:
             return found
     return _head_swap(a, b, wa, wb, lone_a, lone_b, ops)
+
+
+def _opened(f: Facets, xs: list[tuple[int, str]]) -> bool:
+    """Whether an article stands right before the words ``xs`` start at."""
+    at = xs[0][0]
+    return at > 0 and f.tokens[at - 1] in ("a", "an", "the")
 
 
 def _family(xs: list[tuple[int, str]], ys: list[tuple[int, str]]) -> bool:

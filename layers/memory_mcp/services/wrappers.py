@@ -104,6 +104,9 @@ _REASON = r"(?:(?:that|this|it|we)\b[^:;.]{0,60}?,\s*(?:so\s+)?)"
 _CHANGED = (r"(?:(?:that|this|it|we)\b[^:;.]{0,40}?\b(?:changed|sorted|moved|reorgani[sz]ed"
             r"|outdated|wrong|updated|switched|stopped|gone|no\s+longer|not\s+true)\b"
             r"[^:;.]{0,30}?,\s*(?:so\s+)?)")
+#: "We no longer need this:", "We don't need the memory about …", "We don't need to keep
+#: this:" (20 of 28 such requests in the first 166 forget sets kept their wrapper).
+_NO_NEED = r"(?:we\s+)?(?:no\s+longer|don['\u2019]t|do\s+not)\s+need\s+(?:to\s+keep\s+)?"
 _LABEL = re.compile(
     r"^\s*(?:" + _VERDICT + r"[^:;.\u2013\u2014]{0,40}?(?:,\s*(?:so\s+)?(?:please\s+)?" + _ASK
     + r"(?:\s+(?:it|this|that))?)?\s*[:\u2013\u2014]\s*"
@@ -112,7 +115,9 @@ _LABEL = re.compile(
     r"|" + _CHANGED + r"?(?:please\s+)?" + _ASK + r"\s+(?:(?:the\s+|this\s+)?(?:[a-z][\w-]*\s+)?"
     + _KIND
     + r"\s+(?:that|about|to|saying|of)|that)\s+"
-    r"|" + _CHANGED + r"(?:please\s+)?" + _ASK + r"\s+)", re.IGNORECASE)
+    r"|" + _CHANGED + r"(?:please\s+)?" + _ASK + r"\s+"
+    r"|" + _NO_NEED + r"(?:(?:this|that|it)(?:\s+any\s?more)?\s*[:\u2013\u2014]\s*"
+    r"|(?:the\s+)?" + _KIND + r"\s+(?:that|about|saying)\s+))", re.IGNORECASE)
 
 
 def _unwrap(text: str) -> str:
@@ -131,5 +136,5 @@ _ASKED = re.compile(r"\s*(?:can|could|would|will)\s+you\b", re.IGNORECASE)
 
 
 #: The request said after the fact: "… through the Shopify checkout **- forget this**".
-_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(.]\s*(?:please\s+)?(?:forget|remove|delete|drop)"
+_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(.]\s*(?:so\s+)?(?:please\s+)?(?:forget|remove|delete|drop)"
                         r"(?:\s+(?:this|that|it))?(?:\s+please)?\s*[.!)]*\s*$", re.IGNORECASE)
