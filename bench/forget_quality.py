@@ -75,7 +75,8 @@ WRITTEN_APART = (
     "hundredfiftyninth", "hundredsixtieth", "hundredsixtyfirst", "hundredsixtysecond",
     "hundredsixtythird", "hundredsixtyfourth", "hundredsixtyfifth", "hundredsixtysixth",
     "hundredsixtyseventh", "hundredsixtyeighth", "hundredsixtyninth", "hundredseventieth",
-    "hundredseventyfirst", "hundredseventysecond",
+    "hundredseventyfirst", "hundredseventysecond", "hundredseventythird", "hundredseventyfourth",
+    "hundredseventyfifth", "hundredseventysixth", "hundredseventyseventh", "hundredseventyeighth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
