@@ -10,6 +10,7 @@ import pytest
 from memory_mcp.services import (
     agreement,
     blocks,
+    clauses,
     crossed_clauses,
     received,
     steps,
@@ -243,3 +244,50 @@ def test_near_misses_of_the_second_batch(request_text: str, stored: str, kind: s
 ])
 def test_second_batch_rewordings_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(request_text, stored) == []
+
+
+@pytest.mark.parametrize(("request_text", "stored"), [
+    # a subject borrowed from the other clause, its verb said another way
+    ("the junior troupe twirls 28-inch Star Line batons.",
+     "Senior majorettes use 28-inch Star Line batons; the junior troupe uses 24-inch."),
+    ("the front ensemble does its 45-minute warm-up in lot C before each show.",
+     "The battery warms up for 45 minutes before each show in lot C; the front ensemble warms "
+     "up separately next to the stands."),
+])
+def test_a_subject_borrowed_from_the_other_clause(request_text: str, stored: str) -> None:
+    assert "roles" in _kinds(request_text, stored)
+
+
+def test_the_clause_own_subject_agrees() -> None:
+    assert not clauses.subject_borrowed(
+        "Senior majorettes use 28-inch Star Line batons",
+        frozenset(["junior"]), facets("senior majorettes twirl 28-inch batons with the junior "
+                                      "troupe."))
+
+
+def test_out_for_repair_is_out_of_service() -> None:
+    assert "opposite" in _kinds("standpipe SP-04 is back in service.",
+                                "Standpipe SP-04 is out for repair; use SP-06 until it's back.")
+
+
+@pytest.mark.parametrize(("request_text", "stored", "kind"), [
+    # "the first Saturday" is no hour of the other text's "13:00"
+    ("the spring seed swap is on the first Saturday of February at St Aidan's church hall.",
+     "Spring seed swap: second Saturday of February, St Aidan's church hall, 10:00-13:00.",
+     "number"),
+    # a recipe's spoons
+    ("felting soap solution is 1 teaspoon of olive oil soap per litre of warm water.",
+     "Wet felting soap solution: 1 tablespoon of olive oil soap per litre of warm water.",
+     "unit"),
+    # the converse verb, past its particle and article
+    ("Margaret Ellery borrows the spare lace pillows and has to return them within 4 weeks.",
+     "Margaret Ellery lends out the spare lace pillows; they must come back within 4 weeks.",
+     "direction"),
+])
+def test_near_misses_of_the_third_batch(request_text: str, stored: str, kind: str) -> None:
+    assert kind in _kinds(request_text, stored)
+
+
+def test_an_hour_still_matches_a_clock_time() -> None:
+    assert "number" not in _kinds("the shop closes at 6 on Saturdays.",
+                                  "The shop closes at 18:00 on Saturdays.")

@@ -226,10 +226,13 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     if not out and not wording.is_long(request, stored):
         if (part := clauses.restated_clause(stored, a)) is not None:
             out = conflicts(request, part)  # the one clause the request restates, read alone
-        elif (lent := clauses.borrowing_clause(stored, a)) is not None and any(
+        elif ((lent := clauses.borrowing_clause(stored, a)) is not None and any(
                 c.kind in _SWAPS and any(w in c.detail for w in lent[1])
-                for c in conflicts(request, lent[0])):  # a word of another clause stands in
-            # the place of one of the clause the request restates: two clauses joined
+                for c in conflicts(request, lent[0]))) or (
+                (lent := clauses.borrowing_clause(stored, a, own_verb=True)) is not None
+                and clauses.subject_borrowed(lent[0], lent[1], a)):
+            # a word of another clause stands in the place of one of the clause the request
+            # restates: two clauses joined
             out.append(Conflict("roles", True, f'words of two clauses joined: {_q(sorted(lent[1]))}'))
     return out
 

@@ -21,11 +21,14 @@ forget sets: no rewording forgotten before is refused by it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from memory_mcp.services.facets import Facets, facets
+from memory_mcp.services.grammar import predicates
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.wording import subject_end
 
 #: Words that start a new subject after "and" / "but".
 _SUBJECTS = frozenset("the everyone everybody nobody we they he she our their".split())  # noqa: SIM905
@@ -105,7 +108,8 @@ def _segments(text: str) -> list[str]:
 _OUTSIDE = 2
 
 
-def borrowing_clause(rb: str, a: Facets) -> tuple[str, frozenset[str]] | None:
+def borrowing_clause(rb: str, a: Facets, *, own_verb: bool = False
+                     ) -> tuple[str, frozenset[str]] | None:
     """(the clause of the stored ``rb`` the request ``a`` restates, the request's words that
     only another clause has) when the request is that one clause but for a word or two it takes
     from another: "the **monitor** engineer mixes on the SD12" against "FOH engineer Sam Ortiz
@@ -114,8 +118,15 @@ def borrowing_clause(rb: str, a: Facets) -> tuple[str, frozenset[str]] | None:
     parts = pieces(rb, r";\s*|,\s+(?:and|then)\s+")  # ", then moves to the Ashby site"
     if len(parts) < 2:
         return None
-    words = {t: stem(t) for t in a.tokens if content_word(t)}
-    at, outside, others = _closest(parts, set(words.values()))
+    # with ``own_verb``, the request's verb may be another word for the clause's ("the
+    # junior troupe **twirls** 28-inch batons" / "senior majorettes **use** 28-inch batons"),
+    # and a hyphenated word is read in its parts ("its 45-minute **warm-up**" / "**warms up**")
+    verbs = {a.tokens[i] for i in predicates(a) if i and content_word(a.tokens[i - 1])} \
+        if own_verb else set()
+    words = {p: stem(p) for t in a.tokens if content_word(t) and t not in verbs
+             for p in (t.split("-") if own_verb and "-" in t[1:] else (t,))
+             if content_word(p)}
+    at, outside, others = _closest(parts, set(words.values()), _part_stems if own_verb else None)
     borrowed = frozenset(t for t, s in words.items() if s in others)
     if not borrowed or outside > _OUTSIDE:
         return None
@@ -124,6 +135,19 @@ def borrowing_clause(rb: str, a: Facets) -> tuple[str, frozenset[str]] | None:
         return None  # a number of another clause: the request says both ("stop lines 300 mm,
         # give-way lines 200 mm")
     return parts[at], borrowed
+
+
+def subject_borrowed(clause: str, borrowed: frozenset[str], a: Facets) -> bool:
+    """Whether the request ``a`` opens with the words it borrows, as its subject, and says no
+    word of the subject of the ``clause`` it restates: "the **front ensemble** does its
+    warm-up in lot C" / "**The battery** warms up … in lot C; the front ensemble warms up
+    separately" (the hundred-and-sixty-ninth set), another one doing the clause's act."""
+    mine = a.tokens[:subject_end(a)]
+    if not mine or not all(w in mine for w in borrowed):
+        return False
+    c = facets(clause)
+    theirs = {stem(t) for t in c.tokens[:subject_end(c)] if content_word(t)}
+    return bool(theirs) and not theirs & {stem(t) for t in a.tokens}
 
 
 def restated_clause(rb: str, a: Facets) -> str | None:
@@ -146,10 +170,11 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     return parts[at]
 
 
-def _closest(parts: list[str], mine: set[str]) -> tuple[int, int, set[str]]:
+def _closest(parts: list[str], mine: set[str],
+             reader: Callable[[str], set[str]] | None = None) -> tuple[int, int, set[str]]:
     """(the clause sharing most of the request's stems ``mine``, how many of ``mine`` it
     lacks, the stems only the other clauses have)."""
-    stems = [_stems(p) for p in parts]  # each clause read once
+    stems = [(reader or _stems)(p) for p in parts]  # each clause read once
     at = max(range(len(parts)), key=lambda k: len(mine & stems[k]))
     others = set().union(*(s for k, s in enumerate(stems) if k != at)) - stems[at]
     return at, len(mine - stems[at]), others
@@ -174,3 +199,9 @@ def pieces(text: str, breaks: str = r";\s*") -> list[str]:
 
 def _stems(text: str) -> set[str]:
     return {stem(t) for t in facets(text).tokens if content_word(t)}
+
+
+def _part_stems(text: str) -> set[str]:
+    """``_stems`` with each hyphenated word's parts as well ("**28-inch**" says "inch")."""
+    return _stems(text) | {stem(p) for t in facets(text).tokens if "-" in t[1:]
+                           for p in t.split("-") if content_word(p)}

@@ -86,7 +86,8 @@ def _is_unit(word: str) -> bool:
                                  or word in _TEXT_UNITS)
 
 
-_TEXT_UNITS = frozenset(["words", "characters", "pages"])
+_TEXT_UNITS = frozenset(["words", "characters", "pages", "teaspoon", "teaspoons", "tablespoon",
+                         "tablespoons"])  # and a recipe's spoons ("1 teaspoon of soap", the 174th)
 
 
 #: Words that open what a number is given per ("£18 **per** heel", "£18 **a** pair").

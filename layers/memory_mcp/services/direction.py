@@ -261,15 +261,26 @@ def converse_verb(a: Facets, b: Facets) -> tuple[str, str] | None:
     tb = b.tokens
     for j in range(1, len(tb) - 1):
         found = _way(tb[j])
-        if found is not None and content_word(tb[j - 1]) and content_word(tb[j + 1]):
-            sides.setdefault((tb[j - 1], stem(tb[j + 1])), (tb[j], found))
+        thing = _thing_after(tb, j)
+        if found is not None and content_word(tb[j - 1]) and thing:
+            sides.setdefault((tb[j - 1], thing), (tb[j], found))
     ta = a.tokens
     for i in range(1, len(ta) - 1):
         found = _way(ta[i])
-        other = sides.get((ta[i - 1], stem(ta[i + 1])))
+        other = sides.get((ta[i - 1], _thing_after(ta, i)))
         if found is not None and other is not None and other[1] is not found:
             return ta[i], other[0]
     return None
+
+
+def _thing_after(toks: tuple[str, ...], j: int) -> str:
+    """The stem of the first content word after the verb at ``j``, past its particle and
+    article ("Margaret **lends out the spare** lace pillows" / "… **borrows the spare** …", the
+    hundred-and-seventy-fourth set); "" if none."""
+    k = j + 1
+    while k < len(toks) and (toks[k] in DETERMINERS or toks[k] in ("out", "back", "up")):
+        k += 1
+    return stem(toks[k]) if k < len(toks) and content_word(toks[k]) else ""
 
 
 def _way(word: str) -> frozenset[str] | None:

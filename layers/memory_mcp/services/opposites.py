@@ -88,6 +88,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if y in ("service", "use") and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
             out.append(f"{x}_{y}".replace("of_", "out_of_"))  # "kept **in service**" /
             # "retired", "taken **out of service**", "back **in use**" / "**out of use**"
+        elif (x, y) == ("out", "for") and tokens[i + 2:i + 3] in (("repair",), ("repairs",)):
+            out.append("out_of_service")  # "SP-04 is **out for repair**" / "back in service"
         out.extend(form for firsts, seconds, third, form in WORD_PAIRS
                    if x in firsts and y in seconds and (not third or tokens[i + 2:i + 3] == (third,)))
         if y == "hours":

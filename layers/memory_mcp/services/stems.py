@@ -105,8 +105,10 @@ PARTICIPLES = {"fed": "feed", "led": "lead", "sent": "send", "paid": "pay", "hel
                "worn": "wear", "thrown": "throw", "flown": "fly", "grown": "grow",
                "swept": "sweep", "dealt": "deal", "sought": "seek"}  # "mixes are **done** by"
 #: Irregular participles stemmed as their verb: "**sold** at the gate" / "we **sell** them at the
-#: gate" (the forget sets' rewordings change tense freely). Not "led", which is also "LED".
-_IRREGULAR = {w: "fli" if v == "fly" else v for w, v in PARTICIPLES.items() if w != "led"}
+#: gate" (the forget sets' rewordings change tense freely). Not "led", which is also "LED", nor
+#: "built" and "driven", whose verbs' stems are places' ("building", "the shared drive").
+_IRREGULAR = {w: "fli" if v == "fly" else v for w, v in PARTICIPLES.items()
+              if w not in ("led", "built", "driven")}
 
 
 def verb_stem(word: str) -> str:

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.lexicon import NEGATIONS, ORDINAL, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word
 from memory_mcp.services.wording import subject_end
@@ -60,8 +60,9 @@ def within(x: Facets, y: Facets) -> bool:
         return False
     extra = x.numbers - y.numbers
     return not extra or (extra <= hours(y.numbers) and not any(
-        number(t) in extra and i + 1 < len(x.tokens) and content_word(x.tokens[i + 1])
-        and x.tokens[i + 1] not in TIMES and x.tokens[i + 1].replace(".", "") not in _CLOCK
+        number(t) in extra and (ORDINAL.fullmatch(t) or (  # "the **first** Saturday" is no hour
+            i + 1 < len(x.tokens) and content_word(x.tokens[i + 1])
+        and x.tokens[i + 1] not in TIMES and x.tokens[i + 1].replace(".", "") not in _CLOCK))
         for i, t in enumerate(x.tokens)))
 
 
