@@ -83,10 +83,7 @@ def _taken_to(toks: tuple[str, ...]) -> set[str]:
             continue
         for j in range(i + 1, min(len(toks) - 1, i + _TAKE_REACH + 1)):
             if toks[j] == "to":
-                nxt = toks[j + 1] if toks[j + 1] not in ("the", "a", "an", "our") else (
-                    toks[j + 2] if j + 2 < len(toks) else "")
-                if content_word(nxt):
-                    out.add(stem(nxt))
+                out |= _named_after(toks, j)
                 break
     return out
 
@@ -136,8 +133,13 @@ def _after_verb(toks: tuple[str, ...], verbs: frozenset[str], marks: tuple[str, 
                                                                      i + _TAKE_REACH + 1))
         for j in span:
             if toks[j] in marks:
-                nxt = toks[j + 1] if toks[j + 1] not in ("the", "a", "an", "our") else (
-                    toks[j + 2] if j + 2 < len(toks) else "")
-                if content_word(nxt):
-                    out.add(stem(nxt))
+                out |= _named_after(toks, j)
     return out
+
+
+def _named_after(toks: tuple[str, ...], j: int) -> set[str]:
+    """The stem of the content word after the word at ``j``, past one article ("to **the**
+    Olleco depot"), as a set of one; empty when no content word follows."""
+    nxt = toks[j + 1] if toks[j + 1] not in ("the", "a", "an", "our") else (
+        toks[j + 2] if j + 2 < len(toks) else "")
+    return {stem(nxt)} if content_word(nxt) else set()
