@@ -23,8 +23,10 @@ from memory_mcp.services.runtime import Runtime
     ("Junior architects must have their details checked by the project director before issue.",
      "Junior architects must have their details checked by a project architect before issue.",
      "word"),
+    # read as another purpose since "for" and a noun of an act ending the text is one (the
+    # hundred-and-eightieth set's "for recalibration" / "for analysis")
     ("the Egyptian gallery is shut on Mondays for filming",
-     "The Egyptian gallery is closed on Mondays for cleaning.", "word"),
+     "The Egyptian gallery is closed on Mondays for cleaning.", "condition"),
     ("Rack B12 is capped at 8 kW", "Rack B12 is capped at 8 litres", "unit"),
     # the tenth set's first run
     ("Door access cards are revoked through the Nexudus admin panel.",

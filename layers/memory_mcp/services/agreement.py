@@ -181,7 +181,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or widened.both_kinds(a, b) or widened.both_kinds(b, a)
                          or widened.anywhere(a, b) or widened.anywhere(b, a)
                          or widened.only_or_everyone(a, b) or widened.one_of_all(a, b)
-                         or widened.regardless(a, b)),
+                         or widened.regardless(a, b) or widened.only_listed(a, b)),
                         ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
@@ -189,15 +189,15 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
     condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
-        or conditions.added_bound(a, b) or schedules.added_clock(a, b) \
-        or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
-        or anchors.unit_or_event(a, b) or schedules.added_days(a, b) \
-        or purposes.other_purpose(a, b) or conditioned.other_clause(request, stored)
+        or conditions.added_bound(a, b) or schedules.added_clock(a, b) or anchors.other_event(
+            a, b) or anchors.value_or_words(a, b) or anchors.unit_or_event(a, b) \
+        or schedules.added_days(a, b) or purposes.other_purpose(a, b) \
+        or purposes.added_reason(a, b) or conditioned.other_clause(request, stored)
     if condition is not None:  # "only for charities" / "only on income support": two rules
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
     role = jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) or jobs.role_head(a, b) \
-        or doers.other_doer(a, b) or turned.named_doer(a, b)
+        or doers.other_doer(a, b) or turned.named_doer(a, b) or jobs.holder(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \

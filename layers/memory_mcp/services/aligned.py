@@ -34,7 +34,29 @@ _SIDE = SIDE
 def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The first other thing in the same slot of the same sentence that this module's reads
     find, or another place the sentence opens with (``sited``)."""
-    return in_place(a, b) or leading(a, b) or between(a, b) or sited.opened_place(a, b)
+    return in_place(a, b) or leading(a, b) or between(a, b) or sited.opened_place(a, b) \
+        or with_other(a, b)
+
+
+def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's word, b's word): another bare noun after the same "with", "using" or "by",
+    before the same two words or the text's end, where the stored text says more before it:
+    "tops up the Hollins Wood feeders **with maize** every Tuesday" / "tops up the pheasant
+    feeders on the Hollins Wood drive **with wheat** every Tuesday" (the hundred-and-eighty-
+    third set). Another material or tool; the words before differ, so ``in_place`` misses it."""
+    ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
+    stems_a, stems_b = _stems(a.tokens), _stems(b.tokens)
+    for i in range(1, len(a.tokens)):
+        x = ta[i]
+        if ta[i - 1] not in _WITH or not noun(x) or stem(x) in stems_b or x in _WHEN:
+            continue
+        for j in range(1, len(b.tokens)):
+            y = tb[j]
+            if tb[j - 1] == ta[i - 1] and ta[i + 1:i + 1 + _SIDE] == tb[j + 1:j + 1 + _SIDE] \
+                    and noun(y) and stem(y) not in stems_a and y not in _WHEN \
+                    and not (x.startswith(y) or y.startswith(x)):
+                return x, y
+    return None
 
 
 def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -137,7 +159,8 @@ def _placed(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_IN.get(w, w) for w in words)
 
 
-_IN = {"at": "in", "on": "in", "inside": "in"}
+_IN = {"at": "in", "on": "in", "inside": "in", "an": "a"}  # "with **an** infrared
+# thermometer" / "with **a** thermocouple probe"
 #: Prepositions before a word and the thing ("fed **with unpasteurised** cider" / "… red
 #: wine", the hundred-and-sixty-first set).
 _WITH = frozenset(["with", "using", "by"])
@@ -146,7 +169,7 @@ _WITH = frozenset(["with", "using", "by"])
 def _ended(x: str, y: str) -> bool:
     """Whether one text ends where the other goes on to another clause: "… goggles in the
     **bottling hall**" / "… goggles in the **grinding room**, because capsaicin dust …"."""
-    return (x == "$" and y in _NEXT) or (y == "$" and x in _NEXT)
+    return (x == "$" and y in _ON) or (y == "$" and x in _ON)
 
 
 def _other_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets) -> bool:
@@ -191,6 +214,11 @@ def _thing(words: tuple[str, ...]) -> set[str]:
 _START = ("^", "^")
 _END = ("$", "$")
 _NEXT = CLAUSE_BREAKS | frozenset(["never", "not"])
+#: Words the longer text may go on with where the other ends: another clause, or a time or
+#: a place after the thing ("with a thermocouple probe" / "with an infrared thermometer
+#: **before** anyone walks", the hundred-and-ninetieth set).
+_ON = _NEXT | frozenset(["before", "after", "until", "from", "with", "at", "in", "on", "by",
+                         "for", "to"])
 _THE = frozenset(["the", "a", "an", "our", "their", "its", "his", "her", "your", "my"])
 _WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *MONTHS])
 #: At most this many words make either thing ``between`` compares.

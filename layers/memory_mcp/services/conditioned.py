@@ -17,6 +17,7 @@ import re
 
 from memory_mcp.services.conditions import compared
 from memory_mcp.services.lexicon import COMMON_VERBS, MEASURES, UNIT_SYMBOLS
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import stem
 from memory_mcp.services.wording import is_long
 
@@ -50,13 +51,14 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
     words_a, words_b = _words(ra), _words(rb)
     for opener, xs, text_a in clauses_a:
         for other, ys, text_b in clauses_b:
+            measured = _measured_apart(text_a, text_b, ra, rb)  # the number: one more
             if opener != other or not ({stem(w) for w in xs} & {stem(w) for w in ys}
                                        or _NUMBER.findall(text_a) == _NUMBER.findall(text_b)
-                                       != []):
+                                       != [] or measured):
                 continue  # about the same thing, or the same amount: "if thunder is heard
                 # **within 10** miles" / "if lightning is seen **within 10** miles"
             only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
-            if (only_a and only_b and len(only_a) + len(only_b) >= _UNSEEN_MIN) \
+            if (only_a and only_b and len(only_a) + len(only_b) + measured >= _UNSEEN_MIN) \
                     or _joined(text_a, words_b) or _joined(text_b, words_a):
                 return text_a, text_b
     return None
@@ -104,6 +106,18 @@ def _joined(clause: str, other: tuple[set[str], list[str]]) -> bool:
     anemometer reads above 30 mph **and it is raining**" holds under both at once."""
     found = _AND_STATE.search(clause)
     return found is not None and bool(_unseen([found.group(1)], other))
+
+
+def _measured_apart(text_a: str, text_b: str, ra: str, rb: str) -> bool:
+    """"cancelled **if it rains**" / "**If wind exceeds 40 mph**, … is cancelled": one
+    condition is a measured threshold whose number the other text never states, and the
+    other names no amount at all: two triggers, though their clauses share no word (the
+    hundred-and-eighty-third set)."""
+    nums_a, nums_b = _NUMBER.findall(text_a), _NUMBER.findall(text_b)
+    if bool(nums_a) == bool(nums_b):
+        return False
+    other = rb if nums_a else ra  # no amount anywhere, in digits or words ("three nights")
+    return not any(number(w) is not None for w in _WORD.findall(other.lower()))
 
 
 def _clauses(text: str) -> list[tuple[str, list[str], str]]:

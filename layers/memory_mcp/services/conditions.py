@@ -12,7 +12,7 @@ may enter" / "entry is restricted to staff holding a blue badge").
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, PRONOUNS, predicates
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, PRONOUNS, gerund, predicates, verb_like
 from memory_mcp.services.lexicon import COMMON_VERBS, CURRENCIES, MONTHS, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.slots import UNIVERSALS
@@ -236,7 +236,8 @@ def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
         after_every = i > 0 and tx[i - 1] in UNIVERSALS
         if not (in_subject or after_every) or not (content_word(mod) and content_word(noun)) \
                 or i in verbs_x or stem(mod) in y.stems \
-                or pool_y.has(mod, 0.75) or not mod.isalpha() or _verb_like(tx, i) \
+                or pool_y.has(mod, 0.75) or not mod.isalpha() or verb_like(tx, i) \
+                or gerund(tx, i) \
                 or _shortened(mod, noun, y) or (i == 0 and _instruction(mod, y)) \
                 or mod in OWN_RULES or noun in OWN_RULES:  # "**prod** Nord Pool API key",
             # "working **hours**": the environment and time rules read those
@@ -246,26 +247,12 @@ def _narrowing(x: Facets, y: Facets) -> tuple[str, str] | None:
                 continue
             bare = j == 0 or not content_word(ty[j - 1]) or (
                 i > 0 and stem(ty[j - 1]) == stem(tx[i - 1]) and mod not in _BOUNDS
-                and not _verb_like(ty, j))  # "Payments **risk** team" / "Payments team":
+                and not verb_like(ty, j))  # "Payments **risk** team" / "Payments team":
             # the modifier put between the same words
             if bare and ((in_subject and j <= end_y) or (after_every and j and ty[j - 1] in
                                                          UNIVERSALS)):
                 return f"{mod} {noun}", t
     return None
-
-
-def _verb_like(toks: tuple[str, ...], i: int) -> bool:
-    """A word that may be a verb rather than a modifier: after a pronoun ("we **keep** raw
-    data"), a third-person form ("the team **checks** customer returns"), or a common verb
-    after a plural that starts the text ("Authors **receive** royalty statements"; not
-    "Payments **risk** team"). An instruction's first word ("**Keep** galley logs …") is not
-    read as a verb: "**Store** managers approve refunds" / "Managers approve refunds" has the
-    same form, and that pair is two facts (the safe side)."""
-    word = toks[i]
-    return any(t in PRONOUNS for t in toks[max(0, i - 2):i]) or (
-        word.endswith("s") and not word.endswith("ss")) or (
-        i == 1 and toks[0].endswith("s") and not toks[0].endswith("ss")
-        and word in COMMON_VERBS)
 
 
 def _shortened(word: str, noun: str, other: Facets) -> bool:

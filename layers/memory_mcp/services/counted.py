@@ -151,7 +151,17 @@ def other_measure(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 def _named_measures(f: Facets) -> frozenset[str]:
-    return frozenset(t for t in f.tokens if t in MEASURES)
+    """The measures a text names in whole words, one spelling each ("in **centimetres**",
+    "in **inches**", the hundred-and-eighty-ninth set); symbols alone ("l", "ft") are left
+    out, as they name other things without a number."""
+    return frozenset(_WORDED.get(t) or (UNIT_SYMBOLS.get(t, t) if len(t) > _SYMBOL else t)
+                     for t in f.tokens if t in MEASURES or t in _WORDED
+                     or (t in UNIT_SYMBOLS and len(t) > _SYMBOL))
+
+
+_WORDED = {"inch": "inches", "inches": "inches", "yard": "yards", "yards": "yards",
+           "ounce": "ounces", "ounces": "ounces"}
+_SYMBOL = 4  # "kg", "km/h": symbols; "metre", "centimetres": words
 
 
 def bound_or_range(a: Facets, b: Facets) -> tuple[str, str, bool] | None:

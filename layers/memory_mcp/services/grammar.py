@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from memory_mcp.services.facets import Facets, opens_order
-from memory_mcp.services.lexicon import NEGATIONS
+from memory_mcp.services.lexicon import COMMON_VERBS, NEGATIONS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word
 
@@ -174,3 +174,30 @@ def verb_s(word: str) -> bool:
     """Reads as a third-person verb ("approves", "runs"; not "access", "tinnitus", "status",
     "analysis", "logistics", "various")."""
     return word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
+
+
+def gerund(toks: tuple[str, ...], i: int) -> bool:
+    """"**restricting** learners to the treble until …", "Brennan **delivering** dumpers free
+    …": a request that names its fact as an -ing clause (what is left of "Forget the note
+    about …"), whose -ing word is the verb the stored text states another way, not a
+    modifier of the noun after it. Only with no auxiliary in that clause: "**Parking** permits
+    are issued at reception" keeps its modifier."""
+    word = toks[i]
+    if not (word.endswith("ing") and len(word) > 5):
+        return False
+    end = next((k for k in range(i, len(toks)) if toks[k] in CLAUSE_BREAKS), len(toks))
+    return not any(t in AUX for t in toks[:end])
+
+
+def verb_like(toks: tuple[str, ...], i: int) -> bool:
+    """A word that may be a verb rather than a modifier: after a pronoun ("we **keep** raw
+    data"), a third-person form ("the team **checks** customer returns"), or a common verb
+    after a plural that starts the text ("Authors **receive** royalty statements"; not
+    "Payments **risk** team"). An instruction's first word ("**Keep** galley logs …") is not
+    read as a verb: "**Store** managers approve refunds" / "Managers approve refunds" has the
+    same form, and that pair is two facts (the safe side)."""
+    word = toks[i]
+    return any(t in PRONOUNS for t in toks[max(0, i - 2):i]) or (
+        word.endswith("s") and not word.endswith("ss")) or (
+        i == 1 and toks[0].endswith("s") and not toks[0].endswith("ss")
+        and word in COMMON_VERBS)

@@ -21,9 +21,10 @@ def _role(f: Facets) -> tuple[frozenset[str], frozenset[str]] | None:
     """(the subject's stems, the role's stems) of "<subject> is the <role> for|of|on …"."""
     toks = f.tokens
     for i, t in enumerate(toks[:-2]):
-        if t in COPULAS and toks[i + 1] in DETERMINERS:
+        bare = i > 0 and toks[i - 1] in f.names and _job_named(toks[i + 1:i + 4])
+        if t in COPULAS and (toks[i + 1] in DETERMINERS or bare):
             role: list[str] = []
-            for w in toks[i + 2:]:
+            for w in toks[i + 1 + (not bare):]:
                 if w in PREPOSITIONS or w in ("and", "but", "who", "which", ","):
                     break
                 if content_word(w):
@@ -31,6 +32,18 @@ def _role(f: Facets) -> tuple[frozenset[str], frozenset[str]] | None:
             subject = frozenset(stem(w) for w in toks[:i] if content_word(w))
             return (subject, frozenset(role)) if role and subject else None
     return None
+
+
+def _job_named(words: tuple[str, ...]) -> bool:
+    """Whether a role with no article names a job: "Gerald Finch is **ring steward**" /
+    "… is **head judge**" (the hundred-and-eighty-ninth set), not a state ("is
+    available")."""
+    for w in words:
+        if w in PREPOSITIONS or not content_word(w):
+            return False
+        if w.removesuffix("s") in ROLE_NOUNS or w in ROLE_SYNONYMS or w in RANKS:
+            return True
+    return False
 
 
 def role(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -44,6 +57,37 @@ def role(a: Facets, b: Facets) -> tuple[str, str] | None:
         return None
     return " ".join(sorted(ra[1])), " ".join(sorted(rb[1]))
 
+
+def holder(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """The same role held by another of the same people: "**Ingrid** Halvorsen is the backup
+    lead for Dev Patel" / "… Dev **Patel** is backup lead when Ingrid is tied up" (the
+    hundred-and-eighty-second set). Both texts name both people, so the request is no
+    rewording that drops one: it hands the stored text's role to the other."""
+    for name_a, role_a in _holders(a):
+        for name_b, role_b in _holders(b):
+            if role_a == role_b and name_a != name_b and name_a in b.names \
+                    and name_b in a.names:
+                return f"{name_a} {' '.join(role_a)}", f"{name_b} {' '.join(role_b)}"
+    return None
+
+
+def _holders(f: Facets) -> list[tuple[str, tuple[str, ...]]]:
+    """(the name, the role's stems) of each "<name> is (the) <role>": a name right before
+    the copula, then up to three content words before a preposition or clause word, none a
+    participle ("Ingrid is **tied** up")."""
+    toks, out = f.tokens, []
+    for i in range(1, len(toks) - 1):
+        if toks[i] not in COPULAS or toks[i - 1] not in f.names:
+            continue
+        k = i + 1 + (toks[i + 1] in DETERMINERS)
+        role: list[str] = []
+        for w in toks[k:k + 3]:
+            if w in PREPOSITIONS or w in AUX or not content_word(w) or w in f.names:
+                break
+            role.append(w)
+        if role and not any(w.endswith(("ed", "ing")) for w in role):
+            out.append((toks[i - 1], tuple(stem(w) for w in role)))
+    return out
 
 
 def role_noun(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -76,7 +76,8 @@ inbound incoming ingress | outbound outgoing egress
 input inputs | output outputs
 read reads reading read-only readonly | write writes wrote written writing
 start starts started starting begin begins began begun beginning | stop stops stopped
-  stopping end ends ended ending finish finishes finished finishing
+  stopping end ends ended ending finish finishes finished finishing shut_off shut_down
+feed feeds fed feeding | fasts fasted fasting
 open opens opened opening reopen reopens reopened reopening | close closes closed closing shut
   shuts shutting
 run runs running | shut_down switch_off turn_off

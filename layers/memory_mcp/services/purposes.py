@@ -107,9 +107,49 @@ def _same_verb(x: tuple[str, list[str]], y: tuple[str, list[str]]) -> bool:
         and bool(y[1]) and y[1][0] == first_y[1]
 
 
+def added_reason(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's reason, "") where the request gives a reason or purpose ("counted back in after
+    every session **so they can be sharpened**") and the stored text gives none and lacks
+    most of its words (the hundred-and-eighty-ninth set): the request states why, and that
+    is a fact the stored one never said. Read from the request's side only: a rewording
+    drops a reason far more often than it invents one."""
+    found = _reason(a)
+    if found is None or _reason(b) is not None or _infinitive(b.tokens):
+        return None
+    (phrase, words), at = found
+    toks = a.tokens
+    opener, after = toks[at], toks[at + 1] if at + 1 < len(toks) else ""
+    if not ((opener == "so" and after in _SO_SUBJECTS) or opener == "because"
+            or (opener == "to" and (after in _PURPOSE_VERBS or after == "not")
+                and toks[at - 1] not in _OBLIGED)):
+        return None  # "has **to give** notice" is a duty, "so forget that note" a wrapper
+    pool = parts_pool(b)
+    lost = [w for w in words if not pool.has(w, 0.75)]
+    if len(lost) >= _ADDED_LEAST and 2 * len(lost) > len(words):
+        return phrase, ""
+    return None
+
+
+#: Words of an added reason the stored text must lack, at least.
+_ADDED_LEAST = 1
+#: Words after "so" that open a reason's clause ("so **they** can be sharpened").
+_SO_SUBJECTS = frozenset(["they", "it", "the", "we", "that", "there", "its", "their", "our",
+                          "nobody", "no"])
+#: Words before a "to" of duty, not of purpose ("has **to** give notice").
+_OBLIGED = frozenset(["has", "have", "had", "need", "needs", "needed", "ought", "got",
+                      "going", "used", "able", "want", "wants"])
+
+
+def _infinitive(toks: tuple[str, ...]) -> bool:
+    """Whether a text has a "to" and a word that is no number or article: a purpose the
+    reason reader may not know ("**to improve** lens wettability")."""
+    return any(t == "to" and nxt not in _OBJECT_OPENERS and number(nxt) is None
+               for t, nxt in pairwise(toks))
+
+
 def _of_thing(phrase: str) -> bool:
-    """A reason that names a thing, not an event: "because of the noise"."""
-    return phrase.startswith("because of ")
+    """A reason that names a thing, not an event: "because of the noise", "for analysis"."""
+    return phrase.startswith(("because of ", "for "))
 
 
 def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
@@ -120,10 +160,12 @@ def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
         t, after = toks[i], toks[i + 1] if i + 1 < len(toks) else ""
         opens = (t in _OPENERS and not (t == "so" and after in _NOT_AFTER_SO)) or (
             t == "since" and after in _SINCE_REASON) or (
-            t == "to" and (after in _PURPOSE_VERBS or _verb_then_object(toks, i + 1, f))) or (
+            t == "to" and (after in _PURPOSE_VERBS or after == "not"
+                           or _verb_then_object(toks, i + 1, f))) or (
             t == "as" and _REQUIRES & set(toks[i + 1:i + 5])) or (
-            t == "order" and after == "to") or (t == "for" and len(after) > _ING and after
-                                                 .endswith("ing") and i + 2 >= len(toks))
+            t == "order" and after == "to") or (t == "for" and len(after) > _ING
+                                                 and after.endswith(_ENDS_OF_ENDS)
+                                                 and i + 2 >= len(toks))
         if opens:
             end = next((k for k in range(i + 2, len(toks)) if toks[k] in _THEN), len(toks))
             words = [w for w in toks[i + 1:end] if compared(w)][:_REACH]
@@ -137,8 +179,11 @@ _THEN = frozenset(["before", "after", "until", "while", "once"])
 #: Verbs of a rule's source after "as": "**as** our insurer **requires**".
 _REQUIRES = frozenset(["requires", "require", "required", "demands", "specifies", "recommends",
                        "asks", "expects", "stipulates"])
-#: "for **mulching**": a gerund of more letters than this, ending the text, is a purpose.
+#: "for **mulching**", "for **analysis**", "for **recalibration**", "for **safety**": a
+#: gerund or a noun of an act or a state, of more letters than this, ending the text, is a
+#: purpose ("to prevent" reads "to not": short_forms writes an averting verb as a denial).
 _ING = 5
+_ENDS_OF_ENDS = ("ing", "tion", "sion", "sis", "ment", "ance", "ence", "ity", "ety", "ness")
 _OBJECT_OPENERS = frozenset(["the", "a", "an", "our", "their", "its", "any", "every", "them"])
 
 

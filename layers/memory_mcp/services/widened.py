@@ -140,6 +140,35 @@ def only_or_everyone(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 
+def only_listed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("all X and Y games", "only Y games") where one text narrows a thing with "only" and
+    the other, with no "only", lists that kind and another after "all", "both" or "every":
+    "officiates **all first and second** XI games" / "officiates **only second** XI games"
+    (the hundred-and-eightieth set). The wider rule was never stored."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if "only" in x.tokens or "only" not in y.tokens:
+            continue
+        toks = y.tokens
+        i = toks.index("only")
+        kind = next((w for w in toks[i + 1:i + 3] if content_word(w) or w in _ORDINALS), None)
+        if kind is None:
+            continue
+        for k, t in enumerate(x.tokens):
+            if t not in _EVERY and t != "both":
+                continue
+            listed = x.tokens[k + 1:k + 1 + _EVERY_REACH + 2]
+            if "and" not in listed or kind not in listed:
+                continue
+            extra = [w for w in listed[:listed.index("and")] if (content_word(w)
+                     or w in _END_OF or w in _ORDINALS) and stem(w) not in y.stems]
+            if extra:
+                found = " ".join(x.tokens[k:k + 1 + listed.index(kind) + 1]), f"only {kind}"
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+#: Ordinals a kind may be named by ("only **second** XI games").
+_ORDINALS = frozenset(["first", "second", "third", "fourth", "fifth"])
 #: Words for one end of a series ("only **the first** release batch").
 _END_OF = frozenset(["first", "last", "final"])
 _ALL = frozenset(["all", "every", "each"])
