@@ -1,7 +1,7 @@
-"""Rules from the hundred-and-seventy-ninth to hundred-and-ninetieth forget sets' first runs
-(2, 3, 3, 2, 3, 1 and 4, 1, 1, 4, 8, 5 wrong forgets of 100 near misses), and a reading that
-gives back rewordings all sets refused. Each near miss below forgot the stored fact before
-this change; each guard is a rewording that must keep agreeing."""
+"""Rules from the hundred-and-seventy-ninth to hundred-and-ninety-sixth forget sets' near misses
+(first runs: 2, 3, 3, 2, 3, 1; 4, 1, 1, 4, 8, 5; 6, 3, 3, 3, 0, 4 wrong forgets of 100), and a
+reading that gives back rewordings all sets refused. Each near miss below forgot the stored fact
+before this change; each guard is a rewording that must keep agreeing."""
 
 from __future__ import annotations
 
@@ -68,6 +68,25 @@ def _kinds(request_text: str, stored: str) -> set[str]:
     ("Drop the note that lantern-making workshops are held at the library.",
      "Lantern-making workshops run on the three Saturdays before the parade, 10:00-13:00 at "
      "the community centre, with a maximum of 20 children per session.", "word"),
+    # another shift before the same group noun
+    ("Forget that the day tech crew cleans the bill validators on the IGT S3000 cabinets every "
+     "3 days with JCM cards.",
+     "Bill validators on the IGT S3000 cabinets are cleaned every 3 days with JCM cleaning "
+     "cards by the night tech crew.", "thing"),
+    ("Delete the memory that the early team counts the liquor stock at the Pier B store on "
+     "Sunday nights after the last departure.",
+     "Liquor stock in the Terminal 2 Pier B store is counted by the night team every Sunday "
+     "after the last departure (23:40).", "thing"),
+    # a place named with its own place ("the loft above the shop")
+    ("Drop the note that the alder for clog soles seasons for at least 12 months in the loft "
+     "above the shop.",
+     "Clog soles are cut from alder that has seasoned for at least 12 months in the drying "
+     "shed.", "word"),
+    # the "with" rule, written before this set arrived, on the hundred-and-ninety-sixth
+    ("Delete the note that the IGT S3000 bill validators are cleaned every 3 days with "
+     "isopropyl swabs.",
+     "Bill validators on the IGT S3000 cabinets are cleaned every 3 days with JCM cleaning "
+     "cards by the night tech crew.", "word"),
     # a rule widened from "only" one kind to that kind and another
     ("Forget that Sam Okafor officiates all first and second XI games until his Level 2 "
      "assessment.",

@@ -97,7 +97,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # environment is about that one, not the fact that names none
         out.append(Conflict("environment", True, f"only one names an environment: "
                             f"{_q(sorted(a.environments))}"))
-    swap = things.swapped_modifiers(a, b) or teams.other_team(a, b)
+    swap = things.swapped_modifiers(a, b) or teams.other_team(a, b) or teams.shift_team(a, b)
     if swap is not None:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
     else:

@@ -112,6 +112,8 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     for i in range(_SIDE, len(ta) - _SIDE):
         for j in starts.get(_placed(ta[i - _SIDE:i]), ()):
             found = _unshared(_spans(ta, i, tb, j))
+            if found is not None and not _other_things(found[0], found[1], a, b):
+                found = _heads(found)  # "the **loft** above the shop" / "the drying shed"
             if found is not None and _other_things(found[0], found[1], a, b) and (
                     tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS
                     or not COMMON_VERBS & {*found[0], *found[1]}):  # after "its cracked"
@@ -150,6 +152,22 @@ def _unshared(found: tuple[tuple[str, ...], tuple[str, ...]] | None
         return xs[k:], ys[k:]
     return found  # "bay 2 **is kept**" / "bay 2 **is reserved**": verbs, the swapped-word
     # rule's (which knows their synonyms)
+
+
+def _heads(found: tuple[tuple[str, ...], tuple[str, ...]]
+           ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each thing up to the place word that goes on to say where it is: "the **loft** above
+    the shop" (the hundred-and-ninety-first set), so that a place named with its own place is
+    still a thing the other text lacks."""
+    def cut(words: tuple[str, ...]) -> tuple[str, ...]:
+        k = next((n for n, w in enumerate(words[:-1]) if n and w in _WHERE
+                  and words[n + 1] in _THE), len(words))  # "above **the** shop", not "over 10 t"
+        return words[:k]
+    return cut(found[0]), cut(found[1])
+
+
+_WHERE = frozenset(["above", "below", "behind", "beside", "under", "underneath", "near",
+                    "next", "opposite", "outside", "inside", "beneath", "over"])
 
 
 def _placed(words: tuple[str, ...]) -> tuple[str, ...]:

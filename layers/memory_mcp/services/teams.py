@@ -35,6 +35,36 @@ def other_team(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+def shift_team(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's team, b's team) where both texts name a group by the same noun and its shift
+    differs: "the **day** tech crew cleans …" / "… by the **night** tech crew", "the **early**
+    team counts …" / "… by the **night** team" (the hundred-and-eighty-fifth and hundred-and-
+    ninety-sixth sets). A shift word is a time word, which ``other_team`` leaves to the time
+    rules, but before a group noun it names the people."""
+    sa, sb = _shifts(a), _shifts(b)
+    for head in sorted(sa.keys() & sb.keys()):
+        if not sa[head] & sb[head]:
+            return f"{sorted(sa[head])[0]} {head}", f"{sorted(sb[head])[0]} {head}"
+    return None
+
+
+def _shifts(f: Facets) -> dict[str, set[str]]:
+    """Group noun stem → the shift words one or two words before it ("the day tech crew")."""
+    out: dict[str, set[str]] = {}
+    toks = f.tokens
+    for i, h in enumerate(toks):
+        if h in GROUPS:
+            for w in toks[max(0, i - 2):i]:
+                if w in _SHIFT_WORDS:
+                    out.setdefault(stem(h), set()).add(_SHIFT_WORDS[w])
+    return out
+
+
+_SHIFT_WORDS = {"day": "day", "night": "night", "overnight": "night", "graveyard": "night",
+                "early": "early", "late": "late", "morning": "morning", "evening": "evening",
+                "afternoon": "afternoon", "weekend": "weekend", "weekday": "weekday"}
+
+
 def _teams(f: Facets) -> dict[str, set[str]]:
     """Group noun stem → the words right before it that name a team."""
     out: dict[str, set[str]] = {}
