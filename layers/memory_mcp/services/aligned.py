@@ -44,16 +44,22 @@ def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:
     "tops up the Hollins Wood feeders **with maize** every Tuesday" / "tops up the pheasant
     feeders on the Hollins Wood drive **with wheat** every Tuesday" (the hundred-and-eighty-
     third set). Another material or tool; the words before differ, so ``in_place`` misses it."""
+    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+        return None  # a short fact's rule, as ``between``
     ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
     stems_a, stems_b = _stems(a.tokens), _stems(b.tokens)
+    after: dict[str, list[int]] = {}  # "with" → where the stored text's words after it stand
+    for j in range(1, len(b.tokens)):
+        if tb[j - 1] in _WITH:
+            after.setdefault(tb[j - 1], []).append(j)
     for i in range(1, len(a.tokens)):
         x = ta[i]
         if ta[i - 1] not in _WITH or not noun(x) or stem(x) in stems_b or x in _WHEN:
             continue
-        for j in range(1, len(b.tokens)):
+        for j in after.get(ta[i - 1], ()):
             y = tb[j]
-            if tb[j - 1] == ta[i - 1] and ta[i + 1:i + 1 + _SIDE] == tb[j + 1:j + 1 + _SIDE] \
-                    and noun(y) and stem(y) not in stems_a and y not in _WHEN \
+            if ta[i + 1:i + 1 + _SIDE] == tb[j + 1:j + 1 + _SIDE] and noun(y) \
+                    and stem(y) not in stems_a and y not in _WHEN \
                     and not (x.startswith(y) or y.startswith(x)):
                 return x, y
     return None

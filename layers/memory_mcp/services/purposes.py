@@ -164,7 +164,7 @@ def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
                            or _verb_then_object(toks, i + 1, f))) or (
             t == "as" and _REQUIRES & set(toks[i + 1:i + 5])) or (
             t == "order" and after == "to") or (t == "for" and len(after) > _ING
-                                                 and after.endswith(_ENDS_OF_ENDS)
+                                                 and after.endswith(_ACT_ENDINGS)
                                                  and i + 2 >= len(toks))
         if opens:
             end = next((k for k in range(i + 2, len(toks)) if toks[k] in _THEN), len(toks))
@@ -183,7 +183,7 @@ _REQUIRES = frozenset(["requires", "require", "required", "demands", "specifies"
 #: gerund or a noun of an act or a state, of more letters than this, ending the text, is a
 #: purpose ("to prevent" reads "to not": short_forms writes an averting verb as a denial).
 _ING = 5
-_ENDS_OF_ENDS = ("ing", "tion", "sion", "sis", "ment", "ance", "ence", "ity", "ety", "ness")
+_ACT_ENDINGS = ("ing", "tion", "sion", "sis", "ment", "ance", "ence", "ity", "ety", "ness")
 _OBJECT_OPENERS = frozenset(["the", "a", "an", "our", "their", "its", "any", "every", "them"])
 
 
