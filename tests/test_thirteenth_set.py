@@ -156,7 +156,8 @@ def test_rewordings_found_by_the_fourteenth_set_agree(request_text: str, stored:
      "The Denver claims team handles all auto claims for Colorado and Utah.", "thing"),  # the
     # teams rule's since the hundred-and-fifty-second set
     ("pipe bursts in the north district get reported to the zone 2 leak detection team",
-     "Pipe bursts in the north district are reported to the Zone 2 repair crew.", "word"),
+     "Pipe bursts in the north district are reported to the Zone 2 repair crew.", "thing"),  # the
+    # teams rule's since the hundred-and-ninety-ninth set read "crew" and "team" as one kind of group
     ("Hydrofluoric acid work requires a face shield and a second person present",
      "Hydrofluoric acid work requires calcium gluconate gel on the bench and a second person "
      "present.", "word"),

@@ -21,12 +21,14 @@ from memory_mcp.services import (
     aligned,
     anchors,
     blocks,
+    bounded,
     clauses,
     conditioned,
     conditions,
     counted,
     crossed_clauses,
     crossed_pairs,
+    denials,
     direction,
     doers,
     framed,
@@ -60,9 +62,8 @@ __all__ = ["Conflict", "conflicts", "strip_preamble"]
 class Conflict:
     """One reason the two texts are not the same fact."""
 
-    kind: str        # name | environment | thing | identifier | roles | long | word | number |
-                     # duration | currency | unit | weekday | month | time | negation | opposite |
-                     # quantity | scope | schedule | role | direction | words | bound
+    kind: str        # name, environment, thing, identifier, roles, long, word, number, duration,
+                     # currency, unit, weekday, month, time, negation, opposite, quantity, scope …
     subject: bool    # True: different things; False: a different value of the same thing
     detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
@@ -157,7 +158,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             # "600 g … **1.6 kg**" / "600-gram … **1.6 lb**": one shared unit hides the other
             out.append(Conflict(kind, False, f"{label} differ: {_q(sorted(x - y))} vs "
                                              f"{_q(sorted(y - x))}"))
-    for kind, x, y in (("weekday", a.weekdays, b.weekdays), ("month", a.months, b.months)):
+    for kind, x, y in (("weekday", schedules.days_named(a), schedules.days_named(b)),
+                       ("month", a.months, b.months)):
         if x and y and x != y:
             out.append(Conflict(kind, False, f"{kind}s differ: {_q(sorted(x))} vs {_q(sorted(y))}"))
     if bool(a.months) != bool(b.months) and len(a.months | b.months) >= 2:
@@ -169,9 +171,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # at midnight" says more than "every night", not something else
         out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
                                            f"{_q(sorted(b.times))}"))
-    if not values.same_denials(a, b) \
-            or values.affirms_aside(a, b) or values.affirms_aside(b, a) \
-            or values.denies_affirmed(a, b) or values.denies_affirmed(b, a):
+    if denials.opposed(a, b):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
                          or parts.any_part(a, b)),
@@ -189,7 +189,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
     condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
-        or conditions.added_bound(a, b) or schedules.added_clock(a, b) or anchors.other_event(
+        or bounded.added_bound(a, b) or schedules.added_clock(a, b) or anchors.other_event(
             a, b) or anchors.value_or_words(a, b) or anchors.unit_or_event(a, b) \
         or schedules.added_days(a, b) or purposes.other_purpose(a, b) \
         or purposes.added_reason(a, b) or conditioned.other_clause(request, stored)

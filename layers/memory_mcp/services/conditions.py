@@ -13,7 +13,13 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, PRONOUNS, gerund, predicates, verb_like
-from memory_mcp.services.lexicon import COMMON_VERBS, CURRENCIES, MONTHS, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.lexicon import (
+    COMMON_VERBS,
+    CURRENCIES,
+    MONTHS,
+    UNIT_DAYS,
+    WEEKDAYS,
+)
 from memory_mcp.services.numerals import number
 from memory_mcp.services.slots import UNIVERSALS
 from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem, verb_stem
@@ -116,22 +122,6 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
             if words and (unless or bare or not (all(seen) if only else any(seen))):  # "morning-before"
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
                 return ("", clause) if flip else (clause, "")
-    return None
-
-
-def added_bound(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's bound, "") where the request bounds an amount the stored text has no bound or
-    number for: "cruising mainsails **over 40 feet** get three reef points" / "cruising
-    mainsails get three reef points" (the twentieth set). The narrower rule is another fact;
-    read from the request's side, as ``narrowed`` is."""
-    if b.bounds:
-        return None
-    for _, at in a.bounds:
-        after = [w for w in a.tokens[at + 1:at + 4] if number(w) is not None]
-        if any(w in UNIT_DAYS or w in ("half", "quarter") for w in a.tokens[at + 1:at + 5]):
-            continue  # "in under half an hour" / "within 30 minutes": the durations rule's
-        if after and number(after[0]) not in b.numbers:
-            return " ".join(a.tokens[at:a.tokens.index(after[0], at) + 2]), ""
     return None
 
 

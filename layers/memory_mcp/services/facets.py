@@ -134,7 +134,11 @@ def _read(text: str) -> Facets:
         once = low == "once" and nxt in _CLAUSE_OPENERS  # "once there are …": no count
         value = None if i in read or once else number(low)
         if value is None and _JOINED.fullmatch(low):  # "9-5", "2024-01-05", "555-0100"
-            numbers.update(float(p) for p in re.split(r"[\-/.]", low.rstrip("%")))
+            parts = [float(p) for p in re.split(r"[\-/.]", low.rstrip("%"))]
+            if nxt in UNIT_DAYS and len(parts) == 2 and "-" in low:  # "2-4 **hours**": a
+                durations.extend(p * UNIT_DAYS[nxt] for p in parts)  # range of durations
+            else:
+                numbers.update(parts)
             continue
         compact = COMPACT.fullmatch(low) or _SPELLED.fullmatch(low)
         if compact and tok.endswith("D"):

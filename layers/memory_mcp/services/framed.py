@@ -41,6 +41,21 @@ def other_number(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and any(content_word(w) for w in after):
             phrase = " ".join(before), " ".join(after)
             return (f"{phrase[0]} {ta[i]} {phrase[1]}", f"{phrase[0]} {theirs} {phrase[1]}")
+    return _counted_after(ta, tb)
+
+
+def _counted_after(ta: tuple[str, ...], tb: tuple[str, ...]) -> tuple[str, str] | None:
+    """The same with one word after, which may end the text, where the other text counts that
+    word with no other number: "we need **6 volunteers** for the stall" / "stall on 6 December
+    … and we need **4 volunteers**" (the 198th set; the stored 6 is a date's)."""
+    counted = {(tb[j - _BEFORE:j], tb[j + 1]): tb[j] for j in range(_BEFORE, len(tb) - 1)
+               if _NUMBER.fullmatch(tb[j]) and content_word(tb[j + 1])}
+    for i in range(_BEFORE, len(ta) - 1):
+        theirs = counted.get((ta[i - _BEFORE:i], ta[i + 1]))
+        if theirs is not None and _NUMBER.fullmatch(ta[i]) and theirs != ta[i] \
+                and theirs not in ta and (ta[i], ta[i + 1]) not in pairwise(tb):
+            words = " ".join(ta[i - _BEFORE:i])
+            return f"{words} {ta[i]} {ta[i + 1]}", f"{words} {theirs} {ta[i + 1]}"
     return None
 
 

@@ -16,6 +16,8 @@ from functools import lru_cache
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.leading import noun as is_noun
+from memory_mcp.services.lexicon import COMMON_VERBS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
 
@@ -35,7 +37,7 @@ def list_member(a: Facets, b: Facets) -> tuple[str, str] | None:
     stored ``b``'s list by a request that says "only" of the member it keeps ("**only** Marta"
     / "Marta **and Ben**"). A list member left out without "only" may be a rewording that
     names the fact by one of its members, and is let pass."""
-    added = _lists(a, b)
+    added = _lists(a, b) or _shared_noun(a, b)
     if added:
         return f"and {added[0][0]}", added[0][1]
     if not _ALONE & set(a.tokens):
@@ -66,6 +68,25 @@ def _lists(x: Facets, y: Facets) -> list[tuple[str, str]]:
                                                               for w in new_left):
             out.append((" ".join(left), " ".join(right)))
     return out
+
+
+def _shared_noun(a: Facets, b: Facets) -> list[tuple[str, str]]:
+    """The same for two words before one noun: "for **school and library** bookings" / "for
+    **school** bookings" (the 200th set), where ``b`` has the first word right before that
+    noun and never the second."""
+    stems_b, runs_b = b.stems, set(zip(("^", *b.tokens), b.tokens, b.tokens[1:], strict=False))
+    toks = ("^", *a.tokens)
+    for i in range(2, len(toks) - 2):
+        before, left, right, noun = toks[i - 2], toks[i - 1], toks[i + 1], toks[i + 2]
+        if toks[i] in _JOINS and (before, left, noun) in runs_b and is_noun(right) \
+                and is_noun(left) and content_word(noun) and stem(right) not in stems_b \
+                and right not in COMMON_VERBS and not right.endswith("ing") \
+                and right not in _ANY:  # "… **and send** orders", "… **and anything** later"
+            return [(right, left)]
+    return []
+
+
+_ANY = frozenset(["anything", "everything", "something", "nothing", "anyone", "everyone"])
 
 
 def _item(word: str, f: Facets) -> bool:

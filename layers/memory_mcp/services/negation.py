@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from memory_mcp.services.lexicon import NEGATIONS
-from memory_mcp.services.stems import content_word, part_stems
+from memory_mcp.services.stems import content_word, part_stems, stem
 
 _CONTRAST_NOTS = frozenset(["not", "never"])
 _PREPOSITIONS = frozenset("""in on at to for from by with via into under over within through
@@ -130,6 +130,23 @@ def contrasts(lower: list[str], off: Marks | None = None) -> tuple[frozenset[str
         elif _contrast_not(lower, i, off):
             out.append(_phrase(lower, i, off))
     return tuple(out)
+
+
+def aside_heads(tokens: tuple[str, ...]) -> frozenset[str]:
+    """The stem of the first content word each "rather … than" or "instead of" sets aside:
+    "burnt rather than **stacked** into dead hedges" (the words after it may be a reason or a
+    place the other text states outside its own contrast)."""
+    out: set[str] = set()
+    waiting = 0
+    for i, w in enumerate(tokens):
+        if w == "rather":
+            waiting += 1
+        elif (w == "than" and waiting) or (w == "of" and tokens[i - 1:i] == ("instead",)):
+            waiting -= w == "than"
+            head = next((t for t in tokens[i + 1:i + 4] if content_word(t)), None)
+            if head is not None:
+                out.add(stem(head))
+    return frozenset(out)
 
 
 def excluded(lower: list[str], off: Marks | None = None) -> tuple[frozenset[str], ...]:

@@ -1,8 +1,11 @@
 """The lexicon of opposite words that ``opposites`` reads: pairs of sides, each side the forms
-a team's facts use. Apart from the rules because it is data, and grows with every set that
-finds a pair the rules did not know ("arrives" / "leaves for")."""
+a team's facts use, and the prefixes that turn a word into its opposite. Apart from the rules
+because it is data, and grows with every set that finds a pair the rules did not know
+("arrives" / "leaves for")."""
 
 from __future__ import annotations
+
+from functools import lru_cache
 
 # One line per pair: the forms of one side, "|", the forms of the other. Forms are written
 # out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.
@@ -133,4 +136,59 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "the shade cloth **goes up**" / "… **comes down**": raised and lowered
     ("go goes went gone going come comes came coming", "up", "", "rise"),
     ("go goes went gone going come comes came coming", "down", "", "fall"),
+    # "the flood boards **are taken down** whenever …" / "… **go up** whenever …"
+    ("take takes took taken taking", "down", "", "fall"),
+    ("put puts putting", "up", "", "rise"),
 ))
+
+
+#: Prefixes that turn a word into its opposite with the rest unchanged: "**over**voltage" /
+#: "**under**voltage", "**pre**-op" / "**post**-op", "**in**doors" / "**out**doors".
+_PREFIX_PAIRS = (("over", "under"), ("under", "over"), ("pre", "post"), ("post", "pre"),
+                 ("hyper", "hypo"), ("hypo", "hyper"), ("up", "down"), ("down", "up"),
+                 ("in", "out"), ("out", "in"))
+_PREFIXED_REST = 4  # "overvoltage" has a word after its prefix; "into" / "onto" do not
+
+
+def turned_prefix(word: str) -> str | None:
+    """The word with its opposite prefix ("overvoltage" → "undervoltage"), or None. Only a
+    pair both texts write is read: "income" is no opposite of "outcome" unless one text has
+    each, and then they differ anyway."""
+    for mine, other in _PREFIX_PAIRS:
+        rest = word[len(mine):]
+        if word.startswith(mine) and len(rest.lstrip("-")) >= _PREFIXED_REST:
+            return other + rest
+    return None
+
+
+def same_side(x: str, y: str) -> bool:
+    """Whether two different words are forms of one side of a pair ("shuts" / "closes",
+    "removed" / "deleted", "complimentary" / "free"): one meaning, reworded. Words of degree
+    or amount are left out ("several" / "few", "warm" / "hot", "bigger" / "greater"), as a
+    near miss may turn one into the other."""
+    if x == y or x in _DEGREE or y in _DEGREE or x.endswith(("er", "est")) \
+            or y.endswith(("er", "est")):
+        return False
+    return bool(_side_of().get(x, frozenset()) & _side_of().get(y, frozenset()))
+
+
+#: Forms of a side that say how much, how far or how hot rather than what.
+_DEGREE = frozenset("""more less fewer most least max maximum minimum min some several few all
+every at_least_one high low long short fast quick quickly slow slowly heavy light large big
+small warm hot cold chilled body_temperature old new early late first last earliest latest
+oldest newest strong weak always sometimes occasionally rarely seldom""".split())  # noqa: SIM905
+
+
+@lru_cache(maxsize=1)
+def _side_of() -> dict[str, frozenset[int]]:
+    """Form → the sides (numbered over both blocks) it is a form of."""
+    out: dict[str, set[int]] = {}
+    n = 0
+    for block in (STATES, EVENTS):
+        for pair in (p for p in block.replace("\n  ", " ").strip().splitlines() if p.strip()):
+            for forms in pair.split("|"):
+                for form in forms.split():
+                    out.setdefault(form, set()).add(n)
+                n += 1
+    return {k: frozenset(v) for k, v in out.items()}
+

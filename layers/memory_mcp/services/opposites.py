@@ -35,7 +35,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import NEGATIONS, NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
-from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES, WORD_PAIRS
+from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES, WORD_PAIRS, turned_prefix
 from memory_mcp.services.stems import split_as
 from memory_mcp.services.wording import subject_end
 
@@ -204,28 +204,9 @@ def opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
             bare = _bare_of(word)
             if bare is not None and bare[0] in other and bare[0] not in mine:
                 return (bare[0], word, bare[1]) if flip else (word, bare[0], bare[1])
-            turned = _turned_prefix(word)
+            turned = turned_prefix(word)
             if turned is not None and turned in other and turned not in mine:
                 return (turned, word, True) if flip else (word, turned, True)
-    return None
-
-
-#: Prefixes that turn a word into its opposite with the rest unchanged: "**over**voltage" /
-#: "**under**voltage", "**pre**-op" / "**post**-op", "**in**doors" / "**out**doors".
-_PREFIX_PAIRS = (("over", "under"), ("under", "over"), ("pre", "post"), ("post", "pre"),
-                 ("hyper", "hypo"), ("hypo", "hyper"), ("up", "down"), ("down", "up"),
-                 ("in", "out"), ("out", "in"))
-_PREFIXED_REST = 4  # "overvoltage" has a word after its prefix; "into" / "onto" do not
-
-
-def _turned_prefix(word: str) -> str | None:
-    """The word with its opposite prefix ("overvoltage" → "undervoltage"), or None. Only a
-    pair both texts write is read: "income" is no opposite of "outcome" unless one text has
-    each, and then they differ anyway."""
-    for mine, other in _PREFIX_PAIRS:
-        rest = word[len(mine):]
-        if word.startswith(mine) and len(rest.lstrip("-")) >= _PREFIXED_REST:
-            return other + rest
     return None
 
 
@@ -279,13 +260,18 @@ def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
             # heating **off** for 24 hours" / "… heating **on** …": the word before says what
             for pair, side, _ in sides.get(_SWITCHED[t], ()):
                 out.setdefault((pair, side, "<" + tokens[i - 1]), t)
-        nxt = next((w for w in tokens[i + 1:i + 3] if w not in STOP_WORDS), None)
-        if nxt is None:
+        j = next((j for j in range(i + 1, min(i + 3, len(tokens)))
+                  if tokens[j] not in STOP_WORDS), None)
+        if j is None:
             continue
         prev = tokens[i - 1] if i else "^"  # and the word before: the tokens lost the
         # punctuation ("PLA is allowed**;** PETG … banned" / "allow PLA and ban PETG")
+        valued = any(c.isdigit() for c in tokens[j])  # or the value right after it, with its
+        # preposition: "the clinic **opens at 1 pm**" / "… opens at 8 am and **shuts at 1 pm**"
         for pair, side, _ in sides.get(t, ()):
-            out.setdefault((pair, side, f"{prev} {nxt}"), t)
+            out.setdefault((pair, side, f"{prev} {tokens[j]}"), t)
+            if valued:
+                out.setdefault((pair, side, "=" + " ".join(tokens[i + 1:j + 2])), t)
     return out
 
 

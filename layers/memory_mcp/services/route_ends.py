@@ -26,7 +26,8 @@ _STARTS = {("leaves", ""), ("leave", ""), ("departs", ""), ("depart", ""), ("dep
            ("out", "from")}
 _ENDS = {("ends", "at"), ("end", "at"), ("finishes", "at"), ("finish", "at"), ("reaches", ""),
          ("reach", ""), ("arrives", "at"), ("arrive", "at"), ("arrives", "in"),
-         ("arrive", "in"), ("terminates", "at"), ("gets", "to"), ("get", "to")}
+         ("arrive", "in"), ("terminates", "at"), ("gets", "to"), ("get", "to"),
+         ("finishes", "on"), ("finish", "on"), ("ends", "on"), ("end", "on")}
 _PLACE_WORDS = 3
 _WHEN = frozenset([*TIMES, *WEEKDAYS, *MONTHS, "every", "each", "daily", "weekly"])
 
@@ -54,6 +55,7 @@ def _ends(toks: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
     up to ``_PLACE_WORDS`` content words after its opener → those words."""
     starts: dict[str, str] = {}
     ends: dict[str, str] = {}
+    toks = tuple(t for k, t in enumerate(toks) if not _timed(toks, k))
     for i, t in enumerate(toks):
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
         found: dict[str, str]
@@ -67,6 +69,14 @@ def _ends(toks: tuple[str, ...]) -> tuple[dict[str, str], dict[str, str]]:
             if place:
                 found[" ".join(map(stem, place))] = " ".join(place)
     return starts, ends
+
+
+def _timed(toks: tuple[str, ...], k: int) -> bool:
+    """Whether ``toks[k]`` is part of a clock time said between a route's verb and its
+    "from": "sets off **at 17:45** from the Market Cross" (the 197th set)."""
+    at = k if toks[k] == "at" else k - 1
+    return at >= 0 and toks[at] == "at" and toks[at + 1:at + 2] != () \
+        and any(c.isdigit() for c in toks[at + 1]) and toks[at + 2:at + 3] == ("from",)
 
 
 def _place(toks: tuple[str, ...], j: int) -> list[str]:

@@ -32,6 +32,13 @@ def other_team(a: Facets, b: Facets) -> tuple[str, str] | None:
         pool_a, pool_b = parts_pool(a), parts_pool(b)
         if any(not pool_b.has(w, 0.0) for w in xa) or any(not pool_a.has(w, 0.0) for w in xb):
             return f"{sorted(xa)[0]} {head}", f"{sorted(xb)[0]} {head}"
+    if ma and not mb and not any(t in GROUPS for t in b.tokens):  # the request narrows to a
+        # team the stored text names no group for: "Raj Mehta in the council's **planning
+        # department**" / "… is Raj Mehta at Stroud District Council" (the 198th set)
+        pool = parts_pool(b)
+        for head in sorted(ma.keys() & _NAMED_GROUPS):
+            if all(not pool.has(w, 0.0) for w in ma[head]):
+                return f"{sorted(ma[head])[0]} {head}", "(no team)"
     return None
 
 
@@ -75,5 +82,12 @@ def _teams(f: Facets) -> dict[str, set[str]]:
                 or not content_word(x) or x in TIMES \
                 or singular_weekday(x) in WEEKDAYS or x in MONTHS or x[:1].isdigit():
             continue
-        out.setdefault(stem(h), set()).add(x)
+        out.setdefault(_ALIKE.get(h, stem(h)), set()).add(x)
     return out
+
+
+#: Group nouns that name the same kind of group: "the **junior squad**" / "the **county
+#: team**" are two teams (the 199th set), "the maintenance crew" / "… team" one.
+_ALIKE = {"squad": "team", "squads": "team", "crew": "team", "crews": "team"}
+#: The group nouns that name a team of people only ("a heat recovery **unit**" is a machine).
+_NAMED_GROUPS = frozenset(["team", stem("department")])

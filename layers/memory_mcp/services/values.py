@@ -1,5 +1,5 @@
 """How two texts' values compare: durations (with their slack, and as a person reads them),
-clock times against bare hours, years a fact is dated by, and contrasts counted as negations.
+clock times against bare hours, years a fact is dated by (denials are ``denials``').
 
 Apart from ``agreement.py``, which decides *whether* two texts conflict, because these are the
 small arithmetic of values its rules share, and ``versions.may_replace`` reads ``years`` too.
@@ -10,9 +10,8 @@ from __future__ import annotations
 import bisect
 from functools import lru_cache
 
-from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NEGATIONS, ORDINAL, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.lexicon import ORDINAL, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word
 from memory_mcp.services.wording import subject_end
@@ -116,71 +115,6 @@ def _percents(f: Facets) -> frozenset[float]:
 #: Words after an hour that keep it an hour ("ten **a.m.**", "6 **o'clock**").
 _CLOCK = frozenset(["am", "pm", "o'clock", "oclock", "h", "hrs", "sharp", "till", "noon",
                     "midday", "midnight", *WEEKDAYS, *(d + "s" for d in WEEKDAYS)])
-
-
-def set_aside(f: Facets, other: Facets) -> int:
-    """How many of ``f``'s "rather than" / "instead of" deny what a negation of ``other``
-    denies ("to TestPyPI **rather than** PyPI" / "**not** to PyPI"): those count as negations.
-    Others do not ("encrypted **instead of** compressed" is no "not encrypted")."""
-    return min(other.negations, sum(any(c & n for n in other.negated) for c in f.contrasts))
-
-
-def same_denials(a: Facets, b: Facets) -> bool:
-    """Whether the two texts deny as many things (``set_aside`` counted). A text saying
-    "only" where the other restricts by a denial ("**only** Priya and Ben may open them" /
-    "**nobody except** Priya and Ben may", "kegged **only after** Marco signs it off" / "**no**
-    batch is kegged **until** Marco signs it off") states the same restriction: those denials
-    are not counted against it. So do two texts that each restrict by a denial ("**no**
-    recording **unless** the union consents" / "recording is **forbidden without** the
-    union's consent"): their restricting denials cancel."""
-    na, nb = a.negations + set_aside(a, b), b.negations + set_aside(b, a)
-    if na == nb:
-        return True
-    for x, y, more, fewer in ((a, b, na, nb), (b, a, nb, na)):
-        if more > fewer and "only" in y.tokens and "only" not in x.tokens:
-            return more - negation.restrictive(x.tokens) == fewer
-    ra, rb = negation.restrictive(a.tokens), negation.restrictive(b.tokens)
-    return bool(ra and rb) and na - ra == nb - rb
-
-
-def affirms_aside(f: Facets, other: Facets) -> bool:
-    """``other`` states what ``f`` sets aside: "posted by the shift lead, **never by the
-    on-call engineer**" / "… and occasionally **by the on-call engineer**" (each holds no
-    denial, so counting negations alone sees none)."""
-    if not f.excluded:
-        return False
-    aside = frozenset().union(*other.contrasts, *other.negated)  # once: linear in the text
-    return any((c & other.stems) - aside for c in f.excluded)  # any word of the phrase the
-    # other states and does not set aside itself: "not in the **shared** spreadsheet" / "kept
-    # in a spreadsheet", "the **blue** cabinet, not the red cabinet" / "the red cabinet, not
-    # the blue cabinet"
-
-
-def denies_affirmed(f: Facets, other: Facets) -> bool:
-    """With as many denials each, ``f`` denies what ``other`` states outright: "junior
-    stylists **cannot do blow-dries** unsupervised" / "junior stylists can do blow-dries
-    unsupervised **but not colour corrections**" (one "not" each, about other things). At
-    least three words of one denial stated, none of them denied or set aside by the other
-    (with two, three rewordings that put the denial elsewhere were refused)."""
-    if not f.negations or f.negations != other.negations or any(t.tokens[:1] in (
-            ("no",), ("never",), ("nobody",), ("none",)) for t in (f, other)):  # "**No**
-        # concrete may be poured …" denies the whole sentence, as "pours … are **not**
-        # allowed" does
-        return False
-    aside = frozenset().union(*other.contrasts, *other.negated, *other.excluded)
-    if any(len((d & other.stems) - aside) >= 3 for d in f.negated):
-        return True
-    # two words suffice when the other's denials are about nothing this text mentions: "may
-    # **not draft letters**" / "may draft letters **but cannot sign them**"
-    mine, theirs = _denied_after(f), _denied_after(other)
-    return bool(theirs) and all(d and not d & f.stems for d in theirs) \
-        and any(len(d) >= 2 and d <= other.stems for d in mine)
-
-
-def _denied_after(f: Facets) -> list[frozenset[str]]:
-    """The words each negation word of ``f`` is followed by ("cannot **sign** them")."""
-    toks = list(f.tokens)
-    return [negation.after(toks, i) for i, t in enumerate(toks) if t in NEGATIONS]
 
 
 def durations_text(values: tuple[float, ...]) -> str:

@@ -28,6 +28,7 @@ from memory_mcp.services.lexicon import (
     WEEKDAYS,
 )
 from memory_mcp.services.numerals import number
+from memory_mcp.services.opposite_words import same_side
 from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem
 
 #: A text longer than this is compared word by word before it may be forgotten or versioned by
@@ -96,8 +97,9 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if not (xs and ys):
             continue
         x, y = " ".join(w for _, w in xs), " ".join(w for _, w in ys)
-        if x.startswith(y) or y.startswith(x) or _family(xs, ys):  # "web" / "website",
-            continue  # "peroxide **formers**" / "peroxide-**forming** solvents": one family
+        if x.startswith(y) or y.startswith(x) or _family(xs, ys) \
+                or same_side(x, y):  # "web" / "website", "peroxide **formers**" /
+            continue  # "peroxide-**forming** solvents": one family; "shuts" / "closes"
         if _verbal(xs) and _verbal(ys):  # "trucks **drive**" / "trucks **run**", "before
             continue  # they **go back**" / "before **return**": a reworded verb
         if _reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"

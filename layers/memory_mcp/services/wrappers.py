@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from memory_mcp.services import verdicts
+
 _PREAMBLE = re.compile(
     r"^\s*(?:(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"  # "Can you drop the fact
     # that …?"
@@ -72,11 +74,23 @@ def strip_preamble(text: str) -> str:
             # note about …:" is the ask's, which ``_unwrap`` reads
             return f"{' '.join(named)} {text[topic.end():].strip()}".strip()
     unwrapped = _unwrap(text)
+    if unwrapped == text:  # "Lars doesn't do this any more, **so remove** the note …"
+        unwrapped = _unwrap(told := verdicts.reason(text))
+        unwrapped = told if unwrapped == told else unwrapped
     if unwrapped != text:  # "That's changed: **forget that** …": a verdict, then the ask
         unwrapped = _unwrap(unwrapped.lstrip())
+    bare = unwrapped == text  # nothing before the fact asked or judged
     stripped = _POSTAMBLE.sub("", unwrapped).strip()
-    if stripped != unwrapped.strip():  # "**The rule that** … — drop it."
+    tail = unwrapped.strip()[len(stripped):]
+    if tail:  # "**The rule that** … — drop it."
         stripped = _NAMED.sub("", stripped, count=1)
+    judged = verdicts.late(stripped)  # "… — that's no longer right"
+    if judged != stripped:
+        stripped = _NAMED.sub("", _POSTAMBLE.sub("", judged).strip(), count=1)
+    elif bare and verdicts.so_asked(tail):  # "Priya **no longer** makes the glue, so forget
+        stripped = verdicts.in_statement(stripped)  # that" (with no "so" the statement may
+        # be the fact itself, and a request already read is read again: "forget that X no
+        # longer Y" → "X no longer Y" must stay)
     if stripped and unwrapped != text and _ASKED.match(text):
         stripped = stripped.rstrip("?").rstrip()  # "Can you drop the fact that …?"
     return stripped or text.strip()
@@ -136,5 +150,6 @@ _ASKED = re.compile(r"\s*(?:can|could|would|will)\s+you\b", re.IGNORECASE)
 
 
 #: The request said after the fact: "… through the Shopify checkout **- forget this**".
-_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(.]\s*(?:so\s+)?(?:please\s+)?(?:forget|remove|delete|drop)"
-                        r"(?:\s+(?:this|that|it))?(?:\s+please)?\s*[.!)]*\s*$", re.IGNORECASE)
+_POSTAMBLE = re.compile(r"\s*[-\u2013\u2014,;:(.]\s*(?:so\s+)?(?:please\s+)?(?:(?:forget|remove|delete"
+                        r"|drop)(?:\s+(?:this|that|it))?|" + verdicts.ASK + r"\s+(?:the|this|that)"
+                        r"\s+(?:note|memory))(?:\s+please)?\s*[.!)]*\s*$", re.IGNORECASE)

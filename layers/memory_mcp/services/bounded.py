@@ -1,0 +1,56 @@
+"""A bound only the request sets: "cruising mainsails **over 40 feet** get three reef points" /
+"cruising mainsails get three reef points" (the twentieth set), "each team fields **at least 6
+players**" / "each team fields 6 players" (the 208th).
+
+A narrower or bounded request is another fact, read from the request's side as the other added
+conditions are (``conditions``); apart from them because a bound is a value's, read from
+``facets.bounds``, not from a clause.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import MEASURES, MONTHS, UNIT_DAYS, UNIT_SYMBOLS
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word
+
+
+def added_bound(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's bound, "") where the request bounds an amount the stored text has no bound or
+    number for: "cruising mainsails **over 40 feet** get three reef points" / "cruising
+    mainsails get three reef points" (the twentieth set). The narrower rule is another fact;
+    read from the request's side, as ``narrowed`` is."""
+    if b.bounds:
+        return None
+    for kind, at in a.bounds:
+        after = [w for w in a.tokens[at + 1:at + 4] if number(w) is not None]
+        if any(w in UNIT_DAYS or w in ("half", "quarter") for w in a.tokens[at + 1:at + 5]):
+            continue  # "in under half an hour" / "within 30 minutes": the durations rule's
+        if after and (number(after[0]) not in b.numbers or (
+                kind in ("min", "max") and _bare_count(a.tokens, at, after[0], b.tokens))):
+            return " ".join(a.tokens[at:a.tokens.index(after[0], at) + 2]), ""
+    return None
+
+
+def _bare_count(ta: tuple[str, ...], at: int, n: str, tb: tuple[str, ...]) -> bool:
+    """Whether the stored text counts the same thing with ``n`` and says nothing of a limit
+    around it: "fields **at least 6 players** per match" / "fields 6 players per match" (the
+    208th set), "**no more than 12 tins** … a month" / "12 tins a month". A measure is left
+    out ("brought **up to 200 °C**" heats, it bounds nothing), and so is a stored text with a
+    limit of its own words near the number ("a **speed limit** … of 8 km/h", "925 parts per
+    thousand **or higher**", "**only** one trial class")."""
+    i = ta.index(n, at)
+    counted = ta[i + 1] if i + 1 < len(ta) else ""
+    if not counted.isalpha() or not content_word(counted) or counted in MEASURES \
+            or counted in UNIT_SYMBOLS or counted in MONTHS:
+        return False
+    for j in (j for j, t in enumerate(tb[:-1]) if t == n and tb[j + 1] == counted):
+        nxt = next((k for k in range(j + 1, min(j + 6, len(tb))) if tb[k][:1].isdigit()),
+                   min(j + 6, len(tb)))  # to the next figure: "two witnesses aged 16 or over"
+        if not _LIMITS & {*tb[max(0, j - 6):j], *tb[j + 1:nxt]}:
+            return True
+    return False
+
+
+_LIMITS = frozenset("""limit limits limited max maximum min minimum cap capped quota only higher
+lower more less fewer over under above below least most up exceed exceeds""".split())  # noqa: SIM905

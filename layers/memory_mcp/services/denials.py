@@ -1,0 +1,94 @@
+"""Whether one text denies what the other states: as many denials each ("not", "never",
+"no one", a "rather than" that sets aside what the other denies), and no denial of one that
+the other states outright ("**never by the on-call engineer**" / "… and occasionally by the
+on-call engineer"). ``agreement`` reports any of these as "one says the opposite of the other".
+
+Apart from ``values`` (the arithmetic of numbers and durations) because these read the texts'
+negations (``negation``), not their values.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services import negation
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import NEGATIONS
+
+
+def opposed(a: Facets, b: Facets) -> bool:
+    """Whether ``a`` and ``b`` deny different things (each rule below, both ways)."""
+    return not same_denials(a, b) or affirms_aside(a, b) or affirms_aside(b, a) \
+        or denies_affirmed(a, b) or denies_affirmed(b, a)
+
+
+def set_aside(f: Facets, other: Facets) -> int:
+    """How many of ``f``'s "rather than" / "instead of" deny what a negation of ``other``
+    denies ("to TestPyPI **rather than** PyPI" / "**not** to PyPI"): those count as negations.
+    Others do not ("encrypted **instead of** compressed" is no "not encrypted")."""
+    return min(other.negations, sum(any(c & n for n in other.negated) for c in f.contrasts))
+
+
+def same_denials(a: Facets, b: Facets) -> bool:
+    """Whether the two texts deny as many things (``set_aside`` counted). A text saying
+    "only" where the other restricts by a denial ("**only** Priya and Ben may open them" /
+    "**nobody except** Priya and Ben may", "kegged **only after** Marco signs it off" / "**no**
+    batch is kegged **until** Marco signs it off") states the same restriction: those denials
+    are not counted against it. So do two texts that each restrict by a denial ("**no**
+    recording **unless** the union consents" / "recording is **forbidden without** the
+    union's consent"): their restricting denials cancel."""
+    na, nb = a.negations + set_aside(a, b), b.negations + set_aside(b, a)
+    if na == nb:
+        return True
+    for x, y, more, fewer in ((a, b, na, nb), (b, a, nb, na)):
+        if more > fewer and "only" in y.tokens and "only" not in x.tokens:
+            return more - negation.restrictive(x.tokens) == fewer
+    ra, rb = negation.restrictive(a.tokens), negation.restrictive(b.tokens)
+    return bool(ra and rb) and na - ra == nb - rb
+
+
+def affirms_aside(f: Facets, other: Facets) -> bool:
+    """``other`` states what ``f`` sets aside: "posted by the shift lead, **never by the
+    on-call engineer**" / "… and occasionally **by the on-call engineer**" (each holds no
+    denial, so counting negations alone sees none). Or each states what the other sets aside
+    with "rather than" / "instead of": "burnt **rather than stacked**" / "stacked … **rather
+    than burnt**" (both ways: a rewording may add a contrast of its own, and says the other
+    side in other words: "would **rather** do standups in Slack **than on video**" / "prefers
+    Slack standups **over video** calls")."""
+    if f.contrasts and other.contrasts:  # the first word set aside, not the words after it
+        mine, theirs = frozenset().union(*f.contrasts), frozenset().union(*other.contrasts)
+        if (negation.aside_heads(f.tokens) & other.stems) - theirs \
+                and (negation.aside_heads(other.tokens) & f.stems) - mine:
+            return True
+    if not f.excluded:
+        return False
+    aside = frozenset().union(*other.contrasts, *other.negated)  # once: linear in the text
+    return any((c & other.stems) - aside for c in f.excluded)  # any word of the phrase the
+    # other states and does not set aside itself: "not in the **shared** spreadsheet" / "kept
+    # in a spreadsheet", "the **blue** cabinet, not the red cabinet" / "the red cabinet, not
+    # the blue cabinet"
+
+
+def denies_affirmed(f: Facets, other: Facets) -> bool:
+    """With as many denials each, ``f`` denies what ``other`` states outright: "junior
+    stylists **cannot do blow-dries** unsupervised" / "junior stylists can do blow-dries
+    unsupervised **but not colour corrections**" (one "not" each, about other things). At
+    least three words of one denial stated, none of them denied or set aside by the other
+    (with two, three rewordings that put the denial elsewhere were refused)."""
+    if not f.negations or f.negations != other.negations or any(t.tokens[:1] in (
+            ("no",), ("never",), ("nobody",), ("none",)) for t in (f, other)):  # "**No**
+        # concrete may be poured …" denies the whole sentence, as "pours … are **not**
+        # allowed" does
+        return False
+    aside = frozenset().union(*other.contrasts, *other.negated, *other.excluded)
+    if any(len((d & other.stems) - aside) >= 3 for d in f.negated):
+        return True
+    # two words suffice when the other's denials are about nothing this text mentions: "may
+    # **not draft letters**" / "may draft letters **but cannot sign them**"
+    mine, theirs = _denied_after(f), _denied_after(other)
+    return bool(theirs) and all(d and not d & f.stems for d in theirs) \
+        and any(len(d) >= 2 and d <= other.stems for d in mine)
+
+
+def _denied_after(f: Facets) -> list[frozenset[str]]:
+    """The words each negation word of ``f`` is followed by ("cannot **sign** them")."""
+    toks = list(f.tokens)
+    return [negation.after(toks, i) for i, t in enumerate(toks) if t in NEGATIONS]

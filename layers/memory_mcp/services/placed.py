@@ -1,0 +1,72 @@
+"""Another place after the same thing: "the log sheet is kept in the **red folder in the van**"
+/ "… the sheet lives in the **red folder under the counter**" (the 200th set).
+
+The word sets read "van" as a word one text adds and "counter" as a detail the request leaves
+out, and the stored text's other words ("filled in at opening and closing") keep the texts
+apart in length, so the swapped-word rules see no slot. Read in order, both texts name the same
+thing by its last two words and then where it is: two places that share no word are two
+facts. A request that names no place there ("the red folder") leaves one out, and passes.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS
+from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.stems import content_word, stem
+
+#: Words that open where a thing is, before an article, a possessive or a name ("in **the** van"):
+#: "at" and "on" are left out, as "at stumps" and "on arrival" say when.
+_PLACES = frozenset(["in", "under", "underneath", "beneath", "behind", "beside", "inside",
+                     "above", "below", "near", "next"])
+#: Words after a place word that name a time, not a place ("in the morning", "on Fridays").
+_WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *MONTHS,
+                   "weekend", "weekends", "weekdays", "advance", "case", "time", "total",
+                   "least", "most", "all", "once", "order", "use", "stock", "place", "line"])
+#: At most this many words name the place.
+_PLACE_MAX = 3
+#: A short fact's rule: longer texts are the long-text rules' (as ``aligned.between``).
+_TOKENS_MAX = 400
+
+
+def other_place(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's place, b's place) where both texts follow the same two content words with a place
+    of their own, the places share no word and no word of the request's place is anywhere
+    in the stored text. Else None."""
+    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+        return None
+    theirs = _placed(b.tokens, b.names)
+    if not theirs:
+        return None
+    for thing, place in _placed(a.tokens, a.names).items():
+        other = theirs.get(thing)
+        if other is None:
+            continue
+        mine_stems, their_stems = {stem(w) for w in place}, {stem(w) for w in other}
+        if not mine_stems & their_stems and not mine_stems & b.stems:
+            return " ".join((*thing, *place)), " ".join((*thing, *other))
+    return None
+
+
+def _placed(toks: tuple[str, ...], names: frozenset[str]
+            ) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(the two words naming a thing) → the content words of the place after it, a place
+    opened by an article or named ("the blue tote **in Shed 3**")."""
+    out: dict[tuple[str, str], tuple[str, ...]] = {}
+    for j in range(2, len(toks) - 1):
+        thing = toks[j - 2:j]
+        if toks[j] not in _PLACES or not all(content_word(w) and w.isalpha() for w in thing):
+            continue
+        k = j + 1 + (toks[j] == "next" and toks[j + 1:j + 2] == ("to",))
+        if k >= len(toks) or (toks[k] not in DETERMINERS and toks[k] not in names):
+            continue
+        while k < len(toks) and toks[k] in DETERMINERS:
+            k += 1
+        place: list[str] = []
+        while k < len(toks) and len(place) < _PLACE_MAX and content_word(toks[k]) \
+                and toks[k].isalpha():
+            place.append(toks[k])
+            k += 1
+        if place and not any(w in _WHEN for w in place):
+            out.setdefault((thing[0], thing[1]), tuple(place))
+    return out
