@@ -84,7 +84,8 @@ WRITTEN_APART = (
     "hundredninetyfifth", "hundredninetysixth", "hundredninetyseventh", "hundredninetyeighth",
     "hundredninetyninth", "twohundredth", "twohundredfirst", "twohundredsecond",
     "twohundredthird", "twohundredfourth", "twohundredfifth", "twohundredsixth", "twohundredseventh",
-    "twohundredeighth",
+    "twohundredeighth", "twohundredninth", "twohundredtenth", "twohundredeleventh",
+    "twohundredtwelfth", "twohundredthirteenth", "twohundredfourteenth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
