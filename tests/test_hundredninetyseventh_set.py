@@ -69,6 +69,30 @@ def _kinds(request_text: str, stored: str) -> set[str]:
     ("Delete the note that each petanque team fields at least 6 players per match.",
      "Each petanque team fields 6 players per match, playing triples first, then doubles, then "
      "singles.", "condition"),
+    ("Remove the memory that Ollie Park leads the foraging team.",
+     "Sasha Greene leads the foraging team and Ollie Park is her deputy, who gives the safety "
+     "briefing before every trip.", "word"),
+    # the third batch (the 209th to 214th sets)
+    ("Forget that the 10th smoothie is free on the loyalty punch card.",
+     "Loyalty punch card: the 10th cup is free, limited to one free cup per visit.", "word"),
+    ("Remove the memory that chalk scoreboard photos are sent to the league chairman by Friday.",
+     "Chalk scoreboards are photographed and sent to league secretary Maureen Dent by Friday "
+     "each week.", "role"),
+    ("Scrap the note that a bag of 6 churros costs £6.",
+     "Pricing: 6 churros for £5, 12 for £9, chocolate dip £1 extra.", "number"),
+    ("Please forget that menu board version 3 added the bacon maple waffle.",
+     "Menu board version 3 dropped the bacon maple waffle; version 4 brings it back from "
+     "November.", "opposite"),
+    ("Delete the memory that we pay Lifeline Textiles 40p per kg to take the leftover clothing.",
+     "Leftover clothing is collected by Lifeline Textiles at 14:00 on sale day; they pay us 40p "
+     "per kg.", "direction"),
+    ("Remove the memory that the inflatable bunkers are deflated with the 12V Bravo pump.",
+     "The inflatable bunkers are pumped up with the 12V Bravo pump; a full arena takes about 40 "
+     "minutes to set up.", "opposite"),
+    ("Drop the note that the show committee draws the stubble-field plots by ballot at 08:15 in "
+     "the marquee.",
+     "The field committee draws the stubble-field plots by ballot at 08:15 in the marquee.",
+     "thing"),
     ("Drop the fact that we order no more than 12 tins of Saphir wax a month from Kessler.",
      "We buy Saphir wax in 100 ml tins from Kessler Leather Supply, 12 tins a month.",
      "condition"),
@@ -118,6 +142,21 @@ def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: 
      "Judy prefers async standups in Slack over video calls."),
     ("Please remove that the primary crusher takes feed up to 900 millimetres.",
      "The primary crusher's feed size limit is 900 mm."),
+    ("Remove the memory that Sasha leads the foraging team.",
+     "Sasha Greene leads the foraging team and Ollie Park is her deputy."),
+    ("Forget that 6 churros cost £5.", "Pricing: 6 churros for £5, 12 for £9."),
+    ("Can you forget that Green Line platform doors get reset from console two rather than "
+     "console one?", "Station platform doors on the Green Line are reset from console 2, not "
+     "console 1."),
+    ("Forget that the Glenmore base helicopter landing zone only gets lit after dark, when the "
+     "air ambulance asks for it.",
+     "The helicopter landing zone at Glenmore base is lit only after dark and on request from "
+     "the air ambulance."),
+    ("Forget that the deposit is £1.2k.", "The deposit is £1,200."),
+    ("Forget that Lifeline pay us 40p per kg for leftover clothing.",
+     "Leftover clothing is collected by Lifeline Textiles; they pay us 40p per kg."),
+    ("Remove the memory that the bunkers are inflated with the 12V Bravo pump.",
+     "The inflatable bunkers are pumped up with the 12V Bravo pump."),
     # a bound the stored text says in its own words, or a measure brought up to a value
     ("Remove that forklifts in Warehouse B are limited to 8 km/h.",
      "The forklift speed limit inside Warehouse B is 8 km/h."),

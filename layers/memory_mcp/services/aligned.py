@@ -23,7 +23,7 @@ from memory_mcp.services import placed, sited
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.leading import SIDE, leading, noun
-from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, ORDINAL, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.names_found import name_apart
 from memory_mcp.services.stems import content_word, part_stems, stem
 
@@ -35,7 +35,7 @@ def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The first other thing in the same slot of the same sentence that this module's reads
     find, or another place the sentence opens with (``sited``)."""
     return in_place(a, b) or leading(a, b) or between(a, b) or sited.opened_place(a, b) \
-        or with_other(a, b) or placed.other_place(a, b)
+        or with_other(a, b) or placed.other_place(a, b) or opening_names(a, b)
 
 
 def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -65,6 +65,29 @@ def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+def opening_names(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's name, b's name) where each text opens with a full name of two or three words,
+    the two names share no word, and the same two words follow both: "**Ollie Park** leads the
+    foraging team" / "**Sasha Greene** leads the foraging team and Ollie Park is her deputy"
+    (the 206th set; ``in_place`` reads a name of one word, and a capital opening a sentence
+    may be no name: "**Station** platform doors on the Green Line")."""
+    ra, rb = _name_run(a), _name_run(b)
+    if len(ra) < 2 or len(rb) < 2 or set(ra) & set(rb):
+        return None
+    ta, tb = a.tokens[len(ra):len(ra) + _SIDE], b.tokens[len(rb):len(rb) + _SIDE]
+    return (" ".join(ra), " ".join(rb)) if len(ta) == _SIDE and ta == tb else None
+
+
+def _name_run(f: Facets) -> tuple[str, ...]:
+    """The names the text opens with, at most three words."""
+    run = []
+    for t in f.tokens[:4]:
+        if t not in f.names:
+            break
+        run.append(t)
+    return tuple(run) if len(run) <= 3 else ()
+
+
 def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's word, b's word) where both texts have the same two words before and after and a
     different content word between that names a kind of the content word after it; or
@@ -80,8 +103,9 @@ def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
             and "^" not in before  # the start only for a subject ("we **buy**" / "we **order**")
         # a word naming a kind of the next ("the **West** Chapel"), not a verb ("is
         # **booked** for", "is **kept** for": rewordings swap verbs freely)
-        subject = noun(word) and after[0] in _COPULAS and content_word(before[-1]) \
-            and before[-1] not in AUX  # "torn **towels** are bagged" / "torn **sheets** are …"
+        subject = noun(word) and after[0] in _COPULAS and (content_word(before[-1]) or bool(
+            ORDINAL.fullmatch(before[-1]))) and before[-1] not in AUX  # "torn **towels** are
+        # bagged" / "torn **sheets** are …", "the 10th **smoothie** is free" / "the 10th **cup** …"
         named = before == _START and word in a.names  # "**Joel** runs front of house" /
         # "**Hannah** runs front of house …; Joel covers weekdays"
         if not (kind or subject or named):

@@ -33,7 +33,7 @@ from memory_mcp.services.lexicon import (
     UNIT_SYMBOLS,
     WEEKDAYS,
 )
-from memory_mcp.services.numerals import bounds, clock, is_clock, number, spoken
+from memory_mcp.services.numerals import bounds, clock, is_clock, number, prices, spoken
 from memory_mcp.services.short_forms import degrees, expand
 from memory_mcp.services.stems import content_word, singular_weekday, stem
 
@@ -64,6 +64,7 @@ class Facets:
     times: frozenset[str]          # parts of the day and frequencies (``TIMES``)
     negations: int                 # negation words: "not encrypted and not tested" has two
     currencies: frozenset[str] = frozenset()  # "$25" / "25 euros": another amount
+    prices: frozenset[float] = frozenset()    # "costs £6" / "6 for £5": amounts marked as money
     units: frozenset[str] = frozenset()       # "18 celsius" / "18 fahrenheit", "10 gigabytes"
     negatives: frozenset[float] = frozenset()  # numbers after a minus sign: "-18" / "18"
     bounds: tuple[tuple[str, int], ...] = ()   # "at most" (max), "over" (gt), … and where
@@ -186,6 +187,7 @@ def _read(text: str) -> Facets:
         negated=tuple(negation.denied(lower, i) for i in denials),
         contrasts=negation.contrasts(lower, off), excluded=negation.excluded(lower, off),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
+        prices=prices(text),
         units=frozenset(w for i, w in enumerate(lower)
                         if w in MEASURES and i and number(lower[i - 1]) is not None)
         | _counted_units(lower),

@@ -238,7 +238,8 @@ dentist hygienist mechanic electrician plumber chef cashier bartender concierge 
 lifeguard referee tutor recruiter underwriter adjuster actuary broker
 celebrant chaplain signaller signalman steward marshal usher verger glazier plasterer thatcher
 groundsman greenkeeper farrier optometrist orthodontist groomer auctioneer
-trainer vet warden porter mentor caretaker janitor midwife judge umpire
+trainer vet warden porter mentor caretaker janitor midwife judge umpire chairman chairwoman
+chairperson landlord landlady
 """.split())  # noqa: SIM905
 #: Words before a job that make it another job ("the **deputy** harbour master", "the
 #: **associate** director of admissions"): one text with it and one without name two people.

@@ -19,6 +19,16 @@ _DIGIT = re.compile(r"\d")
 _THOUSANDS = re.compile(r"\d+(?:\.\d+)?k")
 
 
+#: An amount after a currency symbol: "£6", "$1,200", "€2.5k".
+_PRICE = re.compile(r"[$€£¥₹]\s?(\d[\d,]*(?:\.\d+)?)(k\b)?", re.IGNORECASE)
+
+
+def prices(text: str) -> frozenset[float]:
+    """The amounts of money ``text`` marks with a currency symbol ("£6", "$1,200", "€2.5k")."""
+    return frozenset(float(m[1].replace(",", "")) * (1000 if m[2] else 1)
+                     for m in _PRICE.finditer(text))
+
+
 def is_clock(token: str) -> bool:
     """'2pm', '14:00', '2:30am': a token ``clock`` can read ("7" + "pm" when written apart)."""
     return _TIME.match(token) is not None

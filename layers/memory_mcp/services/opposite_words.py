@@ -88,8 +88,9 @@ grant grants granted granting issue issues issued issuing | revoke revokes revok
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
 add adds added adding place places placed placing put puts putting apply applies applied
   applying | remove removes
-  removed removing delete deletes deleted deleting
+  removed removing delete deletes deleted deleting dropped
 lock locks locked locking | unlock unlocks unlocked unlocking
+inflate inflates inflated inflating pump_up blow_up | deflate deflates deflated deflating
 collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
 go_on come_on put_on | come_off go_off take_off
 charge charges charged charging | refund refunds refunded refunding

@@ -11,6 +11,9 @@ the other way round (the sixty-second and seventy-second sets). A stored text wi
 
 from __future__ import annotations
 
+from itertools import pairwise
+
+from memory_mcp.services.direction import SENDS
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import CLAUSE_BREAKS
 from memory_mcp.services.stems import content_word, stem
@@ -42,7 +45,29 @@ def us_turned(a: Facets, b: Facets) -> tuple[str, str] | None:
             if stem(word) in ends:
                 mine, theirs = f"{word} … us", f"{ends[stem(word)]} {word}"
                 return (theirs, mine) if flip else (mine, theirs)
+    return _we_or_us(a, b)
+
+
+def _we_or_us(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("we pay", "pay us") where one text sends with "we" and the other has the same
+    sending verb take "us", neither text saying it both ways: "**we pay** Lifeline Textiles
+    40p per kg" / "Lifeline Textiles … **pay us** 40p per kg" (the 212th set)."""
+    we_a, we_b, us_a, us_b = _we(a.tokens), _we(b.tokens), _us(a.tokens), _us(b.tokens)
+    for verb in sorted((we_a & us_b) - us_a - we_b):
+        return f"we {verb}", f"{verb} us"
+    for verb in sorted((us_a & we_b) - we_a - us_b):
+        return f"{verb} us", f"we {verb}"
     return None
+
+
+def _we(toks: tuple[str, ...]) -> set[str]:
+    """The sending verbs said right after "we" ("**we pay** …")."""
+    return {stem(t) for u, t in pairwise(toks) if u == "we"} & SENDS
+
+
+def _us(toks: tuple[str, ...]) -> set[str]:
+    """The sending verbs said right before "us" ("they **pay us** …")."""
+    return {stem(t) for t, u in pairwise(toks) if u == "us"} & SENDS
 
 
 def _party(toks: tuple[str, ...]) -> int | None:

@@ -18,7 +18,7 @@ from memory_mcp.services.word_pool import parts_pool
 
 #: Nouns that name a group of people by the word before them.
 GROUPS = frozenset(["team", "teams", "department", "departments", "crew", "crews", "desk",
-                    "squad", "unit"])
+                    "squad", "unit", "committee", "committees"])
 
 
 def other_team(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -55,8 +55,10 @@ def within(x: Facets, y: Facets) -> bool:
     percentages are compared as such: "more than **5%** weed seed … line 2" / "more than
     **2%** … line 2" (the ninety-eighth set) is no subset."""
     px, py = _percents(x), _percents(y)
-    if px and py and not (px <= py or py <= px):
-        return False
+    if (px and py and not (px <= py or py <= px)) or (x.prices and y.prices
+                                                      and not x.prices <= y.prices):
+        return False  # and amounts of money as money: "6 churros cost **£6**" / "6 churros
+        # for **£5**" (the 210th set)
     extra = x.numbers - y.numbers
     return not extra or (extra <= hours(y.numbers) and not any(
         number(t) in extra and (ORDINAL.fullmatch(t) or (  # "the **first** Saturday" is no hour
