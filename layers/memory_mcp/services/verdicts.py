@@ -99,11 +99,17 @@ def reason(text: str) -> str:
 
 
 def late(text: str) -> str:
-    """``text`` without a verdict said after the fact."""
-    cut = _LATE.sub("", text, count=1)
-    if cut == text:
-        cut = _COPULA.sub("", text, count=1)
-    return cut.strip().rstrip(" ,;:-\u2013\u2014") or text
+    """``text`` without a verdict said after the fact. Only its last ``_TAIL`` characters are
+    read: a verdict is short, and the patterns, tried at every position of a 100,000-character
+    document, cost 20-60 ms a call."""
+    head, tail = text[:-_TAIL], text[-_TAIL:]
+    cut = _LATE.sub("", tail, count=1)
+    if cut == tail:
+        cut = _COPULA.sub("", tail, count=1)
+    return (head + cut).strip().rstrip(" ,;:-\u2013\u2014") or text
+
+
+_TAIL = 300
 
 
 def so_asked(tail: str) -> bool:
