@@ -225,20 +225,21 @@ def swapped_order(a: Facets, b: Facets) -> tuple[str, str] | None:
     for x, y in steps_a:
         if (y, x) in steps_b and (x, y) not in steps_b:
             return f"{x} then {y}", f"{y} then {x}"
-    around_a, around_b = _around(a), _around(b)  # or two names or codes either side of one
-    for x, verb, y in around_a:  # verb: "H-6 **replaced** H-7" / "H-7 replaced H-6" (207th)
+    around_a = _around(a.tokens, a.names)  # or two names or codes either side of one verb:
+    around_b = _around(b.tokens, b.names) if around_a else frozenset()  # "H-6 **replaced**
+    for x, verb, y in around_a:  # H-7" / "H-7 replaced H-6" (the 207th set)
         if (y, verb, x) in around_b and (x, verb, y) not in around_b:
             return f"{x} {verb} {y}", f"{y} {verb} {x}"
     return None
 
 
-def _around(f: Facets) -> set[tuple[str, str, str]]:
+@lru_cache(maxsize=1024)  # a stored text is read against every request
+def _around(toks: tuple[str, ...], names: frozenset[str]) -> frozenset[tuple[str, str, str]]:
     """(name or code, the one or two words between, name or code) for each such run."""
-    toks = f.tokens
-    marked = [i for i, t in enumerate(toks) if t in f.names or any(c.isdigit() for c in t)]
-    return {(toks[i], " ".join(toks[i + 1:j]), toks[j]) for i in marked for j in marked
-            if 2 <= j - i <= 3 and content_word(toks[i + 1])
-            and all(w in PREPOSITIONS for w in toks[i + 2:j])}
+    marked = [i for i, t in enumerate(toks) if t in names or any(c.isdigit() for c in t)]
+    return frozenset((toks[i], " ".join(toks[i + 1:j]), toks[j]) for i in marked
+                     for j in marked if 2 <= j - i <= 3 and content_word(toks[i + 1])
+                     and all(w in PREPOSITIONS for w in toks[i + 2:j]))
 
 
 def swapped_choice(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -250,6 +250,7 @@ def _before_same(a: tuple[str, ...], b: tuple[str, ...],
     return None
 
 
+@lru_cache(maxsize=1024)  # a stored text is read against every request (callers only read it)
 def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
     """(pair, side, the word before and the next word not a stop word, within two) → the
     form, for each one-word side in ``tokens``."""
