@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-#: The ask itself (as ``wrappers`` reads it) and the kinds of note it names.
+#: The ask itself and the kinds of note it names (``wrappers`` reads its preambles with them).
 ASK = (r"(?:forget|remove|delete|drop|scrap|erase|discard|wipe|clear|unlearn|take\s+out"
        r"|get\s+rid\s+of|stop\s+remembering|no\s+need\s+to\s+remember(?:\s+any\s?more)?)")
 KIND = (r"(?:note|memory|fact|rule|requirement|instruction|reminder|bit|part|entry|line|one"

@@ -103,10 +103,7 @@ def strip_preamble(text: str) -> str:
 #: "Remove the instruction to …", "Please delete that …"). A verdict opens with its own words
 #: (that's, this is, no longer, not true) and ends at a colon or a dash; a reason must end in
 #: the ask, so "We use the following tools: …" keeps its words.
-_ASK = (r"(?:forget|remove|delete|drop|scrap|erase|discard|wipe|clear|unlearn|take\s+out"
-        r"|get\s+rid\s+of|stop\s+remembering|no\s+need\s+to\s+remember(?:\s+any\s?more)?)")
-_KIND = (r"(?:note|memory|fact|rule|requirement|instruction|reminder|bit|part|entry|line|one"
-         r"|restriction|plan|procedure|policy)s?")
+_ASK, _KIND = verdicts.ASK, verdicts.KIND  # the ask and the kinds of note, as verdicts reads them
 _VERDICT = (r"(?:(?:that|this|it)(?:\s+(?:rule|memory|note|fact|one))?(?:['\u2019]s|\s+is"
             r"|\s+has)\b[^:;.]{0,40}?\b(?:changed|outdated|obsolete|old|wrong|gone|sorted|stale"
             r"|incorrect|over|no\s+longer|not|any\s?more|out\s+of\s+date)\b|no\s+longer"
