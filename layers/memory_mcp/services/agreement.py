@@ -27,23 +27,19 @@ from memory_mcp.services import (
     conditions,
     counted,
     crossed_clauses,
-    crossed_pairs,
     denials,
-    direction,
     doers,
     framed,
     jobs,
     members,
     numbered,
     opposites,
-    ours,
     parts,
+    periods,
     purposes,
-    received,
-    route_ends,
+    routes,
     schedules,
     slots,
-    steps,
     teams,
     things,
     turned,
@@ -181,8 +177,10 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or widened.both_kinds(a, b) or widened.both_kinds(b, a)
                          or widened.anywhere(a, b) or widened.anywhere(b, a)
                          or widened.only_or_everyone(a, b) or widened.one_of_all(a, b)
-                         or widened.regardless(a, b) or widened.only_listed(a, b)),
-                        ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b))):
+                         or widened.regardless(a, b) or widened.only_listed(a, b)
+                         or widened.only_one_added(a, b)),
+                        ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b)
+                         or periods.other_rate(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
             out.append(Conflict(kind, kind == "scope",
@@ -200,16 +198,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         or doers.other_doer(a, b) or turned.named_doer(a, b) or jobs.holder(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
-    route = direction.reversed_route(a, b) or direction.turned_voice(a, b) \
-        or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
-        or ours.us_turned(a, b) or direction.converse_verb(a, b) \
-        or received.got_or_sent(a, b) or received.taken_or_collected(a, b) \
-        or received.received_or_shipped(a, b) or route_ends.other_route(a, b) \
-        or crossed_pairs.crossed_pair(a, b) \
-        or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
-        or crossed_pairs.swapped_choice(a, b) or framed.swapped_shares(a, b) \
-        or crossed_pairs.swapped_to(a, b) or crossed_pairs.swapped_from(a, b) \
-        or steps.swapped_steps(a, b) or steps.swapped_stages(a, b)
+    route = routes.other_direction(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
     opposite = opposites.opposed(a, b)
@@ -234,6 +223,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             # a word of another clause stands in the place of one of the clause the request
             # restates: two clauses joined
             out.append(Conflict("roles", True, f'words of two clauses joined: {_q(sorted(lent[1]))}'))
+        elif (bare := clauses.without_aside(stored, a)) is not None:
+            out = conflicts(request, bare)  # the fact without the aside the request leaves out
     return out
 
 
@@ -249,7 +240,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
     conflict already explains the pair: "Bob" vs "Alice" is a name conflict, not also a
     swapped word)."""
     out: list[Conflict] = []
-    thing = numbered.other_numbered_thing(a, b)
+    thing = numbered.other_numbered_thing(a, b) or numbered.other_label(a, b)
     if thing is not None:  # a subject (another thing) before the verb, else a value; a
         # grade ("priority 1") changing together with anything else is another fact too
         subject = thing[2] or (thing[3] in numbered.GRADE_NOUNS and things.else_differs(

@@ -103,6 +103,13 @@ def _segments(text: str) -> list[str]:
     return out
 
 
+#: "and" before a second verb of the same subject opens a clause ("… checks harnesses for
+#: wear every Monday **and replaces any** with frayed stitching", the two-hundred-and-
+#: nineteenth set): an -s verb before its object, or a verb before "out", "via" or "back".
+AND_VERB = (r"\s+and\s+(?=[a-z]+\s+(?:out|via|back)\s"
+            r"|[a-z]+[^s\W]s\s+(?:the|a|an|any|all|it|them|each|every|its|their|our)\s)")
+
+
 #: Content words of a request that may be missing from the one clause it restates: a swapped
 #: word or two, which the rules then read against that clause alone.
 _OUTSIDE = 2
@@ -115,7 +122,7 @@ def borrowing_clause(rb: str, a: Facets, *, own_verb: bool = False
     from another: "the **monitor** engineer mixes on the SD12" against "FOH engineer Sam Ortiz
     mixes on the SD12; **monitor** engineer Kate Lin uses the S6L" (the hundred-and-fiftieth
     set) joins two clauses' words into a fact neither says. Else None."""
-    parts = pieces(rb, r";\s*|,\s+(?:and|then)\s+")  # ", then moves to the Ashby site"
+    parts = pieces(rb, r";\s*|,\s+(?:and|then)\s+|" + AND_VERB)  # ", then moves to …"
     if len(parts) < 2:
         return None
     # with ``own_verb``, the request's verb may be another word for the clause's ("the
@@ -160,7 +167,7 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     goes back to T3", the hundred-and-twelfth set).
     Short texts only (``agreement``), as ``moved_name``: a document has hundreds of
     sentences."""
-    parts = pieces(rb, r";\s*|,\s+and\s+")
+    parts = pieces(rb, r";\s*|,\s+and\s+|" + AND_VERB)
     if len(parts) < 2:
         return None
     mine = {stem(t) for t in a.tokens if content_word(t)}
@@ -168,6 +175,30 @@ def restated_clause(rb: str, a: Facets) -> str | None:
     if outside > _OUTSIDE or mine & others:
         return None  # not one clause: "Kai does the morning bookings and Nerea afternoons"
     return parts[at]
+
+
+_ASIDE = re.compile(r"\s*\(([^()]*)\)")
+
+
+def without_aside(rb: str, a: Facets) -> str | None:
+    """The stored ``rb`` without its asides in brackets, when the request ``a`` says no word of
+    them: "Tobias Fenn **(assistant manager)** has to approve any refund over £20" against "…
+    has to approve any **discount** over £20" (the two-hundred-and-twentieth set). A rewording
+    may leave an aside out, and its words kept the swapped one from being the one word that
+    differs. Else None."""
+    asides = _ASIDE.findall(rb)
+    if not asides or any(_said(aside) for aside in asides):
+        return None  # a number, a date or a name in brackets: "(£75)", "(November to …)"
+    mine = {stem(p) for t in a.tokens for p in (t, *t.split("-"))}  # "bike-to-run"
+    if any(_stems(aside) & mine for aside in asides):
+        return None
+    return _ASIDE.sub("", rb)
+
+
+def _said(aside: str) -> bool:
+    """Whether an aside says a value or a name, which a rewording keeps in other words."""
+    f = facets(aside)
+    return bool(f.names or f.months or f.weekdays or f.times or any(c.isdigit() for c in aside))
 
 
 def _closest(parts: list[str], mine: set[str],

@@ -28,9 +28,11 @@ from memory_mcp.services.stems import content_word, stem
 #: colon, which mostly closes a heading: "muirburn at Hartside: burning only from …"): a comma
 #: and a joining word ("… on the WhatsApp group**, and** volunteers confirm …", the
 #: hundred-and-sixty-fifth set), or a joining word before a new subject ("… timber decks **and
-#: the** cold-water unit …"; not "tretinoin **and the like**").
+#: the** cold-water unit …", "… per gig **and each** musician gets £220"; not "tretinoin **and
+#: the like**").
 _BREAK = re.compile(r",\s+(?:and|but|while|whereas)\s+"
-                    r"|\s+(?:and|but|while|whereas)\s+(?=(?:the|we|they|our|their)\s(?!like\b))"
+                    r"|\s+(?:and|but|while|whereas)\s+"
+                    r"(?=(?:the|we|they|our|their|each|every)\s(?!like\b))"
                     r"|\s+(?:while|whereas)\s+")
 #: "and" before a name that does something opens a clause too ("… group **and Hannah Okafor
 #: confirms** …"); not before a name in a list ("county dispatch **and Pine Hollow school**").

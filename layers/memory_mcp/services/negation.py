@@ -101,8 +101,16 @@ def _free(lower: list[str], i: int) -> bool:
     pair is still told apart from "… leads the team"."""
     return lower[i] == "no" and ((lower[i + 1:i + 2] != [] and (
         lower[i + 1] in _PRICES or (lower[i + 1][:1].isdigit() and i > 0
-                                    and lower[i - 1] not in ("the", "a", "our", "their"))))
+                                    and lower[i - 1] not in ("the", "a", "our", "their")
+                                    and not _denied_after(lower[i - 1]))))
         or (i > 0 and lower[i - 1] in _NUMBERED))
+
+
+def _denied_after(word: str) -> bool:
+    """Whether "no" and a number after ``word`` deny a count: after a participle or "only"
+    ("allowed, **no** 40 MHz sets", "2.4 GHz only, no 40 MHz sets", the
+    two-hundred-and-fifteenth set), not after a thing's name ("mill **no.** 2", "press no. 3")."""
+    return word == "only" or (word.endswith(("ed", "en")) and len(word) > 4)
 
 
 #: Words after which "no" is "number": "part **no.** SC-1180", "serial no. 4471".

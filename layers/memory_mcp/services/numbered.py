@@ -13,6 +13,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import verb_s
+from memory_mcp.services.lexicon import MEASURES, MONTHS, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.wording import subject_end
 
@@ -86,3 +87,42 @@ def other_numbered_thing(a: Facets, b: Facets) -> tuple[str, str, bool, str] | N
             return (", ".join(sorted(n for n, _ in ia[noun])),
                     ", ".join(sorted(n for n, _ in ib[noun])), subject, noun)
     return None
+
+
+def other_label(a: Facets, b: Facets) -> tuple[str, str, bool, str] | None:
+    """("shelf 5", "shelf 3", False, "shelf"): the same noun of no list above before other
+    numbers in the two texts ("spare refills are on **shelf 5**" / "spare 5-litre refills are
+    on **shelf 3**", the two-hundred-and-eighteenth set), where the numbers rule saw the
+    request's 5 among the stored numbers. A value: the refills may have moved."""
+    la, lb = _labels(a), _labels(b)
+    for noun in sorted(la.keys() & lb.keys()):
+        mine, theirs = la[noun] - lb[noun], lb[noun] - la[noun]
+        if mine and theirs and not mine & _counts(b.tokens) and not theirs & _counts(a.tokens):
+            # neither number said as a count in the other text ("second screen: **180**
+            # seats" / "Screen 2 … seats 180"); as a measure it is another number ("5-litre")
+            return (", ".join(f"{noun} {n}" for n in sorted(la[noun])),
+                    ", ".join(f"{noun} {n}" for n in sorted(lb[noun])), False, stem(noun))
+    return None
+
+
+def _labels(f: Facets) -> dict[str, set[str]]:
+    """Noun → the numbers written right after it, for nouns not in the lists above and not
+    read as verbs ("takes 5", "aged 5")."""
+    out: dict[str, set[str]] = {}
+    for prev, tok in pairwise(f.tokens):
+        if tok.isdigit() and content_word(prev) and prev.isalpha() and not verb_s(prev) \
+                and not prev.endswith(("ed", "ing")) and stem(prev) not in ID_NOUNS \
+                and stem(prev) not in GRADE_NOUNS and prev not in _NOT_LABELS:
+            out.setdefault(prev, set()).add(tok)
+    return out
+
+
+def _counts(toks: tuple[str, ...]) -> set[str]:
+    """The numbers of a text not followed by a unit ("**5** liters" measures)."""
+    return {t for t, after in zip(toks, (*toks[1:], ""), strict=True)
+            if t.isdigit() and after not in MEASURES and after not in UNIT_DAYS}
+
+
+#: Words before a number that say no thing's label: "at **least** 2", "**february** 28".
+_NOT_LABELS = frozenset([*MONTHS, *WEEKDAYS, "least", "most", "than", "about", "around",
+                         "over", "under", "aged", "age", "ages", "only", "just", "nearly"])

@@ -221,3 +221,31 @@ def _any_of(toks: tuple[str, ...]) -> str | None:
         if (t, nxt) in _REGARDLESS:
             return " ".join(toks[i:i + 3])
     return None
+
+
+#: Words after "and" that add no thing ("LS6 and LS7 **and nowhere else**").
+_NO_THING = frozenset(["nowhere", "else", "elsewhere", "nothing", "none", "no"])
+
+
+def only_one_added(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("sleepovers and weddings", "sleepovers only") where one text keeps a thing to itself
+    with "only" ("the 4 m tents are for kids' sleepovers **only**") and the other, with no
+    "only", joins it with a thing the first never names ("… for kids' sleepovers **and
+    weddings**", the two-hundred-and-nineteenth set): a wider rule. Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        if any("only" in t for t in x.tokens) or "only" not in y.tokens:
+            continue  # "motorhome-only" says it too
+        toks, theirs = y.tokens, {stem(t) for t in y.tokens}
+        kept = {stem(toks[i - 1]) for i, t in enumerate(toks) if t == "only" and i
+                and content_word(toks[i - 1])} | {stem(w) for i, t in enumerate(toks)
+                                                   if t == "only" for w in toks[i + 1:i + 3]
+                                                   if content_word(w)}
+        for i in range(1, len(x.tokens) - 1):
+            one, join, two = x.tokens[i - 1:i + 2]
+            if join not in ("and", "or") or not (content_word(one) and content_word(two)):
+                continue
+            for mine, added in ((one, two), (two, one)):
+                if stem(mine) in kept and stem(added) not in theirs and added not in _NO_THING:
+                    found = f"{one} {join} {two}", f"{mine} only"
+                    return (found[1], found[0]) if flip else found
+    return None

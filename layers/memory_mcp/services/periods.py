@@ -1,0 +1,142 @@
+"""How often, as a rate: "badge orders go to the shop **every month**" / "… **once a term**",
+"drivers log the temperature **every hour**" / "… **every 30 minutes**" (the
+two-hundred-and-seventeenth and two-hundred-and-nineteenth sets).
+
+``schedules`` tells a daily schedule from a weekly or a weekday one; two periods longer than a
+day ("every month" / "once a term") and a period against a duration the text also says ("every
+hour on trips over 1 hour") passed it. Here every way of saying how often ("every 2 weeks",
+"fortnightly", "twice a month", "every other day") is read as a rate per day, so "every two
+weeks" and "fortnightly" agree and "every month" and "every term" do not. Two texts that both
+say how often, and share no rate, say two facts.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.lexicon import NUMBER_WORDS
+
+#: Periods, in days; a term, a season or a shift has no fixed length here, and is compared
+#: by its name.
+_DAYS = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1.0, "night": 1.0, "morning": 1.0,
+         "evening": 1.0, "afternoon": 1.0, "weekday": 7 / 5, "week": 7.0, "weekend": 7.0,
+         "fortnight": 14.0, "month": 30.44, "quarter": 91.31, "year": 365.25}
+_NAMED = frozenset(["term", "season", "semester", "shift", "session"])
+_ADVERBS = {"hourly": 1 / 24, "daily": 1.0, "nightly": 1.0, "weekly": 7.0, "fortnightly": 14.0,
+            "monthly": 30.44, "quarterly": 91.31, "yearly": 365.25, "annually": 365.25}
+_TIMES = {"once": 1, "twice": 2, "thrice": 3}
+_NTH = {"other": 2, "second": 2, "alternate": 2, "third": 3, "fourth": 4}
+_PER = (("a",), ("an",), ("per",), ("each",), ("every",))
+#: Rates this close are one ("every 6 months" / "twice a year").
+_CLOSE = 0.03
+
+
+def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's how-often, b's how-often) when both texts say how often and no rate of one is a
+    rate of the other. Else None."""
+    ra, rb = _rates(a.tokens), _rates(b.tokens)
+    if not ra or not rb:
+        return None
+    if any(_same(x, y) for x in ra for y in rb):
+        return None
+    return ", ".join(ra.values()), ", ".join(rb.values())
+
+
+def _same(x: float | str, y: float | str) -> bool:
+    if isinstance(x, str) or isinstance(y, str):
+        return x == y
+    return abs(x - y) <= _CLOSE * max(x, y)
+
+
+@lru_cache(maxsize=1024)
+def _rates(raw: tuple[str, ...]) -> dict[float | str, str]:
+    """Each how-often of the text → its words: times per day, or "<n> per <named period>"."""
+    toks = _spelled(raw)
+    out: dict[float | str, str] = {}
+    for i, t in enumerate(toks):
+        if t in _ADVERBS:
+            times = _times(toks, i - 1) if i else None  # "**twice** daily"
+            out.setdefault((times or 1) / _ADVERBS[t], " ".join(toks[i - bool(times):i + 1]))
+        elif t in ("every", "each"):
+            count, at = _count(toks, i + 1)
+            unit = _unit(toks[at]) if at < len(toks) else None
+            if unit is not None and count is not None:
+                out.setdefault(_rate(1, count, unit), " ".join(toks[i:at + 1]))
+        elif (times := _times(toks, i)) is not None and toks[i + 1:i + 2] in _PER \
+                and i + 2 < len(toks) and (unit := _unit(toks[i + 2])) is not None:
+            out.setdefault(_rate(times, 1, unit), " ".join(toks[i - (t == "times"):i + 3]))
+    return out
+
+
+#: Parts of an hour said in words, as minutes: "every **quarter of an hour**".
+_PARTS = ((("three", "quarters", "of", "an", "hour"), ("45", "minutes")),
+          (("quarter", "of", "an", "hour"), ("15", "minutes")),
+          (("half", "an", "hour"), ("30", "minutes")), (("half", "hour"), ("30", "minutes")),
+          (("half-hour",), ("30", "minutes")),
+          (("hour", "and", "a", "half"), ("90", "minutes")))
+
+
+def _spelled(toks: tuple[str, ...]) -> tuple[str, ...]:
+    """The tokens with each part of an hour said in words (``_PARTS``) as minutes; "a"
+    before one dropped ("every **a** quarter" is no count)."""
+    if not any(t in ("quarter", "quarters", "half", "half-hour") for t in toks):
+        return toks
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        for words, minutes in _PARTS:
+            if toks[i:i + len(words)] == words:
+                if out and out[-1] in ("a", "an"):
+                    out.pop()
+                out.extend(minutes)
+                i += len(words)
+                break
+        else:
+            out.append(toks[i])
+            i += 1
+    return tuple(out)
+
+
+def _count(toks: tuple[str, ...], at: int) -> tuple[float | None, int]:
+    """(how many periods, where the period's word stands) after "every": "every **2** weeks",
+    "every **other** day", "every week" (one); None for a range ("every 6-8 weeks")."""
+    if at >= len(toks):
+        return None, at
+    word = toks[at]
+    if word in _NTH:
+        return float(_NTH[word]), at + 1
+    if word in NUMBER_WORDS:
+        return float(NUMBER_WORDS[word]), at + 1
+    if word.replace(".", "", 1).isdigit():
+        return float(word), at + 1
+    if word[:1].isdigit():
+        return None, at  # "6-8"
+    return 1.0, at
+
+
+def _times(toks: tuple[str, ...], i: int) -> int | None:
+    """"once", "twice", "3 times", "three times": how many times in the period after."""
+    t = toks[i]
+    if t in _TIMES:
+        return _TIMES[t]
+    if t == "times" and i:
+        before = toks[i - 1]
+        if before.isdigit():
+            return int(before)
+        if before in NUMBER_WORDS:
+            return int(NUMBER_WORDS[before])
+    return None
+
+
+def _unit(word: str) -> str | None:
+    """The period a word names ("weeks" → "week"), else None."""
+    one = word.removesuffix("s")
+    return one if one in _DAYS or one in _NAMED else None
+
+
+def _rate(times: float, count: float, unit: str) -> float | str:
+    """Times per day, or "<times per count> per <unit>" for a period with no fixed length."""
+    if unit in _DAYS:
+        return times / (count * _DAYS[unit])
+    return f"{times / count:g} per {unit}"
