@@ -87,7 +87,9 @@ WRITTEN_APART = (
     "twohundredeighth", "twohundredninth", "twohundredtenth", "twohundredeleventh",
     "twohundredtwelfth", "twohundredthirteenth", "twohundredfourteenth", "twohundredfifteenth",
     "twohundredsixteenth", "twohundredseventeenth", "twohundredeighteenth",
-    "twohundrednineteenth", "twohundredtwentieth",
+    "twohundrednineteenth", "twohundredtwentieth", "twohundredtwentyfirst",
+    "twohundredtwentysecond", "twohundredtwentythird", "twohundredtwentyfourth",
+    "twohundredtwentyfifth", "twohundredtwentysixth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
