@@ -225,6 +225,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             out.append(Conflict("roles", True, f'words of two clauses joined: {_q(sorted(lent[1]))}'))
         elif (bare := clauses.without_aside(stored, a)) is not None:
             out = conflicts(request, bare)  # the fact without the aside the request leaves out
+        elif (taken := clauses.borrowed_number(stored, a)) is not None:
+            out.append(Conflict("roles", True, f'a number of another clause: "{taken[1]}"'))
     return out
 
 
@@ -240,7 +242,8 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
     conflict already explains the pair: "Bob" vs "Alice" is a name conflict, not also a
     swapped word)."""
     out: list[Conflict] = []
-    thing = numbered.other_numbered_thing(a, b) or numbered.other_label(a, b)
+    thing = numbered.other_numbered_thing(a, b) or numbered.other_label(a, b) \
+        or numbered.other_ordinal(a, b)
     if thing is not None:  # a subject (another thing) before the verb, else a value; a
         # grade ("priority 1") changing together with anything else is another fact too
         subject = thing[2] or (thing[3] in numbered.GRADE_NOUNS and things.else_differs(

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memory_mcp.services import placed, sited
+from memory_mcp.services import means, placed, sited
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
 from memory_mcp.services.leading import SIDE, leading, noun
@@ -35,7 +35,8 @@ def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The first other thing in the same slot of the same sentence that this module's reads
     find, or another place the sentence opens with (``sited``)."""
     return in_place(a, b) or leading(a, b) or between(a, b) or sited.opened_place(a, b) \
-        or with_other(a, b) or placed.other_place(a, b) or opening_names(a, b)
+        or with_other(a, b) or placed.other_place(a, b) or opening_names(a, b) \
+        or placed.other_destination(a, b) or means.other_means(a, b)
 
 
 def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:

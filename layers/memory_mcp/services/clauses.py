@@ -144,6 +144,27 @@ def borrowing_clause(rb: str, a: Facets, *, own_verb: bool = False
     return parts[at], borrowed
 
 
+def borrowed_number(rb: str, a: Facets) -> tuple[str, str] | None:
+    """(the clause the request restates, the number it takes from another clause) when the
+    request says none of that clause's numbers: "the café till runs TixPoint **5.4**" against
+    "The entrance ticket scanners run TixPoint **5.4**; the café till stays on TixPoint 5.1
+    until …" (the two-hundred-and-twenty-sixth set). The numbers rule sees 5.4 among the
+    stored numbers. Else None."""
+    if not a.numbers:
+        return None
+    parts = pieces(rb, r";\s*|,\s+(?:and|then)\s+|" + AND_VERB)
+    if len(parts) < 2:
+        return None
+    words = {stem(t) for t in a.tokens if content_word(t)}
+    at, outside, _ = _closest(parts, words)
+    own = facets(parts[at]).numbers
+    theirs = set().union(*(facets(p).numbers for k, p in enumerate(parts) if k != at)) - own
+    taken = a.numbers & theirs
+    if outside > _OUTSIDE or not own or a.numbers & own or not taken:
+        return None
+    return parts[at], " ".join(f"{n:g}" for n in sorted(taken))
+
+
 def subject_borrowed(clause: str, borrowed: frozenset[str], a: Facets) -> bool:
     """Whether the request ``a`` opens with the words it borrows, as its subject, and says no
     word of the subject of the ``clause`` it restates: "the **front ensemble** does its

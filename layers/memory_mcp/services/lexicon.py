@@ -37,7 +37,8 @@ ABBREVIATIONS = {"db": "database", "dbs": "databases", "k8s": "kubernetes", "rep
                  "litres": "liters", "liter": "liters", "gallon": "gallons"}
 #: Unit symbols, read as their unit only after a number ("50 **GB**" is 50 gigabytes; "ships
 #: to **GB**" names a country, "**MI**" a state, "**TB**" a disease).
-UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "lb": "pounds", "lbs": "pounds",
+UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "ha": "hectares", "acre": "acres",
+                "hectare": "hectares", "lb": "pounds", "lbs": "pounds",
                 "km": "kilometers", "mi": "miles", "kb": "kilobytes", "mb": "megabytes",
                 "gb": "gigabytes", "tb": "terabytes", "km/h": "kph", "kmh": "kph",
                 "kph": "kph", "mph": "mph", "kn": "knots", "kt": "knots", "kts": "knots",
@@ -85,7 +86,7 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
                       "liters", "gallons", "feet", "meters", "centimeters", "millimeters",
                       "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams",
                       "nm", "ft-lb", "tonnes", "milliliters", "g/hl", "g/l", "mg/kg", "volts",
-                      "kilovolts"])
+                      "kilovolts", "acres", "hectares"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",

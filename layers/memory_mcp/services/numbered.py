@@ -13,7 +13,7 @@ from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import verb_s
-from memory_mcp.services.lexicon import MEASURES, MONTHS, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.lexicon import MEASURES, MONTHS, ORDINAL, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.wording import subject_end
 
@@ -126,3 +126,38 @@ def _counts(toks: tuple[str, ...]) -> set[str]:
 #: Words before a number that say no thing's label: "at **least** 2", "**february** 28".
 _NOT_LABELS = frozenset([*MONTHS, *WEEKDAYS, "least", "most", "than", "about", "around",
                          "over", "under", "aged", "age", "ages", "only", "just", "nearly"])
+
+
+def other_ordinal(a: Facets, b: Facets) -> tuple[str, str, bool, str] | None:
+    """("3rd edition", "2nd edition", False, "edition"): another ordinal before the same noun
+    ("judged against the **3rd edition** of the booklet" / "… by three judges against the
+    **2nd edition**", the two-hundred-and-twenty-first set), where the numbers rule read the
+    request's 3 as the stored "three judges"."""
+    oa, ob = _ordinals(a.tokens), _ordinals(b.tokens)
+    every_a, every_b = _every_ordinal(a.tokens), _every_ordinal(b.tokens)
+    for noun in sorted(oa.keys() & ob.keys()):
+        if not oa[noun] & every_b and not ob[noun] & every_a:  # "second **and** third place"
+            return (f"no. {min(oa[noun])} {noun}", f"no. {min(ob[noun])} {noun}", False, noun)
+    return None
+
+
+def _ordinals(toks: tuple[str, ...]) -> dict[str, set[str]]:
+    """Noun stem → the ordinals written right before it, as numbers ("3rd", "third" → "3");
+    not a date's ("3rd May")."""
+    out: dict[str, set[str]] = {}
+    for word, noun in pairwise(toks):
+        if ORDINAL.fullmatch(word) and word != "last" and content_word(noun) \
+                and noun not in MONTHS and (value := _ORDINALS.get(word, word[:-2])).isdigit():
+            out.setdefault(stem(noun), set()).add(value)
+    return out
+
+
+def _every_ordinal(toks: tuple[str, ...]) -> set[str]:
+    """Every ordinal of the text as a number, before a noun or not."""
+    return {v for w in toks if ORDINAL.fullmatch(w) and w != "last"
+            and (v := _ORDINALS.get(w, w[:-2])).isdigit()}
+
+
+_ORDINALS = {w: str(i) for i, w in enumerate(["zeroth", "first", "second", "third", "fourth",
+                                               "fifth", "sixth", "seventh", "eighth", "ninth",
+                                               "tenth"])}

@@ -67,6 +67,11 @@ _SWITCH_VERBS = ("is", "are", "was", "were", "be", "been", "stays", "stay", "rem
 #: "is up" / "is down" after a copula alone (the first six): a flag or a barrier raised or
 #: lowered, which ``STATES`` opposes.
 _RAISED = {"up": "raised", "down": "lowered"}
+#: Words after which "up" / "down" say which way a thing lies ("stored pointed **end up**" /
+#: "… end down", the two-hundred-and-twenty-sixth set), and the condition words after which
+#: "on" / "off" is still a state ("must **be on whenever** acrylic liquid is open").
+_ENDS = frozenset(["end", "side", "face", "way"])
+_WHEN_WORDS = frozenset(["when", "whenever", "while", "during", "if", "unless", "until"])
 #: A clock time, before which "by" sets a deadline ("report scores **by** 21:00").
 _CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm)|noon|midnight")
 
@@ -109,9 +114,10 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
                 break
         after = tokens[i + 2] if i + 2 < len(tokens) else ""
         if particle in _SWITCHED and (verb in _SWITCH_VERBS or base in _SWITCH_VERBS) \
-                and (not after or after in STOP_WORDS):
+                and (not after or after in STOP_WORDS or after in _WHEN_WORDS):
             out.append(_SWITCHED[particle])  # "push notifications **are on** by default"
-        if particle in _RAISED and verb in _SWITCH_VERBS[:6] and (not after or after in STOP_WORDS):
+        if particle in _RAISED and (verb in _SWITCH_VERBS[:6] or verb in _ENDS) \
+                and (not after or after in STOP_WORDS):
             out.append(_RAISED[particle])  # "when the red flag **is up**" / "… **is down**"
         split = next((v for v in (verb, base, verb.removesuffix("es")) if v in _SPLIT), None)
         if split is not None and (particle in ("the", "a", "an", "its", "their", "it", "them")

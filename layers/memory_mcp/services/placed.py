@@ -16,9 +16,10 @@ from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 
 #: Words that open where a thing is, before an article, a possessive or a name ("in **the** van"):
-#: "at" and "on" are left out, as "at stumps" and "on arrival" say when.
+#: "at" and "on" are left out, as "at stumps" and "on arrival" say when; "by" is a place after
+#: a thing ("the compost bay **by** the farm gate", the two-hundred-and-twenty-fifth set).
 _PLACES = frozenset(["in", "under", "underneath", "beneath", "behind", "beside", "inside",
-                     "above", "below", "near", "next"])
+                     "above", "below", "near", "next", "by"])
 #: Words after a place word that name a time, not a place ("in the morning", "on Fridays").
 _WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *MONTHS,
                    "weekend", "weekends", "weekdays", "advance", "case", "time", "total",
@@ -69,4 +70,44 @@ def _placed(toks: tuple[str, ...], names: frozenset[str]
             k += 1
         if place and not any(w in _WHEN for w in place):
             out.setdefault((thing[0], thing[1]), tuple(place))
+    return out
+
+
+#: Verbs of moving somewhere, read with the place right after their "to".
+_MOVES = frozenset("""move moves moved go goes went relocate relocates relocated switch
+switches switched transfer transfers transferred divert diverts diverted shift shifts shifted
+head heads headed return returns returned travel travels travelled traveled""".split())  # noqa: SIM905
+
+
+def other_destination(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the same verb of moving goes "to" places that share no
+    word, neither text naming the other's: "the sack race **moves to the sports hall** if the
+    field is waterlogged" / "… **moves to the playground** with gym mats at the finish" (the
+    two-hundred-and-twenty-second set). Else None."""
+    da = _destinations(a.tokens)
+    if not da:
+        return None
+    db = _destinations(b.tokens)
+    for verb in da.keys() & db.keys():
+        mine, theirs = da[verb], db[verb]
+        if not {stem(w) for w in mine} & b.stems and not {stem(w) for w in theirs} & a.stems:
+            return f"{verb} to {' '.join(mine)}", f"{verb} to {' '.join(theirs)}"
+    return None
+
+
+def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Verb stem → the content words of the place after "<verb> to [the]" (three at most)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for i, t in enumerate(toks[:-2]):
+        if t not in _MOVES or toks[i + 1] != "to":
+            continue
+        k = i + 2
+        while k < len(toks) and toks[k] in DETERMINERS:
+            k += 1
+        place: list[str] = []
+        while k < len(toks) and len(place) < _PLACE_MAX and content_word(toks[k]):
+            place.append(toks[k])
+            k += 1
+        if place and not any(w in _WHEN for w in place):
+            out.setdefault(stem(t), tuple(place))
     return out

@@ -143,16 +143,16 @@ def _every(n: int) -> str:
 
 def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
     """A daily or hourly schedule against named weekdays ("purged **every night**" / "purged
-    **every Sunday**"): the times rule compares parts of the day with each other and the
-    weekday rule weekdays, so neither saw the two as different."""
+    **every Sunday**"), which neither the times rule nor the weekday rule tells apart."""
     oa, ob = _every_nth(a), _every_nth(b)
     if oa is not None and ob is not None and oa != ob:  # "every other Sunday" / "every Sunday"
         return _every(oa), _every(ob)
     da, db = _daily(a), _daily(b)
-    if da and not db and b.weekdays and not a.weekdays:
-        return da, ", ".join(sorted(b.weekdays))
-    if db and not da and a.weekdays and not b.weekdays:
-        return ", ".join(sorted(a.weekdays)), db
+    wa, wb = a.weekdays or days_named(a), b.weekdays or days_named(b)  # "on weekends"
+    if da and not db and wb and not wa:
+        return da, ", ".join(sorted(wb))
+    if db and not da and wa and not wb:
+        return ", ".join(sorted(wa)), db
     na, nb = _nth_weekday(a), _nth_weekday(b)  # "the **first** Monday of every month" /
     # "every Monday": monthly, not weekly
     if bool(na) != bool(nb) and a.weekdays & b.weekdays:

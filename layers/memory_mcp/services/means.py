@@ -1,0 +1,89 @@
+"""By what means: "the treasurer sends the raffle proceeds to the Trust **by cheque**" / "… the
+treasurer sends the proceeds **by bank transfer** within 14 days", "the fee is paid **by bank
+transfer**" / "… paid **via the Eventbrite page**", "taken **with the floating thermometer**" /
+"taken **with the digital probe**" (the two-hundred-and-twenty-fifth and -sixth sets).
+
+The one-word rule reads a swapped tool only where the rest of the two texts lines up; a stored
+fact with a clause more, or a request with a detail more, hides it. Here the means is read
+after the verb both texts use, wherever it stands: two means that share no word, neither said
+in the other text, are two facts.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from memory_mcp.services.direction import participle
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS, verb_s
+from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.stems import content_word, stem
+
+#: Words that open a means; "with" only before an article ("**with the** digital probe", not
+#: "with frayed stitching") and after a participle or a verb after its subject ("taken with",
+#: "Luc Bernard checks every batch with", not "Units with a TNC …").
+_MEANS = frozenset(["by", "via", "through", "using", "with"])
+#: A verb this many words before its means at most ("sends **the raffle proceeds to the Trust**
+#: by cheque").
+_REACH = 8
+#: Words after "by" that say when, not how ("by Friday", "by the end of the day").
+_WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *MONTHS, "end", "noon", "midnight", "close",
+                   "then", "now", "hand"])
+
+
+def other_means(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the same verb takes means that share no word and neither
+    text says the other's. Else None."""
+    ma = _means(a.tokens)
+    if not ma:
+        return None
+    mb = _means(b.tokens)
+    for verb in ma.keys() & mb.keys():
+        mine, theirs = ma[verb], mb[verb]
+        if not _said(mine, b) and not _said(theirs, a):
+            return " ".join(mine), " ".join(theirs)
+    return None
+
+
+def _said(words: tuple[str, ...], f: Facets) -> bool:
+    """Whether the text says any of the words, as a stem or as written ("Schärf-Fix")."""
+    return bool({stem(w) for w in words} & f.stems or set(words) & set(f.tokens))
+
+
+@lru_cache(maxsize=1024)
+def _means(toks: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """Verb stem → the content words of the first means after it."""
+    out: dict[str, tuple[str, ...]] = {}
+    for i, t in enumerate(toks):
+        if t not in _MEANS or i + 1 >= len(toks):
+            continue
+        k = i + 1
+        if t == "with" and toks[k] not in DETERMINERS:
+            continue
+        while k < len(toks) and toks[k] in DETERMINERS:
+            k += 1
+        words: list[str] = []
+        while k < len(toks) and len(words) < 3 and content_word(toks[k]) \
+                and not toks[k][:1].isdigit():
+            words.append(toks[k])
+            k += 1
+        if not words or any(w in _WHEN for w in words):
+            continue
+        verb = _verb_before(toks, i)
+        if verb is not None:
+            out.setdefault(stem(verb), tuple(words))
+    return out
+
+
+def _verb_before(toks: tuple[str, ...], i: int) -> str | None:
+    """The nearest verb before the means at ``i``: a participle, or an -s word; before "with",
+    an -s word only after its subject ("Luc Bernard **checks** every batch with …", not
+    "**Units** with a TNC …")."""
+    for j in range(i - 1, max(-1, i - _REACH - 1), -1):
+        w = toks[j]
+        if not content_word(w):
+            continue
+        if participle(w) or (verb_s(w) and (toks[i] != "with"
+                                            or (j > 0 and content_word(toks[j - 1])))):
+            return w
+    return None
