@@ -88,7 +88,7 @@ def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: 
     ("Forget that leather is pared to 0.6 mm with the Schärf-Fix before covering.",
      "Leather for quarter-bound books is pared to 0.6 mm with the Schärf-Fix before covering."),
     ("Forget that units with a TNC under 9 x 10^8 aren't banked for public use.",
-     "Units with a total nucleated cell count below 9 × 10^8 are not banked for public use."),
+     "Units with a total nucleated cell count below 9 \u00d7 10^8 are not banked for public use."),
     ("Forget that the team approves quota increases above 50 TB through HPC-STOR.",
      "The team approves project quota increases above 50 TB through ticket queue HPC-STOR."),
     ("Forget that second place gets £50 and third gets £25.",
