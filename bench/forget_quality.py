@@ -89,7 +89,9 @@ WRITTEN_APART = (
     "twohundredsixteenth", "twohundredseventeenth", "twohundredeighteenth",
     "twohundrednineteenth", "twohundredtwentieth", "twohundredtwentyfirst",
     "twohundredtwentysecond", "twohundredtwentythird", "twohundredtwentyfourth",
-    "twohundredtwentyfifth", "twohundredtwentysixth",
+    "twohundredtwentyfifth", "twohundredtwentysixth", "twohundredtwentyseventh",
+    "twohundredtwentyeighth", "twohundredtwentyninth", "twohundredthirtieth",
+    "twohundredthirtyfirst", "twohundredthirtysecond",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
