@@ -124,7 +124,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("identifier", False, f'codes differ: "{code[0]}" vs "{code[1]}"'))
     if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
         out.append(Conflict("number", False, "one number is negative in one text only"))
-    bound = values.bounds_differ(a, b) or counted.bound_or_range(a, b)
+    bound = values.bounds_differ(a, b) or counted.bound_or_range(a, b) \
+        or bounded.unbounded(a, b)
     if bound is not None:  # "at most two" / "more than two"; in the subject, which things
         out.append(Conflict("bound", bound[2], f'bounds differ: "{bound[0]}" vs "{bound[1]}"'))
     if values.durations_differ(a.durations, b.durations):

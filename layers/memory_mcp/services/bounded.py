@@ -54,3 +54,35 @@ def _bare_count(ta: tuple[str, ...], at: int, n: str, tb: tuple[str, ...]) -> bo
 
 _LIMITS = frozenset("""limit limits limited max maximum min minimum cap capped quota only higher
 lower more less fewer over under above below least most up exceed exceeds""".split())  # noqa: SIM905
+
+
+#: Words that lift any limit: "as many hammers **as they like**", "**unlimited** refills".
+_NO_LIMIT = (("as", "many"), ("as", "much"), ("unlimited",), ("no", "limit"), ("no", "cap"))
+
+
+def unbounded(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+    """(a's words, b's words, False: a value) where one text sets no limit ("members can sign
+    out **as many** Estwing hammers as they like") and the other an upper one ("… **at most
+    2** per member", the two-hundred-and-thirtieth set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        free = next((" ".join(p) for i in range(len(x.tokens)) for p in _NO_LIMIT
+                     if x.tokens[i:i + len(p)] == p and (p[0] != "as" or _as_wished(
+                         x.tokens[i + 2:i + 8]))), None)
+        capped = next((at for kind, at in y.bounds if kind == "max"), None)
+        if free is None or capped is None or any(kind == "max" for kind, _ in x.bounds):
+            continue
+        found = free, " ".join(y.tokens[capped:capped + 3])
+        return (found[1], found[0], False) if flip else (*found, False)
+    return None
+
+
+#: Words after "as many … as" that leave the amount to the one choosing: "as many hammers as
+#: **they like**", not "as many as **four** toys" or "as much as **a** week".
+_WISHED = frozenset("""they you we he she members people needed necessary required possible
+like want wish""".split())  # noqa: SIM905
+
+
+def _as_wished(after: tuple[str, ...]) -> bool:
+    """Whether the words after "as many" / "as much" close with "as <someone or needed>"."""
+    return any(w == "as" and after[k + 1:k + 2] and after[k + 1] in _WISHED
+               for k, w in enumerate(after))

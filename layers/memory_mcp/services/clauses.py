@@ -162,6 +162,11 @@ def borrowed_number(rb: str, a: Facets) -> tuple[str, str] | None:
     taken = a.numbers & theirs
     if outside > _OUTSIDE or not own or a.numbers & own or not taken:
         return None
+    # the request's subject is the clause's own ("**the café till** runs …"), not only words
+    # said around the number ("**we** need 4 volunteers for the Christmas fair stall")
+    subject = {stem(t) for t in a.tokens[:subject_end(a)] if content_word(t)}
+    if not subject or not subject <= _stems(parts[at]):
+        return None
     return parts[at], " ".join(f"{n:g}" for n in sorted(taken))
 
 

@@ -90,6 +90,9 @@ _UNSEEN = 1
 _STATES = frozenset(["is", "are"])
 #: Words that end a condition's clause and start another one.
 _NEXT_CLAUSE = frozenset(["because", "so", "but", "while", "which"])
+#: "and" before a new subject ends the condition: "when it's raining **and the** chestnut
+#: cart stays in the garage" (the two-hundred-and-twenty-eighth set).
+_NEW_SUBJECT = (("the",), ("we",), ("they",), ("our",), ("it",), ("its",), ("their",))
 
 
 def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -105,7 +108,8 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
             if t not in _CONDITIONALS:
                 continue
             window = x.tokens[i + 1:i + 1 + 2 * _REACH]
-            cut = next((k for k, w in enumerate(window) if w in _NEXT_CLAUSE), len(window))
+            cut = next((k for k, w in enumerate(window) if w in _NEXT_CLAUSE or (
+                w == "and" and window[k + 1:k + 2] in _NEW_SUBJECT)), len(window))
             words = [w for w in window[:cut] if compared(w)][:_REACH]  # "unless a guide is
             # with them, **because** the paths ice over": the reason is another clause
             seen = [any(found.has(p, 0.75) for p in (w, *w.split("-"))) for w in words]

@@ -240,7 +240,7 @@ lifeguard referee tutor recruiter underwriter adjuster actuary broker
 celebrant chaplain signaller signalman steward marshal usher verger glazier plasterer thatcher
 groundsman greenkeeper farrier optometrist orthodontist groomer auctioneer
 trainer vet warden porter mentor caretaker janitor midwife judge umpire chairman chairwoman
-chairperson landlord landlady
+chairperson landlord landlady bookkeeper
 """.split())  # noqa: SIM905
 #: Words before a job that make it another job ("the **deputy** harbour master", "the
 #: **associate** director of admissions"): one text with it and one without name two people.

@@ -39,15 +39,17 @@ def other_means(a: Facets, b: Facets) -> tuple[str, str] | None:
         return None
     mb = _means(b.tokens)
     for verb in ma.keys() & mb.keys():
-        mine, theirs = ma[verb], mb[verb]
-        if not _said(mine, b) and not _said(theirs, a):
+        mine, theirs = ma[verb], mb[verb]  # the verb's own stem is no means: "**gauged** …
+        # with the Harlow track **gauge**" (the two-hundred-and-twenty-seventh set)
+        if not _said(mine, b, verb) and not _said(theirs, a, verb):
             return " ".join(mine), " ".join(theirs)
     return None
 
 
-def _said(words: tuple[str, ...], f: Facets) -> bool:
-    """Whether the text says any of the words, as a stem or as written ("Schärf-Fix")."""
-    return bool({stem(w) for w in words} & f.stems or set(words) & set(f.tokens))
+def _said(words: tuple[str, ...], f: Facets, verb: str) -> bool:
+    """Whether the text says any of the words but the verb, as a stem or as written
+    ("Schärf-Fix")."""
+    return bool(({stem(w) for w in words} - {verb}) & f.stems or set(words) & set(f.tokens))
 
 
 @lru_cache(maxsize=1024)

@@ -10,8 +10,8 @@ from functools import lru_cache
 # One line per pair: the forms of one side, "|", the forms of the other. Forms are written
 # out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.
 STATES = """
-enable enables enabled enabling turn_on switch_on | disable disables disabled disabling turn_off
-  switch_off
+enable enables enabled enabling turn_on switch_on go_on come_on | disable disables disabled
+  disabling turn_off switch_off
 allow allows allowed allowing permit permits permitted permitting approve approves approved
   approving accept accepts accepted accepting | deny denies denied denying block blocks blocked
   blocking forbid forbids forbidden forbidding reject rejects rejected rejecting refuse refuses

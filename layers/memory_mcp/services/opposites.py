@@ -71,6 +71,7 @@ _RAISED = {"up": "raised", "down": "lowered"}
 #: "… end down", the two-hundred-and-twenty-sixth set), and the condition words after which
 #: "on" / "off" is still a state ("must **be on whenever** acrylic liquid is open").
 _ENDS = frozenset(["end", "side", "face", "way"])
+_ON_FORMS = frozenset(["go_on", "come_on", "switch_on", "turn_on"])
 _WHEN_WORDS = frozenset(["when", "whenever", "while", "during", "if", "unless", "until"])
 #: A clock time, before which "by" sets a deadline ("report scores **by** 21:00").
 _CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm)|noon|midnight")
@@ -123,6 +124,9 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if split is not None and (particle in ("the", "a", "an", "its", "their", "it", "them")
                                   or (particle.isalpha() and particle not in STOP_WORDS)):
             out.extend(_split_particle(tokens, i, split))
+    ons = [form for form in out if form in _ON_FORMS]
+    if ons and ("and", "off") in set(pairwise(tokens)):  # "goes on … **and off** after sunrise"
+        out.extend([f"{form[:-3]}_off" for form in ons] + ["switch_off"])
     return out
 
 

@@ -2,9 +2,8 @@
 "purged **every Sunday**", "**every other** Sunday" / "every Sunday", "the **first** Monday of
 the month" / "every Monday", "after each flight day" / "once a week").
 
-Split from ``slots``: the times rule compares parts of the day with each other and the weekday
-rule weekdays, so neither sees a daily schedule against a weekly one. These read the words a
-schedule is written in (every, each, daily, fortnightly, first/last, after each …).
+Split from ``slots``, whose times and weekday rules see no daily schedule against a weekly
+one: these read the words a schedule is written in (every, daily, first/last, after each …).
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from memory_mcp.services.stems import content_word, singular_weekday
 #: Words after "every" / "each" that make a daily or hourly schedule.
 _DAILY_AFTER = frozenset(["day", "night", "morning", "evening", "afternoon", "hour", "weekday"])
 _DAILY = frozenset(["daily", "nightly", "hourly"])
+_ALL_WEEK = (("seven", "days", "a", "week"), ("7", "days", "a", "week"))
 _LONGER = frozenset(["week", "weekend", "fortnight", "month", "quarter", "year", "season"])
 _LONGER_WORDS = frozenset(["weekly", "fortnightly", "biweekly", "monthly", "quarterly", "yearly",
                            "annually"])
@@ -84,8 +84,8 @@ def _daily(f: Facets) -> str | None:
     or a count: "every Monday night" and "every 3 days" are no daily schedule)."""
     toks = f.tokens
     for i, t in enumerate(toks):
-        if t in _DAILY:
-            return t
+        if t in _DAILY or toks[i:i + 4] in _ALL_WEEK:  # "**seven days a week**"
+            return " ".join(toks[i:i + 4]) if t in ("seven", "7") else t
         if t not in ("every", "each", "any"):
             continue
         if t == "any" and toks[i + 2:i + 5] == ("of", "the", "week") \
