@@ -36,6 +36,15 @@ def _kinds(request_text: str, stored: str) -> set[str]:
      "drops below 7 °C.",
      "The orangery heating comes on when the inside temperature falls below 7 °C; the citrus "
      "trees are damaged below 4 °C.", "opposite"),
+    # the state the stored text names at each time, the request holding both
+    ("Forget that the studio grow lights switch off at 07:00 and come on at 19:00.",
+     "The grow-light shelf in the studio is on a timer: lights on at 07:00, off at 19:00.",
+     "opposite"),
+    # a number of another clause, the request saying two of that clause's words beside four
+    # of its own clause's (the previous batch's rule)
+    ("Delete the note that the Ashford depot test server runs SCADA 6.1.",
+     "The reed bed site runs SCADA version 6.1; the test server at Ashford depot is on 6.2.",
+     "roles"),
     # a condition ends at "and" before a new subject
     ("Forget that we don't trade when it's raining and the chestnut cart stays in the garage.",
      "If wind gusts exceed 30 mph, we don't trade and the cart stays in the garage.",

@@ -10,8 +10,8 @@ from functools import lru_cache
 # One line per pair: the forms of one side, "|", the forms of the other. Forms are written
 # out (not stemmed) so a noun that shares a stem ("option" / "optional") is not read as one.
 STATES = """
-enable enables enabled enabling turn_on switch_on go_on come_on | disable disables disabled
-  disabling turn_off switch_off
+enable enables enabled enabling turn_on switch_on | disable disables disabled disabling turn_off
+  switch_off
 allow allows allowed allowing permit permits permitted permitting approve approves approved
   approving accept accepts accepted accepting | deny denies denied denying block blocks blocked
   blocking forbid forbids forbidden forbidding reject rejects rejected rejecting refuse refuses
@@ -92,7 +92,7 @@ add adds added adding place places placed placing put puts putting apply applies
 lock locks locked locking | unlock unlocks unlocked unlocking
 inflate inflates inflated inflating pump_up blow_up | deflate deflates deflated deflating
 collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
-go_on come_on put_on | come_off go_off take_off
+go_on come_on put_on | come_off go_off take_off switch_off turn_off
 charge charges charged charging | refund refunds refunded refunding
 fill fills filled filling refill refills refilled refilling flood floods flooded flooding |
   empty empties emptied emptying pump_out drain drains drained draining
