@@ -146,16 +146,22 @@ def _ordinals(toks: tuple[str, ...]) -> dict[str, set[str]]:
     not a date's ("3rd May")."""
     out: dict[str, set[str]] = {}
     for word, noun in pairwise(toks):
-        if ORDINAL.fullmatch(word) and word != "last" and content_word(noun) \
-                and noun not in MONTHS and (value := _ORDINALS.get(word, word[:-2])).isdigit():
+        if content_word(noun) and noun not in MONTHS and (value := _ordinal(word)) is not None:
             out.setdefault(stem(noun), set()).add(value)
     return out
 
 
 def _every_ordinal(toks: tuple[str, ...]) -> set[str]:
     """Every ordinal of the text as a number, before a noun or not."""
-    return {v for w in toks if ORDINAL.fullmatch(w) and w != "last"
-            and (v := _ORDINALS.get(w, w[:-2])).isdigit()}
+    return {v for w in toks if (v := _ordinal(w)) is not None}
+
+
+def _ordinal(word: str) -> str | None:
+    """An ordinal's number ("3rd", "third" → "3"); None for any other word and for "last"."""
+    if not ORDINAL.fullmatch(word) or word == "last":
+        return None
+    value = _ORDINALS.get(word, word[:-2])
+    return value if value.isdigit() else None
 
 
 _ORDINALS = {w: str(i) for i, w in enumerate(["zeroth", "first", "second", "third", "fourth",

@@ -15,13 +15,14 @@ from __future__ import annotations
 from functools import lru_cache
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NUMBER_WORDS
+from memory_mcp.services.lexicon import NUMBER_WORDS, UNIT_DAYS
 
 #: Periods, in days; a term, a season or a shift has no fixed length here, and is compared
 #: by its name.
-_DAYS = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1.0, "night": 1.0, "morning": 1.0,
-         "evening": 1.0, "afternoon": 1.0, "weekday": 7 / 5, "week": 7.0, "weekend": 7.0,
-         "fortnight": 14.0, "month": 30.44, "quarter": 91.31, "year": 365.25}
+_DAYS = {unit: float(UNIT_DAYS[unit]) for unit in ("minute", "hour", "day", "week", "fortnight",
+                                                   "month", "quarter", "year")} | {
+    "night": 1.0, "morning": 1.0, "evening": 1.0, "afternoon": 1.0, "weekday": 7 / 5,
+    "weekend": 7.0}
 _NAMED = frozenset(["term", "season", "semester", "shift", "session"])
 _ADVERBS = {"hourly": 1 / 24, "daily": 1.0, "nightly": 1.0, "weekly": 7.0, "fortnightly": 14.0,
             "monthly": 30.44, "quarterly": 91.31, "yearly": 365.25, "annually": 365.25}
