@@ -91,7 +91,9 @@ WRITTEN_APART = (
     "twohundredtwentysecond", "twohundredtwentythird", "twohundredtwentyfourth",
     "twohundredtwentyfifth", "twohundredtwentysixth", "twohundredtwentyseventh",
     "twohundredtwentyeighth", "twohundredtwentyninth", "twohundredthirtieth",
-    "twohundredthirtyfirst", "twohundredthirtysecond",
+    "twohundredthirtyfirst", "twohundredthirtysecond", "twohundredthirtythird",
+    "twohundredthirtyfourth", "twohundredthirtyfifth", "twohundredthirtysixth",
+    "twohundredthirtyseventh", "twohundredthirtyeighth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
