@@ -196,7 +196,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
     role = jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) or jobs.role_head(a, b) \
-        or doers.other_doer(a, b) or turned.named_doer(a, b) or jobs.holder(a, b)
+        or doers.other_doer(a, b) or turned.named_doer(a, b) or jobs.holder(a, b) \
+        or jobs.role_doer(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = routes.other_direction(a, b)
@@ -251,7 +252,8 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
             a, b, numbers=things.numbers_in(thing[0]) | things.numbers_in(thing[1])))
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{thing[0]}" vs "{thing[1]}"'))
-    roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) or (
+    roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) \
+        or numbered.swapped_amounts(a, b) or (
         None if wording.is_long(ra, rb) else (clauses.moved_name(ra, rb, a, b)
                                               or crossed_clauses.crossed_clauses(ra, rb)))
     if roles is not None:

@@ -36,7 +36,8 @@ def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
     find, or another place the sentence opens with (``sited``)."""
     return in_place(a, b) or leading(a, b) or between(a, b) or sited.opened_place(a, b) \
         or with_other(a, b) or placed.other_place(a, b) or opening_names(a, b) \
-        or placed.other_destination(a, b) or means.other_means(a, b)
+        or placed.other_destination(a, b) or means.other_means(a, b) \
+        or placed.other_store(a, b)
 
 
 def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:

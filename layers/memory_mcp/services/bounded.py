@@ -47,13 +47,24 @@ def _bare_count(ta: tuple[str, ...], at: int, n: str, tb: tuple[str, ...]) -> bo
     for j in (j for j, t in enumerate(tb[:-1]) if t == n and tb[j + 1] == counted):
         nxt = next((k for k in range(j + 1, min(j + 6, len(tb))) if tb[k][:1].isdigit()),
                    min(j + 6, len(tb)))  # to the next figure: "two witnesses aged 16 or over"
-        if not _LIMITS & {*tb[max(0, j - 6):j], *tb[j + 1:nxt]}:
+        if not _limited(tb, max(0, j - 6), j) and not _limited(tb, j + 1, nxt):
             return True
     return False
 
 
 _LIMITS = frozenset("""limit limits limited max maximum min minimum cap capped quota only higher
-lower more less fewer over under above below least most up exceed exceeds""".split())  # noqa: SIM905
+lower more less fewer least most exceed exceeds""".split())  # noqa: SIM905
+
+#: Words that bound only beside "or" or a figure ("16 **or over**", "**up to** 40"): "driven
+#: **over** from the Truro bakery" is a journey (the two-hundred-and-thirty-fourth set).
+_BESIDE = frozenset(("over", "under", "above", "below", "up"))
+
+
+def _limited(t: tuple[str, ...], start: int, end: int) -> bool:
+    """Whether ``t[start:end]`` holds a limit's words next to the stored number."""
+    return any(w in _LIMITS or (w in _BESIDE and (t[k - 1:k] == ("or",) or (
+        t[k + 1:k + 2] and (t[k + 1] in ("to", "than") or number(t[k + 1]) is not None))))
+        for k, w in ((k, t[k]) for k in range(start, end)))
 
 
 #: Words that lift any limit: "as many hammers **as they like**", "**unlimited** refills".

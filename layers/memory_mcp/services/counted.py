@@ -107,7 +107,29 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
         if stem(x) != stem(y) and not (x.startswith(y) or y.startswith(x)) \
                 and (x not in b.tokens or y not in a.tokens):  # "a loco" / "per locomotive"
             return f"{n:g} per {x}", f"{n:g} per {y}"
+    chains_b = _chained(b.tokens)  # "£3.20 per metre **per week**" / "… per metre per night"
+    for n, (x, y) in _chained(a.tokens).items():
+        first, second = chains_b.get(n, (x, y))
+        if stem(first) == stem(x) and stem(second) != stem(y) \
+                and (y not in b.tokens or second not in a.tokens):
+            return f"{n:g} per {x} per {y}", f"{n:g} per {first} per {second}"
     return None
+
+
+def _chained(tokens: tuple[str, ...]) -> dict[float, tuple[str, str]]:
+    """Each number's two "per" things in a row: "£3.20 **per metre per night**" (the
+    two-hundred-and-thirty-seventh set)."""
+    out: dict[float, tuple[str, str]] = {}
+    for i, t in enumerate(tokens):
+        n = number(t)
+        j = next((j for j in range(i + 1, min(i + 4, len(tokens) - 3)) if tokens[j] == "per"),
+                 None)
+        if n is None or j is None or tokens[j + 2] not in _RATE:
+            continue
+        x, y = tokens[j + 1], tokens[j + 3]
+        if x.isalpha() and y.isalpha() and content_word(x) and content_word(y):
+            out.setdefault(n, (x, y))
+    return out
 
 
 @lru_cache(maxsize=64)  # as ``_count_words``

@@ -17,6 +17,7 @@ from functools import lru_cache
 from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, PREPOSITIONS
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
 
 #: Opposite words a text may say both of, each of one thing; a side may be said several ways
@@ -25,7 +26,7 @@ _PAIRS = tuple((frozenset(x.split()), frozenset(y.split())) for x, y in (
     ("north", "south"), ("east", "west"), ("left", "right"), ("up", "down"),
     ("upstream", "downstream"), ("inbound", "outbound"), ("northbound", "southbound"),
     ("eastbound", "westbound"), ("upstairs upper top", "downstairs lower bottom ground"),
-    ("front", "back")))
+    ("front", "back"), ("entry entrance", "exit"), ("arrival arrivals", "departure departures")))
 
 
 def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -46,7 +47,8 @@ def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         once_a = _once(ta[min(ax, ay) + 1:max(ax, ay)], ta)
         once_b = _once(tb[min(bx, by) + 1:max(bx, by)], tb)
-        shared = once_a.keys() & once_b.keys()
+        shared = once_a.keys() & once_b.keys() or _counts(ta, min(ax, ay), max(ax, ay)) \
+            & _counts(tb, min(bx, by), max(bx, by))  # "six … set to **exit and two** to entry"
         if shared:
             return f"{ta[min(ax, ay)]} … {ta[max(ax, ay)]}", f"{tb[min(bx, by)]} … {tb[max(bx, by)]}"
     return None
@@ -63,6 +65,12 @@ def _once(words: tuple[str, ...], toks: tuple[str, ...]) -> dict[str, str]:
     counts = Counter(stem(t) for t in toks)
     return {stem(w): w for w in words if content_word(w) and not w[:1].isdigit()
             and counts[stem(w)] == 1}
+
+
+def _counts(toks: tuple[str, ...], start: int, end: int) -> set[float]:
+    """The numbers between ``start`` and ``end`` that the text says once (the 236th set)."""
+    said = Counter(n for n in map(number, toks) if n is not None)
+    return {n for n in map(number, toks[start + 1:end]) if n is not None and said[n] == 1}
 
 
 #: Endings of nouns and gerunds, not of a verb said of its doer ("suit **collection**: the

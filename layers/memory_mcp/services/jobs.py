@@ -161,3 +161,41 @@ def _role_nouns(f: Facets) -> dict[str, str]:
             out.setdefault(job, t)
     return out
 
+
+
+def role_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """Another job before the same verb and object: "the **duty supervisor** briefs the
+    incoming operator" / "the **outgoing operator** briefs the incoming operator" (the
+    two-hundred-and-thirty-third set). The other rules miss it when the request's extra job
+    is one the stored text names as the object; here only the doer is compared. One of the
+    two must be a job of the lexicon; the other may be any agent noun ("operator")."""
+    doers_b = _role_doers(b)
+    for act, (job, known) in _role_doers(a).items():
+        other = doers_b.get(act)
+        if other is not None and other[0] != job and (known or other[1]):
+            return job, other[0]
+    return None
+
+
+def _role_doers(f: Facets) -> dict[tuple[str, str], tuple[str, bool]]:
+    """(verb in -s, the word after it) → (the job noun right before the verb, whether the
+    lexicon knows it as a job)."""
+    toks = f.tokens
+    out: dict[tuple[str, str], tuple[str, bool]] = {}
+    for i in range(1, len(toks) - 2):
+        verb = toks[i]
+        if not (verb.endswith("s") and not verb.endswith("ss") and content_word(verb)):
+            continue
+        prev = toks[i - 1]
+        single = prev.removesuffix("s")
+        job = ROLE_SYNONYMS.get(prev) or (prev if prev in ROLE_NOUNS else
+                                          single if single in ROLE_NOUNS else None)
+        if job is not None:
+            out.setdefault((verb, toks[i + 1]), (job, True))
+        elif prev.endswith(_AGENTS) and content_word(prev) and prev not in f.names:
+            out.setdefault((verb, toks[i + 1]), (prev, False))
+    return out
+
+
+#: Endings of a noun for one who does a job: "oper**ator**", "cash**ier**", "warden".
+_AGENTS = ("ator", "ier", "ist", "ant", "ian", "eer", "ger", "ter", "der")

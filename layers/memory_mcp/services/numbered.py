@@ -14,6 +14,7 @@ from itertools import pairwise
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import verb_s
 from memory_mcp.services.lexicon import MEASURES, MONTHS, ORDINAL, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.wording import subject_end
 
@@ -167,3 +168,35 @@ def _ordinal(word: str) -> str | None:
 _ORDINALS = {w: str(i) for i, w in enumerate(["zeroth", "first", "second", "third", "fourth",
                                                "fifth", "sixth", "seventh", "eighth", "ninth",
                                                "tenth"])}
+
+
+def swapped_amounts(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's order, b's order) where both texts give the same two or more amounts of one unit,
+    each once, in another order, an amount of one standing where the other's other stands
+    (the same word before it or after its unit): "start on **5.0 m²** sails and move down to
+    **4.0 m²**" / "start on … **4.0 m²** sails and move up to **5.0 m²**" (the
+    two-hundred-and-thirty-eighth set), not "transects are 100 metres long with a quadrat
+    every 10 metres" / "quadrats every 10 m along each 100 m transect"."""
+    in_b = _amounts(b.tokens)
+    for unit, mine in _amounts(a.tokens).items():
+        theirs = in_b.get(unit, [])
+        ns, ms = [n for n, _ in mine], [n for n, _ in theirs]
+        if len(ns) > 1 and len(set(ns)) == len(ns) and sorted(ns) == sorted(ms) and ns != ms \
+                and any(n != m and (x[0] == y[0] or x[1] == y[1])
+                        for n, x in mine for m, y in theirs):
+            return (" … ".join(f"{n:g} {unit}" for n in ns),
+                    " … ".join(f"{n:g} {unit}" for n in ms))
+    return None
+
+
+def _amounts(toks: tuple[str, ...]) -> dict[str, list[tuple[float, tuple[str, str]]]]:
+    """Unit → (the figure, (the word before it, the word after the unit)) of each amount, in
+    order ("5.0 m²", "4.0 m²"); a unit is a measure, a period or a symbol ("m²", "%")."""
+    out: dict[str, list[tuple[float, tuple[str, str]]]] = {}
+    for i, (t, unit) in enumerate(pairwise(toks)):
+        n = number(t) if t[:1].isdigit() else None
+        if n is not None and (unit in MEASURES or unit in UNIT_DAYS or (
+                unit and not unit.isalpha() and not unit[:1].isdigit())):
+            around = toks[i - 1] if i else "", toks[i + 2] if i + 2 < len(toks) else ""
+            out.setdefault(unit, []).append((n, around))
+    return out

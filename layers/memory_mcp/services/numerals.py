@@ -218,6 +218,12 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
     return used
 
 
+#: Comparatives of size that bound a measure when "than" and an amount follow.
+#: Not "older": an age's "older than 21" is more, a version's "older than 3.1" less.
+_LARGER = ("wider", "longer", "taller", "heavier", "bigger", "larger", "deeper", "thicker",
+           "higher")
+_SMALLER = ("narrower", "shorter", "smaller", "lighter", "thinner", "shallower", "lower")
+
 #: Words that bound an amount, by the bound they set: "at most" / "no more than" (rewritten to
 #: "at most" by ``short_forms``) is ≤, "more than" / "over" >, and so on.
 _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): "max",
@@ -225,7 +231,10 @@ _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): 
                     ("more", "than"): "gt", ("greater", "than"): "gt", ("less", "than"): "lt",
                     ("fewer", "than"): "lt", ("capped", "at"): "max", ("limited", "to"): "max",
                     # "at **or below** level 6" / "at least level 6"
-                    ("or", "below"): "max", ("or", "under"): "max", ("or", "above"): "min"}
+                    ("or", "below"): "max", ("or", "under"): "max", ("or", "above"): "min",
+                    # "any sign **wider than** 1.5 m" / "… **up to** 1.5 m wide" (the 236th set)
+                    **dict.fromkeys(((w, "than") for w in _LARGER), "gt"),
+                    **dict.fromkeys(((w, "than") for w in _SMALLER), "lt")}
 _ONE_WORD_BOUNDS = {"maximum": "max", "minimum": "min", "max": "max", "min": "min", "over": "gt",
                     "within": "within",  # "decides **within** 5 days" / "takes at least 5 days"
                     "above": "gt",
@@ -247,6 +256,8 @@ def bounds(lower: list[str]) -> tuple[tuple[str, int], ...]:
         nxt = lower[i + 1] if i + 1 < len(lower) else ""
         after = lower[i + 2] if i + 2 < len(lower) else ""
         pair = _TWO_WORD_BOUNDS.get((word, nxt))
+        if pair is not None and (word in _LARGER or word in _SMALLER) and not _amount(after):
+            continue  # "higher than usual" bounds nothing
         if pair is not None and (pair != "max" or word != "up" or _amount(after) or (
                 after.isalpha() and len(after) == 3 and i + 3 < len(lower)
                 and _amount(lower[i + 3]))):  # "up to AUD 25,000"

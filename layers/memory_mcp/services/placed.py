@@ -111,3 +111,56 @@ def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
         if place and not any(w in _WHEN for w in place):
             out.setdefault(stem(t), tuple(place))
     return out
+
+
+#: Verbs of keeping or showing something somewhere, read with the place after their "in",
+#: "inside", "at" or "on the".
+_KEEPS = frozenset("""kept stored held filed housed parked locked hung left published publishes
+posted displayed displays pinned advertised""".split())  # noqa: SIM905
+#: A keeping verb this many words before its place at most ("kept **for 24 months** in").
+_KEEP_REACH = 5
+
+
+def other_store(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the same verb of keeping puts a thing in places that
+    share no word, neither text naming the other's after the verb: "retained blend samples
+    are **kept for 24 months in the cold room**" / "… **kept for 24 months in cabinet R2** of
+    the sample library" (the two-hundred-and-thirty-fifth set), "the boat and waders are
+    **kept at the Mill Road office**" / "the team is based at the Mill Road office; the boat
+    and waders are **kept at the Brantford boathouse**" (the 236th): a place the stored text
+    names before the verb is another thing's. Else None."""
+    ka = _kept(a.tokens)
+    if not ka:
+        return None
+    kb = _kept(b.tokens)
+    for verb in ka.keys() & kb.keys():
+        (i, mine), (j, theirs) = ka[verb], kb[verb]
+        if not {stem(w) for w in mine} & {stem(w) for w in b.tokens[j:]} \
+                and not {stem(w) for w in theirs} & {stem(w) for w in a.tokens[i:]}:
+            return f"{verb} {' '.join(mine)}", f"{verb} {' '.join(theirs)}"
+    return None
+
+
+def _kept(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Keeping verb → (where it stands, the content words (letters only) of the first place
+    after it)."""
+    out: dict[str, tuple[int, tuple[str, ...]]] = {}
+    for i, t in enumerate(toks):
+        if t not in _KEEPS:
+            continue
+        j = next((j for j in range(i + 1, min(i + 1 + _KEEP_REACH, len(toks) - 1))
+                  if toks[j] in ("in", "inside", "at") or (
+                      toks[j] == "on" and toks[j + 1] in DETERMINERS)), None)
+        if j is None:
+            continue
+        k = j + 1
+        while k < len(toks) and toks[k] in DETERMINERS:
+            k += 1
+        place: list[str] = []
+        while k < len(toks) and len(place) < _PLACE_MAX and content_word(toks[k]) \
+                and toks[k].isalpha():
+            place.append(toks[k])
+            k += 1
+        if place and not any(w in _WHEN for w in place):
+            out.setdefault(t, (i, tuple(place)))
+    return out

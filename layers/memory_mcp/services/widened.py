@@ -244,7 +244,10 @@ def only_one_added(a: Facets, b: Facets) -> tuple[str, str] | None:
             one, join, two = x.tokens[i - 1:i + 2]
             if join not in ("and", "or") or not (content_word(one) and content_word(two)):
                 continue
-            for mine, added in ((one, two), (two, one)):
+            # a list's earlier item, its comma lost: "wheelchair **users**, cyclists and
+            # passengers" / "wheelchair users only" (the two-hundred-and-thirty-sixth set)
+            before = x.tokens[i - 2] if i > 1 and content_word(x.tokens[i - 2]) else one
+            for mine, added in ((one, two), (two, one), (before, two)):
                 if stem(mine) in kept and stem(added) not in theirs and added not in _NO_THING:
                     found = f"{one} {join} {two}", f"{mine} only"
                     return (found[1], found[0]) if flip else found
