@@ -34,6 +34,7 @@ from memory_mcp.services import (
     members,
     numbered,
     opposites,
+    particles,
     parts,
     periods,
     purposes,
@@ -203,7 +204,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     route = routes.other_direction(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
-    opposite = opposites.opposed(a, b)
+    opposite = opposites.opposed(a, b) or particles.particle_opposed(a, b)
     if opposite is not None:  # a state is a value unless it narrows the subject ("refunds
         # **over** $500 need …"); another direction or event, another fact
         subject = not opposite[2] or opposites.in_subject(a, opposite[0]) \
@@ -253,7 +254,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{thing[0]}" vs "{thing[1]}"'))
     roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) \
-        or numbered.swapped_amounts(a, b) or (
+        or numbered.swapped_amounts(a, b) or numbered.swapped_range(a, b) or (
         None if wording.is_long(ra, rb) else (clauses.moved_name(ra, rb, a, b)
                                               or crossed_clauses.crossed_clauses(ra, rb)))
     if roles is not None:

@@ -41,6 +41,12 @@ def _bare_count(ta: tuple[str, ...], at: int, n: str, tb: tuple[str, ...]) -> bo
     thousand **or higher**", "**only** one trial class")."""
     i = ta.index(n, at)
     counted = ta[i + 1] if i + 1 < len(ta) else ""
+    if not counted and at > 1:  # the amount ends the request: "printed in **batches of** at
+        # least 2,000" / "… in batches of 2,000 (order ref …)" (the 241st set)
+        lead = ta[at - 2:at]
+        return any(tb[j - 2:j] == lead and not _limited(tb, max(0, j - 6), j)
+                   and not _limited(tb, j + 1, min(j + 6, len(tb)))
+                   for j, t in enumerate(tb) if t == n and j > 1)
     if not counted.isalpha() or not content_word(counted) or counted in MEASURES \
             or counted in UNIT_SYMBOLS or counted in MONTHS:
         return False

@@ -58,7 +58,8 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
                 continue  # about the same thing, or the same amount: "if thunder is heard
                 # **within 10** miles" / "if lightning is seen **within 10** miles"
             only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
-            if (only_a and only_b and len(only_a) + len(only_b) + measured >= _UNSEEN_MIN) \
+            weight = measured or _unsaid_amount(text_a, rb) or _unsaid_amount(text_b, ra)
+            if (only_a and only_b and len(only_a) + len(only_b) + weight >= _UNSEEN_MIN) \
                     or _joined(text_a, words_b) or _joined(text_b, words_a):
                 return text_a, text_b
     return None
@@ -118,6 +119,15 @@ def _measured_apart(text_a: str, text_b: str, ra: str, rb: str) -> bool:
         return False
     other = rb if nums_a else ra  # no amount anywhere, in digits or words ("three nights")
     return not any(number(w) is not None for w in _WORD.findall(other.lower()))
+
+
+def _unsaid_amount(clause: str, other: str) -> bool:
+    """Whether a condition's clause holds a number the other text never states: "whenever the
+    forecast wind is **over 25 mph**" / "… whenever rain is forecast" (the two-hundred-and-
+    forty-fourth set) counts as a thing the other lacks."""
+    said = {float(n) for n in _NUMBER.findall(other)} | {
+        n for n in map(number, _WORD.findall(other.lower())) if n is not None}
+    return any(float(n) not in said for n in _NUMBER.findall(clause))
 
 
 def _clauses(text: str) -> list[tuple[str, list[str], str]]:

@@ -200,3 +200,38 @@ def _amounts(toks: tuple[str, ...]) -> dict[str, list[tuple[float, tuple[str, st
             around = toks[i - 1] if i else "", toks[i + 2] if i + 2 < len(toks) else ""
             out.setdefault(unit, []).append((n, around))
     return out
+
+
+def swapped_range(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where one text goes "from" one number "to" another and the other
+    the other way: "Ravi rolled StockLine back **from 5.4 to 5.1**" / "Ravi upgraded … **from
+    StockLine 5.1 to 5.4**" (the two-hundred-and-forty-third set)."""
+    ra, rb = _ranges(a.tokens), _ranges(b.tokens)
+    for x, y in ra:
+        if x != y and (y, x) in rb and (x, y) not in rb and (y, x) not in ra:
+            return f"from {x:g} to {y:g}", f"from {y:g} to {x:g}"
+    return None
+
+
+def _ranges(toks: tuple[str, ...]) -> set[tuple[float, float]]:
+    """(first, second) of each "from <n> to <m>", a word or two allowed before each number."""
+    out: set[tuple[float, float]] = set()
+    for i, t in enumerate(toks):
+        if t != "from":
+            continue
+        k = next((k for k in range(i + 1, min(i + 4, len(toks))) if _figure(toks[k])), None)
+        if k is None or toks[k + 1:k + 2] != ("to",):
+            continue
+        m = next((m for m in range(k + 2, min(k + 4, len(toks))) if _figure(toks[m])), None)
+        if m is not None:
+            out.add((_value(toks[k]), _value(toks[m])))
+    return out
+
+
+def _figure(word: str) -> bool:
+    return word[:1].isdigit() and number(word) is not None
+
+
+def _value(word: str) -> float:
+    n = number(word)
+    return 0.0 if n is None else n

@@ -94,6 +94,7 @@ inflate inflates inflated inflating pump_up blow_up | deflate deflates deflated 
 collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
 go_on come_on put_on | come_off go_off take_off switch_off turn_off
 charge charges charged charging | refund refunds refunded refunding
+capture captures captured capturing | release releases released releasing
 fill fills filled filling refill refills refilled refilling flood floods flooded flooding |
   empty empties emptied emptying pump_out drain drains drained draining
 connect connects connected connecting | disconnect disconnects disconnected disconnecting

@@ -89,15 +89,18 @@ def other_destination(a: Facets, b: Facets) -> tuple[str, str] | None:
         return None
     db = _destinations(b.tokens)
     for verb in da.keys() & db.keys():
-        mine, theirs = da[verb], db[verb]
-        if not {stem(w) for w in mine} & b.stems and not {stem(w) for w in theirs} & a.stems:
+        (i, mine), (j, theirs) = da[verb], db[verb]
+        if not {stem(w) for w in mine} & {stem(w) for w in b.tokens[j:]} \
+                and not {stem(w) for w in theirs} & {stem(w) for w in a.tokens[i:]}:
             return f"{verb} to {' '.join(mine)}", f"{verb} to {' '.join(theirs)}"
     return None
 
 
-def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """Verb stem → the content words of the place after "<verb> to [the]" (three at most)."""
-    out: dict[str, tuple[str, ...]] = {}
+def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Verb stem → (where it stands, the content words of the place after "<verb> to [the]"
+    (three at most)). A place said before the verb is another step's: "rings at reception
+    first and diverts to the Apex Lifts call centre" (the two-hundred-and-fortieth set)."""
+    out: dict[str, tuple[int, tuple[str, ...]]] = {}
     for i, t in enumerate(toks[:-2]):
         if t not in _MOVES or toks[i + 1] != "to":
             continue
@@ -109,7 +112,7 @@ def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
             place.append(toks[k])
             k += 1
         if place and not any(w in _WHEN for w in place):
-            out.setdefault(stem(t), tuple(place))
+            out.setdefault(stem(t), (i, tuple(place)))
     return out
 
 

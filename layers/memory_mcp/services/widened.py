@@ -235,6 +235,11 @@ def only_one_added(a: Facets, b: Facets) -> tuple[str, str] | None:
     for x, y, flip in ((a, b, False), (b, a, True)):
         if any("only" in t for t in x.tokens) or "only" not in y.tokens:
             continue  # "motorhome-only" says it too
+        others = next((" ".join(x.tokens[i:i + 3]) for i in range(len(x.tokens) - 1)
+                       if x.tokens[i] in ("all", "every", "any") and "other" in x.tokens[i + 1:i + 3]),
+                      None)  # "… and **all the other** flavours" / "… only" (the 242nd set)
+        if others is not None:
+            return ("only", others) if flip else (others, "only")
         toks, theirs = y.tokens, {stem(t) for t in y.tokens}
         kept = {stem(toks[i - 1]) for i, t in enumerate(toks) if t == "only" and i
                 and content_word(toks[i - 1])} | {stem(w) for i, t in enumerate(toks)

@@ -1,0 +1,55 @@
+"""Opposite particles after the same word: "hot food trays sent **down** in DW-2" / "… sent
+**up** in DW-2", "tanker GT-09 is back **on** the road" / "… is **off** the road" (the
+two-hundred-and-fortieth set).
+
+The lexicon of ``opposite_words`` pairs whole words; "up" and "down", "in" and "out", "on"
+and "off" are too common to pair anywhere, so they are read only where the word before them
+(a verb: "sent up") or the two after them ("on the road") are the same in both texts, and
+each text says its particle there and not the other's.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import COPULAS, DETERMINERS
+from memory_mcp.services.stems import content_word, stem
+
+#: Words before a particle that make it a state's: "back **on** the road", "stays **in** the
+#: van".
+_STATES = frozenset(["back", "stays", "stay", "remains", "remain", "kept", "left"])
+_PAIRS = {"up": "down", "down": "up", "in": "out", "out": "in", "on": "off", "off": "on"}
+
+
+def particle_opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+    """(a's words, b's words, True: a state) where the same verb takes opposite particles or
+    opposite particles open the same place, neither text saying the other's there too. Else
+    None."""
+    ka, kb = _keys(a.tokens), _keys(b.tokens)
+    for key, said in ka.items():
+        theirs = kb.get(key, set())
+        for particle in sorted(said - theirs):
+            other = _PAIRS[particle]
+            if other in theirs and other not in said:
+                return _show(key, particle), _show(key, other), True
+    return None
+
+
+def _show(key: tuple[str, str], particle: str) -> str:
+    return f"{key[1]} {particle}" if key[0] == "after" else f"{particle} {key[1]}"
+
+
+def _keys(toks: tuple[str, ...]) -> dict[tuple[str, str], set[str]]:
+    """("after", verb stem) or ("before", "the road") → the particles said there."""
+    out: dict[tuple[str, str], set[str]] = {}
+    for i, t in enumerate(toks):
+        if t not in _PAIRS:
+            continue
+        prev = toks[i - 1] if i else ""
+        if prev and content_word(prev) and prev.isalpha() and prev.endswith(("ed", "s", "t")):
+            out.setdefault(("after", stem(prev)), set()).add(t)
+        after = toks[i + 1:i + 3]
+        if len(after) == 2 and after[0] in DETERMINERS and content_word(after[1]) \
+                and (prev in COPULAS or prev in _STATES):  # "is **off** the road", not
+            # "turn **off** the home straight irrigation"
+            out.setdefault(("before", " ".join(after)), set()).add(t)
+    return out
