@@ -180,7 +180,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                          or widened.anywhere(a, b) or widened.anywhere(b, a)
                          or widened.only_or_everyone(a, b) or widened.one_of_all(a, b)
                          or widened.regardless(a, b) or widened.only_listed(a, b)
-                         or widened.only_one_added(a, b)),
+                         or widened.only_one_added(a, b) or widened.unrestricted(a, b)),
                         ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b)
                          or periods.other_rate(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against

@@ -24,8 +24,11 @@ def added_bound(a: Facets, b: Facets) -> tuple[str, str] | None:
         return None
     for kind, at in a.bounds:
         after = [w for w in a.tokens[at + 1:at + 4] if number(w) is not None]
-        if any(w in UNIT_DAYS or w in ("half", "quarter") for w in a.tokens[at + 1:at + 5]):
-            continue  # "in under half an hour" / "within 30 minutes": the durations rule's
+        timed = any(w in UNIT_DAYS or w in ("half", "quarter") for w in a.tokens[at + 1:at + 5])
+        if timed and (kind not in ("max", "min") or not after
+                      or not _bare_count(a.tokens, at, after[0], b.tokens)):
+            continue  # "in under half an hour" / "within 30 minutes": the durations rule's;
+            # "kept for **no more than** 3 years" / "kept for 3 years" is a limit's (the 245th)
         if after and (number(after[0]) not in b.numbers or (
                 kind in ("min", "max") and _bare_count(a.tokens, at, after[0], b.tokens))):
             return " ".join(a.tokens[at:a.tokens.index(after[0], at) + 2]), ""

@@ -102,6 +102,10 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
     heel**" / "… £18 **a pair**" (the fifty-third set) is another price. "£5 an hour" / "£5
     per hour" is one."""
     rates_a, rates_b = _rates(a.tokens), _rates(b.tokens)
+    kinds_a, kinds_b = _kinds(a.tokens), _kinds(b.tokens)
+    for n in sorted(kinds_a.keys() & kinds_b.keys()):  # "£85 per **linear** metre" / "£85
+        if kinds_a[n] != kinds_b[n]:  # per **m²**" (the two-hundred-and-fiftieth set)
+            return f"{n:g} per {kinds_a[n]}", f"{n:g} per {kinds_b[n]}"
     for n in sorted(rates_a.keys() & rates_b.keys()):
         x, y = rates_a[n], rates_b[n]
         if stem(x) != stem(y) and not (x.startswith(y) or y.startswith(x)) \
@@ -129,6 +133,22 @@ def _chained(tokens: tuple[str, ...]) -> dict[float, tuple[str, str]]:
         x, y = tokens[j + 1], tokens[j + 3]
         if x.isalpha() and y.isalpha() and content_word(x) and content_word(y):
             out.setdefault(n, (x, y))
+    return out
+
+
+#: Which measure a rate is per: "per **square** metre", "per **m²**", "per **linear** metre".
+_KINDS = {"square": "square", "sq": "square", "cubic": "cubic", "cu": "cubic",
+          "linear": "linear", "running": "linear", "m²": "square", "m2": "square",
+          "sqm": "square", "ft²": "square", "m³": "cubic", "m3": "cubic"}
+
+
+def _kinds(tokens: tuple[str, ...]) -> dict[float, str]:
+    """Each number's kind of measure after "per": square, cubic or linear."""
+    out: dict[float, str] = {}
+    for i, t in enumerate(tokens[:-2]):
+        n = number(t)
+        if n is not None and tokens[i + 1] == "per" and tokens[i + 2] in _KINDS:
+            out.setdefault(n, _KINDS[tokens[i + 2]])
     return out
 
 

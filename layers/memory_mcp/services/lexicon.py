@@ -51,6 +51,8 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "ha": "hectares", "acre":
                 "centimeter": "centimeters", "mm": "millimeters", "millimetres": "millimeters",
                 "millimetre": "millimeters", "millimeter": "millimeters",
                 "kilowatt": "kilowatts", "megawatt": "megawatts",
+                # apparent power: "generators over 20 **kVA**" / "… 20 **kW**" (the 245th set)
+                "kva": "kilovolt-amperes",
                 # concentrations and pressures: "alarms at 10 **ppm**" / "… 10 **mg/m³**"
                 "ppm": "ppm", "ppb": "ppb", "mg/m³": "mg/m3", "mg/m3": "mg/m3",
                 "mg/l": "mg/l", "psi": "psi", "bar": "bar", "kpa": "kilopascals",
@@ -86,7 +88,7 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
                       "liters", "gallons", "feet", "meters", "centimeters", "millimeters",
                       "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams",
                       "nm", "ft-lb", "tonnes", "milliliters", "g/hl", "g/l", "mg/kg", "volts",
-                      "kilovolts", "acres", "hectares"])
+                      "kilovolts", "acres", "hectares", "kilovolt-amperes"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",
@@ -238,7 +240,7 @@ inspector surveyor registrar dean secretary treasurer paramedic pharmacist surge
 dentist hygienist mechanic electrician plumber chef cashier bartender concierge housekeeper
 lifeguard referee tutor recruiter underwriter adjuster actuary broker
 celebrant chaplain signaller signalman steward marshal usher verger glazier plasterer thatcher
-apprentice labourer laborer keyholder trainee
+apprentice labourer laborer keyholder trainee conservator
 groundsman greenkeeper farrier optometrist orthodontist groomer auctioneer
 trainer vet warden porter mentor caretaker janitor midwife judge umpire chairman chairwoman
 chairperson landlord landlady bookkeeper

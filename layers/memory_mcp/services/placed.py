@@ -118,8 +118,8 @@ def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]
 
 #: Verbs of keeping or showing something somewhere, read with the place after their "in",
 #: "inside", "at" or "on the".
-_KEEPS = frozenset("""kept stored held filed housed parked locked hung left published publishes
-posted displayed displays pinned advertised""".split())  # noqa: SIM905
+_KEEPS = frozenset("""kept keeps keep stored held filed housed parked locked hung left
+published publishes posted displayed displays pinned advertised""".split())  # noqa: SIM905
 #: A keeping verb this many words before its place at most ("kept **for 24 months** in").
 _KEEP_REACH = 5
 

@@ -233,19 +233,19 @@ def _longer_period(f: Facets) -> str | None:
 
 
 def days_named(f: Facets) -> frozenset[str]:
-    """The weekdays ``f`` names, a weekend read as Saturday and Sunday where it names no
-    weekday: "tasting is offered **every weekend**" / "… on **Saturdays only**" (the 201st set)
-    are other days; "at weekends" / "on Saturdays and Sundays" the same ones."""
+    """The weekdays ``f`` names, a weekend read as Saturday and Sunday where it names no weekday
+    ("**every weekend**" / "on **Saturdays only**", the 201st set, are other days)."""
     toks = f.tokens
     if f.weekdays or any(singular_weekday(p) in WEEKDAYS for t in toks if "-" in t
                          for p in t.split("-")):  # "Mon-Wed"
         return f.weekdays
     said = any(t in ("weekend", "weekends") and toks[max(0, i - 2):i] != ("over", "the")
                for i, t in enumerate(toks))  # a schedule, not "stuck in a depot over the
-    return _WEEKEND if said else f.weekdays  # weekend"
+    work = any(t in ("weekday", "weekdays") for t in toks)  # weekend"; "on **weekdays**" /
+    return _WEEKEND if said else _WORKDAYS if work else f.weekdays  # "every day" (the 249th)
 
 
-_WEEKEND = frozenset(["sat", "sun"])
+_WEEKEND, _WORKDAYS = frozenset(["sat", "sun"]), frozenset(["mon", "tue", "wed", "thu", "fri"])
 
 
 #: Words that name days without a weekday's name.

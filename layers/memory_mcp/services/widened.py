@@ -257,3 +257,32 @@ def only_one_added(a: Facets, b: Facets) -> tuple[str, str] | None:
                     found = f"{one} {join} {two}", f"{mine} only"
                     return (found[1], found[0]) if flip else found
     return None
+
+
+#: Words after "any <thing>" that restrict which: "any will **involving** a trust".
+_RESTRICTING = frozenset(["involving", "that", "which", "who", "where", "containing",
+                          "needing", "requiring", "over", "under", "above", "below"])
+
+
+def unrestricted(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the stored text restricts "any" / "every" / "all" of a
+    thing ("reviews **any will involving a trust** or overseas assets") and the request says
+    every one of it without that restriction ("reviews **every will** before it is sent", the
+    two-hundred-and-forty-sixth set). Else None."""
+    for i in range(len(b.tokens) - 3):
+        q, thing, word = b.tokens[i:i + 3]
+        what = next((w for w in b.tokens[i + 3:i + 6] if content_word(w)), "")
+        if q not in _EVERY or word not in _RESTRICTING or not thing.isalpha() \
+                or thing in DETERMINERS \
+                or not what or stem(what) in a.stems:
+            continue
+        for j in range(len(a.tokens) - 1):
+            if a.tokens[j] in _EVERY and stem(a.tokens[j + 1]) == stem(thing) \
+                    and not set(a.tokens[j + 2:j + 3]) & _NARROWING:  # "any tray **with**
+                # nuts" / "every tray **that** contains nuts": restricted in both
+                return " ".join(a.tokens[j:j + 2]), f"{q} {thing} {word} … {what}"
+    return None
+
+
+_EVERY = frozenset(["any", "every", "all", "each"])
+_NARROWING = _RESTRICTING | {"with", "in", "of", "for", "from", "on", "at", "to", "whose"}
