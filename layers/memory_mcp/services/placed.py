@@ -61,15 +61,9 @@ def _placed(toks: tuple[str, ...], names: frozenset[str]
         k = j + 1 + (toks[j] == "next" and toks[j + 1:j + 2] == ("to",))
         if k >= len(toks) or (toks[k] not in DETERMINERS and toks[k] not in names):
             continue
-        while k < len(toks) and toks[k] in DETERMINERS:
-            k += 1
-        place: list[str] = []
-        while k < len(toks) and len(place) < _PLACE_MAX and content_word(toks[k]) \
-                and toks[k].isalpha():
-            place.append(toks[k])
-            k += 1
+        place = _place_at(toks, k)
         if place and not any(w in _WHEN for w in place):
-            out.setdefault((thing[0], thing[1]), tuple(place))
+            out.setdefault((thing[0], thing[1]), place)
     return out
 
 
@@ -88,12 +82,8 @@ def other_destination(a: Facets, b: Facets) -> tuple[str, str] | None:
     if not da:
         return None
     db = _destinations(b.tokens)
-    for verb in da.keys() & db.keys():
-        (i, mine), (j, theirs) = da[verb], db[verb]
-        if not {stem(w) for w in mine} & {stem(w) for w in b.tokens[j:]} \
-                and not {stem(w) for w in theirs} & {stem(w) for w in a.tokens[i:]}:
-            return f"{verb} to {' '.join(mine)}", f"{verb} to {' '.join(theirs)}"
-    return None
+    found = _apart(a, b, da, db)
+    return None if found is None else (f"{found[0]} to {found[1]}", f"{found[0]} to {found[2]}")
 
 
 def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]]]:
@@ -104,15 +94,9 @@ def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]
     for i, t in enumerate(toks[:-2]):
         if t not in _MOVES or toks[i + 1] != "to":
             continue
-        k = i + 2
-        while k < len(toks) and toks[k] in DETERMINERS:
-            k += 1
-        place: list[str] = []
-        while k < len(toks) and len(place) < _PLACE_MAX and content_word(toks[k]):
-            place.append(toks[k])
-            k += 1
+        place = _place_at(toks, i + 2, letters_only=False)
         if place and not any(w in _WHEN for w in place):
-            out.setdefault(stem(t), (i, tuple(place)))
+            out.setdefault(stem(t), (i, place))
     return out
 
 
@@ -136,12 +120,8 @@ def other_store(a: Facets, b: Facets) -> tuple[str, str] | None:
     if not ka:
         return None
     kb = _kept(b.tokens)
-    for verb in ka.keys() & kb.keys():
-        (i, mine), (j, theirs) = ka[verb], kb[verb]
-        if not {stem(w) for w in mine} & {stem(w) for w in b.tokens[j:]} \
-                and not {stem(w) for w in theirs} & {stem(w) for w in a.tokens[i:]}:
-            return f"{verb} {' '.join(mine)}", f"{verb} {' '.join(theirs)}"
-    return None
+    found = _apart(a, b, ka, kb)
+    return None if found is None else (f"{found[0]} {found[1]}", f"{found[0]} {found[2]}")
 
 
 def _kept(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]]]:
@@ -156,14 +136,34 @@ def _kept(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]]]:
                       toks[j] == "on" and toks[j + 1] in DETERMINERS)), None)
         if j is None:
             continue
-        k = j + 1
-        while k < len(toks) and toks[k] in DETERMINERS:
-            k += 1
-        place: list[str] = []
-        while k < len(toks) and len(place) < _PLACE_MAX and content_word(toks[k]) \
-                and toks[k].isalpha():
-            place.append(toks[k])
-            k += 1
+        place = _place_at(toks, j + 1)
         if place and not any(w in _WHEN for w in place):
-            out.setdefault(t, (i, tuple(place)))
+            out.setdefault(t, (i, place))
     return out
+
+
+def _place_at(toks: tuple[str, ...], k: int, *, letters_only: bool = True) -> tuple[str, ...]:
+    """The content words of a place from ``k``, past its articles (``_PLACE_MAX`` at most;
+    letters only unless told otherwise, so "cabinet **R2**" ends at "cabinet")."""
+    while k < len(toks) and toks[k] in DETERMINERS:
+        k += 1
+    place: list[str] = []
+    while k < len(toks) and len(place) < _PLACE_MAX and content_word(toks[k]) \
+            and (toks[k].isalpha() or not letters_only):
+        place.append(toks[k])
+        k += 1
+    return tuple(place)
+
+
+Placed = dict[str, tuple[int, tuple[str, ...]]]
+
+
+def _apart(a: Facets, b: Facets, in_a: Placed, in_b: Placed) -> tuple[str, str, str] | None:
+    """(the verb, a's place, b's place) where the same verb has places that share no word and
+    neither text names the other's after its verb (before it, it is another thing's)."""
+    for verb in in_a.keys() & in_b.keys():
+        (i, mine), (j, theirs) = in_a[verb], in_b[verb]
+        if not {stem(w) for w in mine} & {stem(w) for w in b.tokens[j:]} \
+                and not {stem(w) for w in theirs} & {stem(w) for w in a.tokens[i:]}:
+            return verb, " ".join(mine), " ".join(theirs)
+    return None
