@@ -19,33 +19,23 @@ from dataclasses import dataclass
 
 from memory_mcp.services import (
     aligned,
-    anchors,
     blocks,
     bounded,
     clauses,
-    conditioned,
-    conditions,
     counted,
     crossed_clauses,
     denials,
-    doers,
     framed,
-    jobs,
-    members,
+    heads,
     numbered,
     opposites,
-    particles,
-    parts,
-    periods,
-    purposes,
     routes,
+    rule_groups,
     schedules,
-    slots,
     teams,
     things,
     turned,
     values,
-    widened,
     wording,
 )
 from memory_mcp.services.facets import LONG_TEXT, Facets, facets
@@ -171,40 +161,24 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                                            f"{_q(sorted(b.times))}"))
     if denials.opposed(a, b):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
-    for kind, found in (("quantity", slots.quantity(a, b) or slots.partial(a, b)
-                         or parts.any_part(a, b)),
-                        ("scope", slots.scope(a, b, only_a, only_b)
-                         or members.list_member(a, b) or members.all_of_fewer(a, b)
-                         or members.all_of_listed(a, b) or members.only_one_of_two(a, b)
-                         or widened.both_kinds(a, b) or widened.both_kinds(b, a)
-                         or widened.anywhere(a, b) or widened.anywhere(b, a)
-                         or widened.only_or_everyone(a, b) or widened.one_of_all(a, b)
-                         or widened.regardless(a, b) or widened.only_listed(a, b)
-                         or widened.only_one_added(a, b) or widened.unrestricted(a, b)),
-                        ("schedule", schedules.schedule(a, b) or schedules.reversed_span(a, b)
-                         or periods.other_rate(a, b))):
+    for kind, found in (("quantity", rule_groups.quantity(a, b)),
+                        ("scope", rule_groups.scope(a, b, only_a, only_b)),
+                        ("schedule", rule_groups.schedule(a, b))):
         if found is not None:  # how many, how often: values of the same fact; "all" against
             # a narrower set names other things ("all new users" / "new users in the EU")
             out.append(Conflict(kind, kind == "scope",
                                 f'{kind} differs: "{found[0]}" vs "{found[1]}"'))
-    condition = conditions.only_condition(a, b) or conditions.narrowed(a, b) \
-        or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
-        or bounded.added_bound(a, b) or schedules.added_clock(a, b) or anchors.other_event(
-            a, b) or anchors.value_or_words(a, b) or anchors.unit_or_event(a, b) \
-        or schedules.added_days(a, b) or purposes.other_purpose(a, b) \
-        or purposes.added_reason(a, b) or conditioned.other_clause(request, stored)
+    condition = rule_groups.condition(request, stored, a, b)
     if condition is not None:  # "only for charities" / "only on income support": two rules
         out.append(Conflict("condition", True, f'another condition: "{condition[0]}" vs '
                                                f'"{condition[1]}"'))
-    role = jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) or jobs.role_head(a, b) \
-        or doers.other_doer(a, b) or turned.named_doer(a, b) or jobs.holder(a, b) \
-        or jobs.role_doer(a, b)
+    role = rule_groups.role(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
     route = routes.other_direction(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))
-    opposite = opposites.opposed(a, b) or particles.particle_opposed(a, b)
+    opposite = rule_groups.opposite(a, b)
     if opposite is not None:  # a state is a value unless it narrows the subject ("refunds
         # **over** $500 need …"); another direction or event, another fact
         subject = not opposite[2] or opposites.in_subject(a, opposite[0]) \
@@ -278,7 +252,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         xs = [(i, w) for i, w in only_a if w not in opposite]
         ys = [(i, w) for i, w in only_b if w not in opposite]
         swap = wording.swap(a, b, xs, ys) or blocks.swapped_block(a, b, xs, ys) \
-            or aligned.any_slot(a, b)
+            or aligned.any_slot(a, b) or heads.other_head(a, b)
         # the same words around another kind, opening thing or tool, which the word sets
         # hide ("the **West** Chapel")
         added = None if swap is not None else blocks.added_block(a, b, only_a, only_b)

@@ -60,7 +60,8 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
             only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
             weight = measured or _unsaid_amount(text_a, rb) or _unsaid_amount(text_b, ra)
             if (only_a and only_b and len(only_a) + len(only_b) + weight >= _UNSEEN_MIN) \
-                    or _joined(text_a, words_b) or _joined(text_b, words_a):
+                    or _joined(text_a, words_b) or _joined(text_b, words_a) \
+                    or _one_slot(text_a, text_b, only_a, only_b):
                 return text_a, text_b
     return None
 
@@ -107,6 +108,18 @@ def _joined(clause: str, other: tuple[set[str], list[str]]) -> bool:
     anemometer reads above 30 mph **and it is raining**" holds under both at once."""
     found = _AND_STATE.search(clause)
     return found is not None and bool(_unseen([found.group(1)], other))
+
+
+def _one_slot(text_a: str, text_b: str, only_a: set[str], only_b: set[str]) -> bool:
+    """Whether the two clauses are word for word the same but in one place, where each names
+    what the other text lacks: "when the site is on **tarmac**" / "when the site is on
+    **grass**" (the two-hundred-and-fifty-fifth set). A synonym rarely keeps every other word
+    in its place ("60% chance of rain" / "rain probability above 60%")."""
+    xs, ys = text_a.split(), text_b.split()
+    if len(xs) != len(ys) or len(xs) < _SLOT_FRAME:
+        return False
+    apart = [(x, y) for x, y in zip(xs, ys, strict=True) if stem(x) != stem(y)]
+    return len(apart) == 1 and apart[0][0] in only_a and apart[0][1] in only_b
 
 
 def _measured_apart(text_a: str, text_b: str, ra: str, rb: str) -> bool:
@@ -163,3 +176,5 @@ _UNITS = frozenset("""degree degrees metre metres meter meters litre litres inch
 foot percent minus""".split())  # noqa: SIM905
 #: Things named in the two clauses that the other text lacks, at least.
 _UNSEEN_MIN = 3
+#: Words a clause holds, its opener with them, to be read slot by slot.
+_SLOT_FRAME = 5

@@ -26,7 +26,8 @@ _PAIRS = tuple((frozenset(x.split()), frozenset(y.split())) for x, y in (
     ("north", "south"), ("east", "west"), ("left", "right"), ("up", "down"),
     ("upstream", "downstream"), ("inbound", "outbound"), ("northbound", "southbound"),
     ("eastbound", "westbound"), ("upstairs upper top", "downstairs lower bottom ground"),
-    ("front", "back"), ("entry entrance", "exit"), ("arrival arrivals", "departure departures")))
+    ("front forward forwards", "back backward backwards"), ("entry entrance", "exit"),
+    ("arrival arrivals", "departure departures")))
 
 
 def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:

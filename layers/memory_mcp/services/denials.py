@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NEGATIONS
+from memory_mcp.services.lexicon import MONTHS, NEGATIONS, TIMES, WEEKDAYS
+from memory_mcp.services.stems import content_word, singular_weekday, stem
 
 
 def opposed(a: Facets, b: Facets) -> bool:
     """Whether ``a`` and ``b`` deny different things (each rule below, both ways)."""
     return not same_denials(a, b) or affirms_aside(a, b) or affirms_aside(b, a) \
-        or denies_affirmed(a, b) or denies_affirmed(b, a)
+        or denies_affirmed(a, b) or denies_affirmed(b, a) or states_passed_over(a, b) \
+        or states_passed_over(b, a)
 
 
 def set_aside(f: Facets, other: Facets) -> int:
@@ -92,3 +94,22 @@ def _denied_after(f: Facets) -> list[frozenset[str]]:
     """The words each negation word of ``f`` is followed by ("cannot **sign** them")."""
     toks = list(f.tokens)
     return [negation.after(toks, i) for i, t in enumerate(toks) if t in NEGATIONS]
+
+
+def states_passed_over(f: Facets, other: Facets) -> bool:
+    """``f`` sets aside a deed with "rather than" / "instead of" that ``other``, denying and
+    setting aside nothing, states: "artwork files are **kept** permanently after 60 days
+    **rather than deleted**" / "artwork files are **deleted** after 60 days" (the
+    two-hundred-and-fifty-sixth set), "60/40 in our favour **rather than the site owner's**" /
+    "60/40 in favour of **the site owner**" (the two-hundred-and-fifty-second)."""
+    if other.contrasts or other.negations:
+        return False
+    toks, passed = f.tokens, set()
+    for i in range(len(toks) - 2):
+        if (toks[i], toks[i + 1]) in (("rather", "than"), ("instead", "of")):
+            head = next((t for t in toks[i + 2:i + 4] if content_word(t)), "")
+            if head and singular_weekday(head) not in WEEKDAYS and head not in MONTHS \
+                    and head not in TIMES:
+                passed.add(stem(head))  # a day or a month set aside is the day rule's: "now
+                # on Thursdays **instead of Tuesdays**" corrects "on Tuesdays"
+    return bool(passed & other.stems)

@@ -260,16 +260,19 @@ def converse_verb(a: Facets, b: Facets) -> tuple[str, str] | None:
     sides: dict[tuple[str, str], tuple[str, frozenset[str]]] = {}
     tb = b.tokens
     for j in range(1, len(tb) - 1):
-        found = _way(tb[j])
+        found = _way(tb, j)
         thing = _thing_after(tb, j)
-        if found is not None and content_word(tb[j - 1]) and thing:
+        if found is not None and (content_word(tb[j - 1]) or tb[j - 1] == "we") and thing:
             sides.setdefault((tb[j - 1], thing), (tb[j], found))
     ta = a.tokens
     for i in range(1, len(ta) - 1):
-        found = _way(ta[i])
-        other = sides.get((ta[i - 1], _thing_after(ta, i)))
-        if found is not None and other is not None and other[1] is not found:
-            return ta[i], other[0]
+        found, thing = _way(ta, i), _thing_after(ta, i)
+        # "we" is the team: "the gum crew **pays** the BID" / "**we charge** the BID" (255th set)
+        others = [v for (doer, th), v in sides.items() if th == thing and thing and (
+            doer == ta[i - 1] or ("we" in (doer, ta[i - 1])
+                                  and (content_word(ta[i - 1]) or content_word(doer))))]
+        if found is not None and others and others[0][1] is not found:
+            return ta[i], others[0][0]
     return None
 
 
@@ -283,8 +286,15 @@ def _thing_after(toks: tuple[str, ...], j: int) -> str:
     return stem(toks[k]) if k < len(toks) and content_word(toks[k]) else ""
 
 
-def _way(word: str) -> frozenset[str] | None:
-    """``SENDS`` or ``RECEIVES`` for a verb of either (money "charged" is received: "the car
-    boot **charges** sellers £10" / "… **pays** sellers £10"), else None."""
-    st = verb_stem(word)
-    return SENDS if st in SENDS else RECEIVES if st in RECEIVES or st == "charg" else None
+def _way(toks: tuple[str, ...], i: int) -> frozenset[str] | None:
+    """``SENDS`` or ``RECEIVES`` for the verb at ``i``; here also money "charged" and things
+    one "gets" (the 251st set: "fitters **get** their routes" / "… **send** …"; but "**gets**
+    the packs **to** the director" sends them)."""
+    st = verb_stem(toks[i])
+    if st in ("get", "got") and TO_WORDS & set(toks[i + 1:i + _GOT_TO]):
+        return None
+    return SENDS if st in SENDS else RECEIVES if st in RECEIVES or st in _ALSO_GOT else None
+
+
+_ALSO_GOT = frozenset(["charg", "get", "got"])
+_GOT_TO = 6

@@ -124,9 +124,21 @@ def other_edition(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where the same name is followed by another Roman numeral:
     "the PPG PaintManager **X** database" / "… PaintManager **XI** database" (the hundred-and-
     twenty-fifth set). Else None."""
-    theirs = {p: n for p, n in pairwise(b.tokens) if n in _ROMAN and p.isalpha()}
-    for p, n in pairwise(a.tokens):
+    theirs = {p: n for p, n in _editions(b.tokens) if n in _ROMAN and p.isalpha()}
+    for p, n in _editions(a.tokens):
         other = theirs.get(p)
         if n in _ROMAN and other is not None and other != n and p not in STOP_WORDS:
             return f"{p} {n}", f"{p} {other}"
     return None
+
+
+def _editions(toks: tuple[str, ...]) -> list[tuple[str, str]]:
+    """Each pair of words, and each mark written as one word split in two: "Tascam 122
+    **MkII**" / "… **MkIII**" (the two-hundred-and-fifty-sixth set)."""
+    glued = [(t[:len(p)], t[len(p):]) for t in toks for p in _MARKS
+             if t.startswith(p) and t[len(p):] in _ROMAN]
+    return [*pairwise(toks), *glued]
+
+
+#: Words that a Roman numeral follows written as one with them ("mkii").
+_MARKS = ("mk", "mark", "gen", "series", "type")

@@ -14,7 +14,7 @@ from functools import lru_cache
 from memory_mcp.services.facets import Facets, opens_order
 from memory_mcp.services.lexicon import COMMON_VERBS, NEGATIONS
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import content_word
+from memory_mcp.services.stems import content_word, stem
 
 #: Auxiliaries and copulas: the predicate follows them.
 AUX = frozenset("""is are was were be been being am has have had will would can could must
@@ -48,6 +48,18 @@ def predicates(f: Facets) -> frozenset[int]:
             out.add(found)
         start = end + 1
     return frozenset(out)
+
+
+def led_predicates(f: Facets, other: Facets) -> frozenset[int]:
+    """``predicates(f)``, where ``f`` opens with the word ``other`` uses as its verb: an
+    instruction whose object has no article ("**Reorder** dried chamomile from …" / "we
+    **reorder** dried calendula from …"), which surface form alone reads as a subject."""
+    own = predicates(f)
+    if not f.tokens or 0 in own or not any(
+            stem(other.tokens[p]) == stem(f.tokens[0]) for p in predicates(other)):
+        return own
+    first_end = next((i for i, t in enumerate(f.tokens) if t in CLAUSE_BREAKS), len(f.tokens))
+    return frozenset({0} | {p for p in own if p >= first_end})
 
 
 def _predicate(toks: tuple[str, ...], start: int, end: int, *, first: bool,

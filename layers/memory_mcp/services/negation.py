@@ -98,7 +98,10 @@ _PRICES = frozenset(["charge", "cost", "fee", "extra", "additional"])
 def _free(lower: list[str], i: int) -> bool:
     """"at no charge" (a price), "part no. SC-1180" and "press No. 3" (a number's label): no
     denial. "the No. 2 operator" is a rank, which no rule reads: it stays a denial, so such a
-    pair is still told apart from "… leads the team"."""
+    pair is still told apart from "… leads the team". "Refunded **even without** a note"
+    grants what "not refunded unless …" withholds: no denial either."""
+    if lower[i] == "without" and i > 0 and lower[i - 1] == "even":
+        return True
     return lower[i] == "no" and ((lower[i + 1:i + 2] != [] and (
         lower[i + 1] in _PRICES or (lower[i + 1][:1].isdigit() and i > 0
                                     and lower[i - 1] not in ("the", "a", "our", "their")

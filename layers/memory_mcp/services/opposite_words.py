@@ -43,7 +43,7 @@ extend extends extended extending lengthen lengthens lengthened lengthening | sh
 fast faster quick quickly | slow slower slowly
 heavy heavier | light lighter
 large larger big bigger greater | small smaller
-warm warmer hot hotter body_temperature | cold colder chilled refrigerated
+warm warmer hot hotter heat body_temperature | cold colder chilled refrigerated
 old older | new newer
 cheap cheaper | expensive
 true | false
@@ -173,6 +173,13 @@ def same_side(x: str, y: str) -> bool:
         return False
     return bool(_side_of().get(x, frozenset()) & _side_of().get(y, frozenset()))
 
+
+
+def other_side(x: str, y: str) -> bool:
+    """Whether ``x`` and ``y`` are forms of the two sides of one pair ("heat" / "cold", "high"
+    / "low"), degree words included."""
+    sx, sy = _side_of().get(x, frozenset()), _side_of().get(y, frozenset())
+    return any(s // 2 == t // 2 and s != t for s in sx for t in sy)
 
 #: Forms of a side that say how much, how far or how hot rather than what.
 _DEGREE = frozenset("""more less fewer most least max maximum minimum min some several few all

@@ -1,6 +1,7 @@
 """Opposite particles after the same word: "hot food trays sent **down** in DW-2" / "… sent
 **up** in DW-2", "tanker GT-09 is back **on** the road" / "… is **off** the road" (the
-two-hundred-and-fortieth set).
+two-hundred-and-fortieth set); and opposite words before the same hyphenated word:
+"**heat**-stabilised" / "**cold**-stabilised" (the two-hundred-and-forty-eighth).
 
 The lexicon of ``opposite_words`` pairs whole words; "up" and "down", "in" and "out", "on"
 and "off" are too common to pair anywhere, so they are read only where the word before them
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import COPULAS, DETERMINERS
+from memory_mcp.services.opposite_words import other_side
 from memory_mcp.services.stems import content_word, stem
 
 #: Words before a particle that make it a state's: "back **on** the road", "stays **in** the
@@ -31,6 +33,21 @@ def particle_opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
             other = _PAIRS[particle]
             if other in theirs and other not in said:
                 return _show(key, particle), _show(key, other), True
+    return None
+
+
+def compound_opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+    """(a's word, b's word, True) where each text writes one compound ("heat-stabilised" /
+    "cold-stabilised") whose first parts are the two sides of one opposite pair and whose last
+    parts agree, neither text saying the other's first part. Else None: the lexicon reads whole
+    words, and a compound hides its opposite inside."""
+    mine, theirs = set(a.tokens) - set(b.tokens), set(b.tokens) - set(a.tokens)
+    for x in sorted(w for w in mine if w.count("-") == 1):
+        hx, tx = x.split("-")
+        for y in sorted(w for w in theirs if w.count("-") == 1):
+            hy, ty = y.split("-")
+            if tx == ty and other_side(hx, hy) and hx not in b.tokens and hy not in a.tokens:
+                return x, y, True
     return None
 
 

@@ -88,3 +88,32 @@ def _stages(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | No
     before = _read(toks[max(0, f - _STAGE_SPAN):t])
     after = _read(toks[t + 1:t + 1 + _STAGE_SPAN])
     return before - after, after - before
+
+
+def swapped_sides(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's order, b's order) where both texts join two events with one "before" (or one
+    "after") and the words of each event stand on the other side in the other text: "crew
+    may go on site **before** the property owner has signed the release" / "the property
+    owner must sign the release **before** any crew member sets foot on site" (the
+    two-hundred-and-fifty-third set). The step rule reads one verb a side, and the two texts'
+    verbs differ here; the things each event names do not."""
+    for join in ("before", "after"):
+        if a.tokens.count(join) != 1 or b.tokens.count(join) != 1:
+            continue
+        (la, ra), (lb, rb) = _sides(a.tokens, join), _sides(b.tokens, join)
+        crossed, kept = (la & rb) | (ra & lb), (la & lb) | (ra & rb)
+        if len(la & rb) and len(ra & lb) and len(crossed) >= _CROSSED and not kept:
+            return f"{min(la & rb)} {join} {min(ra & lb)}", f"{min(ra & lb)} {join} {min(la & rb)}"
+    return None
+
+
+def _sides(toks: tuple[str, ...], join: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The content stems before and after the joining word, each without the other's."""
+    at = toks.index(join)
+    left = frozenset(stem(w) for w in toks[:at] if content_word(w) and number(w) is None)
+    right = frozenset(stem(w) for w in toks[at + 1:] if content_word(w) and number(w) is None)
+    return left - right, right - left
+
+
+#: Words that must change sides between the texts, together.
+_CROSSED = 3

@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from memory_mcp.services.facets import Facets, tokens
 from memory_mcp.services.grammar import AUX, BOUND_WORDS, PREPOSITIONS, predicates
+from memory_mcp.services.grammar import led_predicates as led
 from memory_mcp.services.lexicon import (
     COMMON_VERBS,
     COMPACT,
@@ -104,7 +105,7 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
             continue  # they **go back**" / "before **return**": a reworded verb
         if _reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"
             return x, y
-        if (predicates(a) & {i for i, _ in xs} or predicates(b) & {i for i, _ in ys}) \
+        if (led(a, b) & {i for i, _ in xs} or led(b, a) & {i for i, _ in ys}) \
                 and not _in_subjects(a, b, xs, ys) and not _verb_follows(a, b, xs, ys) \
                 and not (_opened(a, xs) and _opened(b, ys)):  # "has **a warped top**" / "has
             # **a wobbly leg**": a thing after its article, whatever the predicate reads

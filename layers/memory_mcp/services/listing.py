@@ -1,0 +1,120 @@
+"""Every one of a kind against a list of some: "Mill Ford is closed to **all vehicles** when
+the gauge reads 0.4 m" / "… closed to **cars and vans** when …" (the two-hundred-and-fifty-
+fourth set).
+
+The word sets see one word against two and the model scores the pair as one fact; but the
+stored rule names which things it holds for, and a request for every thing of the kind is a
+wider rule that was never stored. Read where both texts have the same verb and preposition,
+one followed by "all" / "every" / "any" and a noun, the other by a list of two or more that
+does not name that noun. And the converse narrowing: "counting **only the ski** fleet" / "full
+rental fleet inventory count", "**only** from the **Manchester** arcade sites" / "from arcade
+sites" (the two-hundred-and-fifty-second set): an "only" before a thing the other text names
+with a word it never says.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.word_pool import parts_pool
+
+_EVERY = frozenset(["all", "every", "any"])
+_JOINS = frozenset(["and", "or"])
+_EVERYONE = frozenset(["everyone", "everybody", "anyone", "anybody", "all"])
+
+
+def all_or_listed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("to all vehicles", "to cars and vans") either way round, else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        found = _widened(x, y) or _everyone(x, y)
+        if found is not None:
+            return (found[1], found[0]) if flip else found
+    return None
+
+
+def _widened(x: Facets, y: Facets) -> tuple[str, str] | None:
+    tx, ty = x.tokens, y.tokens
+    for k in range(2, len(tx) - 1):
+        if tx[k] not in _EVERY or not content_word(tx[k + 1]) or content_word(tx[k - 1]):
+            continue
+        verb, prep, noun = stem(tx[k - 2]), tx[k - 1], tx[k + 1]
+        for j in range(1, len(ty) - 3):
+            if ty[j] != prep or stem(ty[j - 1]) != verb:
+                continue
+            listed = _list_at(ty, j + 1)
+            if listed and noun not in listed and stem(noun) not in y.stems:
+                return f"{prep} {tx[k]} {noun}", f"{prep} {' and '.join(listed)}"
+    return None
+
+
+def _everyone(x: Facets, y: Facets) -> tuple[str, str] | None:
+    """("for everyone", "for children") where ``y`` names whom the same word and preposition
+    hold for and ``x`` says "everyone": "life jackets are compulsory **for everyone**" /
+    "… compulsory **for children under 14**" (the two-hundred-and-fifty-second set)."""
+    tx, ty = x.tokens, y.tokens
+    for k in range(2, len(tx)):
+        if tx[k] not in _EVERYONE or content_word(tx[k - 1]):
+            continue
+        verb, prep = stem(tx[k - 2]), tx[k - 1]
+        for j in range(1, len(ty) - 1):
+            if ty[j] == prep and stem(ty[j - 1]) == verb and content_word(ty[j + 1]) \
+                    and ty[j + 1] not in _EVERYONE and stem(ty[j + 1]) not in x.stems:
+                return f"{prep} {tx[k]}", f"{prep} {ty[j + 1]}"
+    return None
+
+
+def _list_at(toks: tuple[str, ...], i: int) -> list[str]:
+    """The content words of a list of two or more starting at ``i`` ("cars and vans",
+    "cars vans or bikes"): single words, joined by "and" / "or" before the last."""
+    out: list[str] = []
+    while i < len(toks) and content_word(toks[i]):
+        out.append(toks[i])
+        if i + 1 < len(toks) and toks[i + 1] in _JOINS:
+            last = toks[i + 2] if i + 2 < len(toks) else ""
+            return [*out, last] if content_word(last) else []
+        i += 1
+    return []
+
+
+def only_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("only the ski fleet", "fleet") where an "only" opens a thing of several words whose
+    head the other text names, with a modifier the other text never says; either way round."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for thing in _only_things(x.tokens):
+            head, mods = thing[-1], thing[:-1]
+            pool = parts_pool(y)
+            if stem(head) in y.stems and any(not pool.has(m, _CLOSE) for m in mods):
+                found = f"only {' '.join(thing)}", head
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+def _only_things(toks: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The words of the thing after each "only" and a preposition or an article, when it has
+    a modifier and a head: "only from the **Manchester arcade sites**"."""
+    out = []
+    for i, t in enumerate(toks):
+        if t != "only" or (i and toks[i - 1] == "not"):
+            continue
+        k = i + 1
+        while k < len(toks) and (toks[k] in PREPOSITIONS or toks[k] in DETERMINERS):
+            k += 1
+        if k == i + 1:  # "only **add** concrete blocks": a verb, or an adjective ("only
+            continue  # senior staff") another rule reads
+        words: list[str] = []
+        while k < len(toks) and len(words) < _THING and content_word(toks[k]) \
+                and toks[k].isalpha() and toks[k] not in AUX and toks[k] not in CLAUSE_BREAKS \
+                and toks[k] not in PREPOSITIONS:
+            words.append(toks[k])
+            k += 1
+        if len(words) >= _MODIFIED:
+            out.append(tuple(words))
+    return out
+
+
+#: Words of a thing read after "only" at most, and at least (a modifier and its head).
+_THING = 4
+_MODIFIED = 2
+#: How close a word of the other text must be to count as the modifier said there.
+_CLOSE = 0.75

@@ -1,0 +1,75 @@
+"""Which rules read each kind of conflict, in the order ``agreement`` asks them: the first
+that finds one speaks for its kind. Apart from ``agreement`` so the list of rules per kind
+can grow without the comparison's own steps growing with it.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services import (
+    anchors,
+    bounded,
+    conditioned,
+    conditions,
+    doers,
+    jobs,
+    listing,
+    members,
+    opposites,
+    particles,
+    parts,
+    periods,
+    purposes,
+    schedules,
+    slots,
+    turned,
+    widened,
+)
+from memory_mcp.services.facets import Facets
+
+Found = tuple[str, str] | None
+
+
+def quantity(a: Facets, b: Facets) -> Found:
+    """How many: "at least two" / "exactly two", one part of a thing against the whole."""
+    return slots.quantity(a, b) or slots.partial(a, b) or parts.any_part(a, b)
+
+
+def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
+    """Which of a thing: "all new users" / "new users in the EU", a list's member, a kind."""
+    return slots.scope(a, b, only_a, only_b) or members.list_member(a, b) \
+        or members.all_of_fewer(a, b) or members.all_of_listed(a, b) \
+        or members.only_one_of_two(a, b) or widened.both_kinds(a, b) \
+        or widened.both_kinds(b, a) or widened.anywhere(a, b) or widened.anywhere(b, a) \
+        or widened.only_or_everyone(a, b) or widened.one_of_all(a, b) \
+        or widened.regardless(a, b) or widened.only_listed(a, b) \
+        or widened.only_one_added(a, b) or widened.unrestricted(a, b) \
+        or listing.all_or_listed(a, b) or listing.only_narrowed(a, b)
+
+
+def schedule(a: Facets, b: Facets) -> Found:
+    """How often: "every other Friday" / "every Friday", a span reversed, a rate's period."""
+    return schedules.schedule(a, b) or schedules.reversed_span(a, b) or periods.other_rate(a, b)
+
+
+def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
+    """Under which condition, trigger, bound, event or purpose the fact holds."""
+    return conditions.only_condition(a, b) or conditions.narrowed(a, b) \
+        or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
+        or bounded.added_bound(a, b) or schedules.added_clock(a, b) \
+        or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
+        or anchors.unit_or_event(a, b) or schedules.added_days(a, b) \
+        or purposes.other_purpose(a, b) or purposes.added_reason(a, b) \
+        or conditioned.other_clause(request, stored)
+
+
+def role(a: Facets, b: Facets) -> Found:
+    """Who does it, by job, rank or role noun."""
+    return jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \
+        or jobs.role_head(a, b) or doers.other_doer(a, b) or turned.named_doer(a, b) \
+        or jobs.holder(a, b) or jobs.role_doer(a, b)
+
+
+def opposite(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
+    """(a's words, b's words, whether a state) for opposite words, particles or compounds."""
+    return opposites.opposed(a, b) or particles.particle_opposed(a, b) \
+        or particles.compound_opposed(a, b)
