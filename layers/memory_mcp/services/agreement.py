@@ -25,6 +25,7 @@ from memory_mcp.services import (
     counted,
     crossed_clauses,
     denials,
+    environments,
     framed,
     heads,
     numbered,
@@ -85,6 +86,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # environment is about that one, not the fact that names none
         out.append(Conflict("environment", True, f"only one names an environment: "
                             f"{_q(sorted(a.environments))}"))
+    elif (system := environments.added_system(a, b)) is not None:
+        out.append(Conflict("environment", True, f'only one names a system: "{system}"'))
     swap = things.swapped_modifiers(a, b) or teams.other_team(a, b) or teams.shift_team(a, b)
     if swap is not None:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
@@ -228,6 +231,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{thing[0]}" vs "{thing[1]}"'))
     roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) \
+        or turned.swapped_doers(a, b) \
         or numbered.swapped_amounts(a, b) or numbered.swapped_range(a, b) or (
         None if wording.is_long(ra, rb) else (clauses.moved_name(ra, rb, a, b)
                                               or crossed_clauses.crossed_clauses(ra, rb)))

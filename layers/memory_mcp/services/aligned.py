@@ -255,6 +255,8 @@ def _thing(words: tuple[str, ...]) -> set[str]:
     for anything else: a time or an amount ("a day" / "24 hours", "13:00 daily"), a clause
     ("they go back with" / "return and"), which the value and verb rules read."""
     rest = words[1:] if words[0] in _THE else words
+    rest = tuple(w for k, w in enumerate(rest) if not (0 < k < len(rest) - 1 and w in _JOINS))
+    # a list of things is things: "in **hallways and landings**" (the 257th set)
     nouns = [w for w in rest if noun(w) and w not in _WHEN]
     numbered = [w for w in rest if any(c.isdigit() for c in w)]
     if not rest or len(nouns) + len(numbered) != len(rest) or (numbered and len(nouns) < 2):
@@ -262,6 +264,7 @@ def _thing(words: tuple[str, ...]) -> set[str]:
     return {p for w in nouns for p in (part_stems(w) or [stem(w)])}
 
 
+_JOINS = frozenset(["and", "or"])
 _START = ("^", "^")
 _END = ("$", "$")
 _NEXT = CLAUSE_BREAKS | frozenset(["never", "not"])

@@ -225,9 +225,18 @@ def without_aside(rb: str, a: Facets) -> str | None:
 
 
 def _said(aside: str) -> bool:
-    """Whether an aside says a value or a name, which a rewording keeps in other words."""
+    """Whether an aside says a value or a person, which a rewording keeps in other words. A
+    make and model ("(Johnston CX202)", the two-hundred-and-fifty-fifth set) a rewording
+    writes as it stands, or leaves out."""
     f = facets(aside)
+    coded = all(_CODE.fullmatch(t) or (t in f.names and not t[:1].isdigit()) for t in f.tokens)
+    if f.tokens and coded and any(_CODE.fullmatch(t) for t in f.tokens):
+        return False
     return bool(f.names or f.months or f.weekdays or f.times or any(c.isdigit() for c in aside))
+
+
+#: A model code: letters and digits in one word ("cx202", "hh-2207").
+_CODE = re.compile(r"(?=[a-z\-]*\d)(?=[\d\-]*[a-z])[a-z\d\-]+")
 
 
 def _closest(parts: list[str], mine: set[str],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import predicates
 from memory_mcp.services.lexicon import MONTHS, NEGATIONS, TIMES, WEEKDAYS
 from memory_mcp.services.stems import content_word, singular_weekday, stem
 
@@ -19,14 +20,21 @@ def opposed(a: Facets, b: Facets) -> bool:
     """Whether ``a`` and ``b`` deny different things (each rule below, both ways)."""
     return not same_denials(a, b) or affirms_aside(a, b) or affirms_aside(b, a) \
         or denies_affirmed(a, b) or denies_affirmed(b, a) or states_passed_over(a, b) \
-        or states_passed_over(b, a)
+        or states_passed_over(b, a) or regardless_of(a, b) or regardless_of(b, a)
 
 
 def set_aside(f: Facets, other: Facets) -> int:
     """How many of ``f``'s "rather than" / "instead of" deny what a negation of ``other``
     denies ("to TestPyPI **rather than** PyPI" / "**not** to PyPI"): those count as negations.
-    Others do not ("encrypted **instead of** compressed" is no "not encrypted")."""
-    return min(other.negations, sum(any(c & n for n in other.negated) for c in f.contrasts))
+    Others do not ("encrypted **instead of** compressed" is no "not encrypted"), nor does
+    ``f``'s own verb: "**polished** with Hagerty Silver Foam, not the general steel
+    **polish**" / "**not polished** with Hagerty Silver Foam" (the 262nd set) sets aside a
+    polish, not the polishing."""
+    if not f.contrasts:
+        return 0
+    verbs = {stem(f.tokens[i]) for i in predicates(f)}
+    return min(other.negations, sum(any((c & n) - verbs for n in other.negated)
+                                    for c in f.contrasts))
 
 
 def same_denials(a: Facets, b: Facets) -> bool:
@@ -113,3 +121,18 @@ def states_passed_over(f: Facets, other: Facets) -> bool:
                 passed.add(stem(head))  # a day or a month set aside is the day rule's: "now
                 # on Thursdays **instead of Tuesdays**" corrects "on Tuesdays"
     return bool(passed & other.stems)
+
+
+def regardless_of(f: Facets, other: Facets) -> bool:
+    """``f`` holds "even when" (or "even if") what ``other`` makes a condition of: "Olivia signs
+    off a door **even when** the label is missing" / "Olivia **only** signs off a door **if**
+    the label is still on it", "verification goes ahead **even when** the lab is outside
+    18-25 °C" / "**if** it's outside that range, postpone verification" (the
+    two-hundred-and-fifty-seventh and -eighth sets)."""
+    toks = f.tokens
+    evens = any(t == "even" and toks[i + 1:i + 2] in (("when",), ("if",), ("though",))
+                for i, t in enumerate(toks))
+    return evens and "even" not in other.tokens and bool(_CONDITIONS & set(other.tokens))
+
+
+_CONDITIONS = frozenset(["only", "if", "when", "unless", "whenever"])

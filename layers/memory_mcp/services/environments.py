@@ -8,8 +8,13 @@ lexicon and look at the neighbouring words, and ``facets`` only needs the answer
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from memory_mcp.services.lexicon import ENVIRONMENTS, NAMED_ENVIRONMENTS, SYSTEM_NOUNS
-from memory_mcp.services.stems import content_word
+from memory_mcp.services.stems import content_word, stem
+
+if TYPE_CHECKING:  # facets reads environments with this module
+    from memory_mcp.services.facets import Facets
 
 
 def environments(lower: list[str]) -> frozenset[str]:
@@ -78,3 +83,24 @@ _NO_LIVE = frozenset(["go", "goes", "went", "gone", "going", "i", "we", "you", "
                       "she", "who", "to", "will", "can", "still"])
 _NOT_LIVE = frozenset(["chat", "stream", "streams", "streaming", "demo", "event", "events",
                        "music", "show", "broadcast", "support", "agent", "agents", "session"])
+
+
+#: Nouns of a machine or store that a fact may be held on ("on the **backup server**").
+_HOSTS = frozenset("""server servers database databases cluster clusters instance instances
+tenant vm host machine""".split())  # noqa: SIM905
+
+
+def added_system(a: Facets, b: Facets) -> str | None:
+    """The system the request ``a`` puts its fact on when the stored ``b`` names none and no
+    word of it: "message texts **on the backup server** are kept for 90 days" / "customer
+    message texts are kept for 90 days" (the two-hundred-and-fifty-sixth set). A fact said of
+    one machine is not the fact said of all. Else None."""
+    toks = a.tokens
+    if _HOSTS & set(b.tokens):
+        return None
+    for i in range(1, len(toks) - 2):
+        if toks[i] in ("on", "in") and toks[i + 1] in ("the", "our") and toks[i + 3:i + 4] \
+                and toks[i + 3] in _HOSTS and content_word(toks[i + 2]) \
+                and stem(toks[i + 2]) not in b.stems:
+            return " ".join(toks[i + 2:i + 4])
+    return None

@@ -42,12 +42,20 @@ def predicates(f: Facets) -> frozenset[int]:
     """Token positions of a text's verbs or predicate words, one per clause, as far as surface
     form tells (see ``_predicate``). Clauses start at ``CLAUSE_BREAKS``."""
     toks, out, start = f.tokens, set(), 0
-    for end in [*(i for i, t in enumerate(f.tokens) if t in CLAUSE_BREAKS), len(f.tokens)]:
+    for end in [*(i for i, t in enumerate(toks) if t in CLAUSE_BREAKS and not _counts(toks, i)),
+                len(toks)]:
         found = _predicate(toks, start, end, first=start == 0, names=f.names)
         if found is not None:
             out.add(found)
         start = end + 1
     return frozenset(out)
+
+
+def _counts(toks: tuple[str, ...], i: int) -> bool:
+    """Whether the break at ``i`` joins two numbers ("the 4th **and** 5th pulleys"): a list,
+    not a clause."""
+    return 0 < i < len(toks) - 1 and number(toks[i - 1]) is not None \
+        and number(toks[i + 1]) is not None
 
 
 def led_predicates(f: Facets, other: Facets) -> frozenset[int]:

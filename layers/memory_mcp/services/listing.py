@@ -118,3 +118,39 @@ _THING = 4
 _MODIFIED = 2
 #: How close a word of the other text must be to count as the modifier said there.
 _CLOSE = 0.75
+
+
+#: Words after a thing that narrow which of it a rule holds for ("proofs **containing**
+#: apostrophes").
+_NARROWS = frozenset(["containing", "involving", "needing", "requiring", "with", "that",
+                      "which", "carrying", "showing"])
+
+
+def all_of_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("all nameplate proofs", "proofs containing … apostrophes") where the request says all of
+    a thing and the stored text only those of it that hold something the request never
+    says: "**all** nameplate proofs must be approved" / "nameplate proofs **containing
+    apostrophes** … must be approved" (the two-hundred-and-fifty-ninth set). Else None."""
+    ta, tb = a.tokens, b.tokens
+    for j, t in enumerate(ta):
+        if t not in _EVERY_ONE:
+            continue
+        k = j + 1
+        while k < len(ta) and k <= j + _THING_AFTER and content_word(ta[k]):
+            k += 1
+        thing = ta[j + 1:k]
+        if not thing or (k < len(ta) and ta[k] in _NARROWS):
+            continue  # "every tray **with** nuts": narrowed in both
+        for i in range(len(tb) - 2):
+            if stem(tb[i]) != stem(thing[-1]) or tb[i + 1] not in _NARROWS \
+                    or (i and tb[i - 1] in _EVERY_ONE):
+                continue  # "any will involving …" is ``widened.unrestricted``'s
+            what = next((w for w in tb[i + 2:i + 5] if content_word(w)), "")
+            if what and stem(what) not in a.stems:
+                return f"{t} {' '.join(thing)}", f"{tb[i]} {tb[i + 1]} … {what}"
+    return None
+
+
+_EVERY_ONE = frozenset(["all", "every", "each", "any"])
+#: Words of a thing read after "all" at most ("all **nameplate proofs**").
+_THING_AFTER = 2

@@ -108,6 +108,10 @@ arrive arrives arrived arriving return returns returned returning | depart depar
   departing leaves_for leave leaves leaving
 stay stays stayed staying remain remains remained | leave leaves leaving
 enter enters entered entering | exit exits exited exiting leave leaves leaving
+discontinue discontinues discontinued discontinuing | reintroduce reintroduces reintroduced
+  reintroducing relaunch relaunches relaunched
+upgrade upgrades upgraded upgrading update updates updated updating | downgrade downgrades
+  downgraded downgrading
 eastbound | westbound
 northbound | southbound
 upstream | downstream
@@ -129,6 +133,13 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("body", "temperature temp", "", "body_temperature"),
     ("kept keep keeps", "on", "file", "kept_on_file"),
     ("get gets got getting come comes came coming", "back", "", "return"),
+    # "blue shells were **brought back**" / "… were discontinued" (the 259th set)
+    ("bring brings brought bringing", "back", "", "reintroduce"),
+    # "firmware **rolled back** to v2.4" / "… **updated** to v2.4" (the 260th set)
+    ("roll rolls rolled rolling", "back", "", "downgrade"),
+    # "answered **outside opening hours**" / "… **during opening hours**" (the 261st set)
+    ("outside", "opening office working business", "hours", "after_hours"),
+    ("during within", "opening office working business", "hours", "working_hours"),
     # "cleared **unless** the family asks" / "… **even when** the family asks": the exception
     # one text makes, the other denies
     ("even", "if when though after during", "", "even_if"),

@@ -129,17 +129,35 @@ def _kept(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]]]:
     after it)."""
     out: dict[str, tuple[int, tuple[str, ...]]] = {}
     for i, t in enumerate(toks):
+        if t in _COPULAS and toks[i + 1:i + 2] in (("in",), ("on",), ("at",)) \
+                and toks[i + 2:i + 3] and toks[i + 2] in DETERMINERS:  # "the machine room
+            place = _place_at(toks, i + 2)  # **is in the basement**" (the 258th set)
+            if place and not any(w in _WHEN for w in place):
+                out.setdefault(t, (i, place))
+            continue
         if t not in _KEEPS:
             continue
-        j = next((j for j in range(i + 1, min(i + 1 + _KEEP_REACH, len(toks) - 1))
-                  if toks[j] in ("in", "inside", "at") or (
-                      toks[j] == "on" and toks[j + 1] in DETERMINERS)), None)
-        if j is None:
-            continue
-        place = _place_at(toks, j + 1)
-        if place and not any(w in _WHEN for w in place):
-            out.setdefault(t, (i, place))
+        end = min(i + 1 + _KEEP_REACH, len(toks) - 1)
+        for j in range(i + 1, len(toks) - 1):
+            if j >= end:
+                break
+            if toks[j] in ("in", "inside", "at") or (
+                    toks[j] == "on" and toks[j + 1] in DETERMINERS):
+                place = _place_at(toks, j + 1)
+                if place and not any(w in _WHEN for w in place):
+                    out.setdefault(t, (i, place))
+                    break
+                if not any(w in _WHEN for w in toks[j + 1:j + 4]):
+                    break
+                end = min(end + _WHEN_SKIP, len(toks) - 1)  # "held **on the first Thursday
+                # of every month** in Room 3": past a time to the place (the 256th set)
     return out
+
+
+#: Where a thing is, said right after its copula and an article.
+_COPULAS = frozenset(["is", "are"])
+#: Words a time said between a keeping verb and its place may take.
+_WHEN_SKIP = 6
 
 
 def _place_at(toks: tuple[str, ...], k: int, *, letters_only: bool = True) -> tuple[str, ...]:

@@ -261,7 +261,10 @@ def only_one_added(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 #: Words after "any <thing>" that restrict which: "any will **involving** a trust".
 _RESTRICTING = frozenset(["involving", "that", "which", "who", "where", "containing",
-                          "needing", "requiring", "over", "under", "above", "below"])
+                          "needing", "requiring", "over", "under", "above", "below",
+                          # "all lanyards **sold to** hospitals" (the 259th set)
+                          "sold", "shipped", "sent", "supplied", "delivered", "issued",
+                          "booked", "ordered", "bought", "made"])
 
 
 def unrestricted(a: Facets, b: Facets) -> tuple[str, str] | None:
