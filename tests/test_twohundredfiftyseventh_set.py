@@ -117,6 +117,10 @@ def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: 
     ("The standup host on Friday is Lena.", "The standup host on Monday is Lena."),
     ("Delete the memory that SW-07, the Johnston CX202, gets its brushes replaced every 400 "
      "engine hours.", "Sweeper SW-07 (Johnston CX202) needs new brushes every 400 engine hours."),
+    ("Erase the note that the Portland stone names panel at Eastbrook is cleaned with the DOFF "
+     "steam unit at 150 degrees C and never pressure washed.",
+     "The Eastbrook war memorial names panel is Portland stone; clean it with the DOFF steam "
+     "system at 150°C, never a pressure washer."),
     ("Scrap the note that Tom's shifts are covered by relief watchman Ben Sykes when Tom is on "
      "holiday.",
      "Relief watchman Ben Sykes covers Tom's shifts when Tom is on holiday, same 22:00 start."),

@@ -1,17 +1,17 @@
-"""Who does which of two steps: "breakages are recorded on the return sheet **by Gemma
-Price** and then checked **by the client**" / "… recorded on the return sheet **by the
-client** and checked by the warehouse supervisor, **Gemma Price**" (the two-hundred-and-
-sixty-second set).
+"""Who does what: doers swapped around one verb ("**Tom** covers **Ben**'s shifts" /
+"**Ben** covers **Tom**'s shifts"), and who does which of two steps: "breakages are recorded
+on the return sheet **by Gemma Price** and then checked **by the client**" / "… recorded on
+the return sheet **by the client** and checked by the warehouse supervisor, **Gemma Price**"
+(the two-hundred-and-fifty-seventh and -sixty-second sets).
 
 Both texts name both doers and both steps, so the word sets see one fact; what changed is
-which doer each step's "by" names. Read per verb: the doer after one verb's "by" in one text
-stands after the other verb's "by" in the other.
+which doer stands before the verb, or after which step's "by".
 """
 
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import CLAUSE_BREAKS, PREPOSITIONS
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, PREPOSITIONS, verb_s
 from memory_mcp.services.stems import content_word, stem
 
 #: Words a participle may stand before its "by" ("recorded **on the return sheet** by").
@@ -63,3 +63,43 @@ def _doers(toks: tuple[str, ...]) -> dict[str, set[str]]:
 
 
 _SHORT = 3
+
+
+def swapped_doers(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's doer, b's doer) where the same verb is done by someone each text names after it in
+    the other: "**Tom** covers relief watchman **Ben Sykes**'s shifts" / "relief watchman **Ben
+    Sykes** covers **Tom**'s shifts", "**Beth Farrow** reports to Leo Marsh" / "Leo Marsh, lead
+    designer, reports to studio owner **Beth Farrow**" (the 257th and 262nd sets)."""
+    ta, tb = a.tokens, b.tokens
+    for i in range(1, len(ta)):
+        if not verb_s(ta[i]) or not _verb_at(ta, i):
+            continue
+        for j in range(1, len(tb)):
+            if tb[j] != ta[i] or not _verb_at(tb, j):
+                continue
+            mine, theirs = _named(ta, i, a.names, -1), _named(tb, j, b.names, -1)
+            if mine and theirs and not mine & theirs \
+                    and mine & _named(tb, j, b.names, 1) and theirs & _named(ta, i, a.names, 1):
+                return " ".join(sorted(mine)), " ".join(sorted(theirs))
+    return None
+
+
+def _verb_at(toks: tuple[str, ...], i: int) -> bool:
+    """No auxiliary follows the word at ``i`` in its clause: "the Portland stone **names**
+    panel **is** cleaned" names a panel."""
+    for t in toks[i + 1:]:
+        if t in CLAUSE_BREAKS or t in ("when", "if", "unless"):
+            return True
+        if t in AUX:
+            return False
+    return True
+
+
+def _named(toks: tuple[str, ...], i: int, names: frozenset[str], side: int) -> set[str]:
+    """The names among the words just before (``side`` -1) or after (1) the word at ``i``."""
+    near = toks[max(0, i - _NEAR):i] if side < 0 else toks[i + 1:i + 1 + _NEAR + 1]
+    return {t for t in near if t in names}
+
+
+#: Words before a verb its doer's name may stand in ("Leo Marsh, lead designer, reports").
+_NEAR = 4

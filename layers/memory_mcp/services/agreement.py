@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memory_mcp.services import (
+    agents,
     aligned,
     blocks,
     bounded,
@@ -231,7 +232,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         out.append(Conflict("identifier", subject, f"different numbered things: "
                                                    f'"{thing[0]}" vs "{thing[1]}"'))
     roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) \
-        or turned.swapped_doers(a, b) \
+        or agents.swapped_doers(a, b) \
         or numbered.swapped_amounts(a, b) or numbered.swapped_range(a, b) or (
         None if wording.is_long(ra, rb) else (clauses.moved_name(ra, rb, a, b)
                                               or crossed_clauses.crossed_clauses(ra, rb)))

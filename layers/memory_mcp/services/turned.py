@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import COPULAS, predicates, verb_s
+from memory_mcp.services.grammar import COPULAS, predicates
 from memory_mcp.services.lexicon import ENVIRONMENTS, MONTHS, TIMES, WEEKDAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem, verb_stem
@@ -262,31 +262,3 @@ def _active_subject(f: Facets) -> tuple[str, list[str]] | None:
     words = [t for t in f.tokens[:at] if t in _US or content_word(t)]
     return (verb_stem(f.tokens[at]), words) if words else None
 
-
-def swapped_doers(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's doer, b's doer) where the same verb is done by someone each text names after it in
-    the other: "**Tom** covers relief watchman **Ben Sykes**'s shifts" / "relief watchman **Ben
-    Sykes** covers **Tom**'s shifts", "**Beth Farrow** reports to Leo Marsh" / "Leo Marsh, lead
-    designer, reports to studio owner **Beth Farrow**" (the 257th and 262nd sets)."""
-    ta, tb = a.tokens, b.tokens
-    for i in range(1, len(ta)):
-        if not verb_s(ta[i]):
-            continue
-        for j in range(1, len(tb)):
-            if tb[j] != ta[i]:
-                continue
-            mine, theirs = _named(ta, i, a.names, -1), _named(tb, j, b.names, -1)
-            if mine and theirs and not mine & theirs \
-                    and mine & _named(tb, j, b.names, 1) and theirs & _named(ta, i, a.names, 1):
-                return " ".join(sorted(mine)), " ".join(sorted(theirs))
-    return None
-
-
-def _named(toks: tuple[str, ...], i: int, names: frozenset[str], side: int) -> set[str]:
-    """The names among the words just before (``side`` -1) or after (1) the word at ``i``."""
-    near = toks[max(0, i - _NEAR):i] if side < 0 else toks[i + 1:i + 1 + _NEAR + 1]
-    return {t for t in near if t in names}
-
-
-#: Words before a verb its doer's name may stand in ("Leo Marsh, lead designer, reports").
-_NEAR = 4
