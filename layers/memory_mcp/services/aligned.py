@@ -21,7 +21,14 @@ from functools import lru_cache
 
 from memory_mcp.services import means, placed, sited
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS, verb_s
+from memory_mcp.services.grammar import (
+    AUX,
+    CLAUSE_BREAKS,
+    DETERMINERS,
+    PREPOSITIONS,
+    PRONOUNS,
+    verb_s,
+)
 from memory_mcp.services.leading import SIDE, leading, noun
 from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, ORDINAL, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.names_found import name_apart
@@ -139,8 +146,11 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     starts: dict[tuple[str, ...], list[int]] = {}
     for j in range(_SIDE, len(tb) - _SIDE):
         if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS or tb[j - 2] in DETERMINERS \
-                or tb[j - 2] in _WITH or (verb_s(tb[j - 1]) and content_word(tb[j - 2])):
-            # after a verb: "the instructor **radios** ski patrol on channel 4"
+                or tb[j - 2] in _WITH or (verb_s(tb[j - 1]) and content_word(tb[j - 2])
+                                          and j > _SIDE and tb[j - 3] in DETERMINERS
+                                          and tb[j - 1] not in b.names
+                                          and tb[j] not in PRONOUNS):
+            # after "the", a noun and its verb: "the instructor **radios** ski patrol on …"
             starts.setdefault(_placed(tb[j - _SIDE:j]), []).append(j)
     for i in range(_SIDE, len(ta) - _SIDE):
         for j in starts.get(_placed(ta[i - _SIDE:i]), ()):

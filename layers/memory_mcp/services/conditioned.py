@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from memory_mcp.services.conditions import compared
+from memory_mcp.services.grammar import verb_s
 from memory_mcp.services.lexicon import COMMON_VERBS, MEASURES, UNIT_SYMBOLS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import stem
@@ -111,15 +112,18 @@ def _joined(clause: str, other: tuple[set[str], list[str]]) -> bool:
 
 
 def _one_slot(text_a: str, text_b: str, only_a: set[str], only_b: set[str]) -> bool:
-    """Whether the two clauses are word for word the same but in one place, where each names
-    what the other text lacks: "when the site is on **tarmac**" / "when the site is on
+    """Whether the two clauses are word for word the same but their last word, where each
+    names what the other text lacks: "when the site is on **tarmac**" / "when the site is on
     **grass**" (the two-hundred-and-fifty-fifth set). A synonym rarely keeps every other word
     in its place ("60% chance of rain" / "rain probability above 60%")."""
     xs, ys = text_a.split(), text_b.split()
     if len(xs) != len(ys) or len(xs) < _SLOT_FRAME:
         return False
     apart = [(x, y) for x, y in zip(xs, ys, strict=True) if stem(x) != stem(y)]
-    return len(apart) == 1 and apart[0][0] in only_a and apart[0][1] in only_b
+    return len(apart) == 1 and apart[0] == (xs[-1], ys[-1]) \
+        and apart[0][0] in only_a and apart[0][1] in only_b \
+        and not any(verb_s(w) or w.endswith("ed") for w in apart[0])  # "the manual
+    # **permits** 125 mm" / "… **allows** 125 mm": a verb reworded
 
 
 def _measured_apart(text_a: str, text_b: str, ra: str, rb: str) -> bool:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from memory_mcp.services import negation
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import predicates
-from memory_mcp.services.lexicon import MONTHS, NEGATIONS, TIMES, WEEKDAYS
-from memory_mcp.services.stems import content_word, singular_weekday, stem
+from memory_mcp.services.lexicon import NEGATIONS
+from memory_mcp.services.stems import stem
 
 
 def opposed(a: Facets, b: Facets) -> bool:
@@ -108,18 +108,18 @@ def states_passed_over(f: Facets, other: Facets) -> bool:
     """``f`` sets aside a deed with "rather than" / "instead of" that ``other``, denying and
     setting aside nothing, states: "artwork files are **kept** permanently after 60 days
     **rather than deleted**" / "artwork files are **deleted** after 60 days" (the
-    two-hundred-and-fifty-sixth set), "60/40 in our favour **rather than the site owner's**" /
-    "60/40 in favour of **the site owner**" (the two-hundred-and-fifty-second)."""
+    two-hundred-and-fifty-sixth set). Only a participle: a day set aside is the day rule's
+    ("now on Thursdays **instead of Tuesdays**" corrects "on Tuesdays")."""
     if other.contrasts or other.negations:
         return False
     toks, passed = f.tokens, set()
     for i in range(len(toks) - 2):
         if (toks[i], toks[i + 1]) in (("rather", "than"), ("instead", "of")):
-            head = next((t for t in toks[i + 2:i + 4] if content_word(t)), "")
-            if head and singular_weekday(head) not in WEEKDAYS and head not in MONTHS \
-                    and head not in TIMES:
-                passed.add(stem(head))  # a day or a month set aside is the day rule's: "now
-                # on Thursdays **instead of Tuesdays**" corrects "on Tuesdays"
+            head = toks[i + 2]
+            if head.endswith("ed") and len(head) > _SHORT:
+                passed.add(stem(head))  # a deed: a thing set aside may stand in the other
+                # text in another role ("use kitchen paper **instead of coir**" / "swap from
+                # coir to kitchen paper")
     return bool(passed & other.stems)
 
 
@@ -136,3 +136,6 @@ def regardless_of(f: Facets, other: Facets) -> bool:
 
 
 _CONDITIONS = frozenset(["only", "if", "when", "unless", "whenever"])
+
+
+_SHORT = 4  # "used", "need": no deed of their own

@@ -269,11 +269,17 @@ def converse_verb(a: Facets, b: Facets) -> tuple[str, str] | None:
         found, thing = _way(ta, i), _thing_after(ta, i)
         # "we" is the team: "the gum crew **pays** the BID" / "**we charge** the BID" (255th set)
         others = [v for (doer, th), v in sides.items() if th == thing and thing and (
-            doer == ta[i - 1] or ("we" in (doer, ta[i - 1])
-                                  and (content_word(ta[i - 1]) or content_word(doer))))]
+            doer == ta[i - 1] or ("we" in (doer, ta[i - 1]) and _we_and(doer, ta[i - 1], a, b)))]
         if found is not None and others and others[0][1] is not found:
             return ta[i], others[0][0]
     return None
+
+
+def _we_and(theirs: str, mine: str, a: Facets, b: Facets) -> bool:
+    """Whether one doer is "we" and the other a doer the "we" text never names: "Batangas
+    Feeds **buys** our cake" / "we **sell** the cake **to Batangas Feeds**" is one sale."""
+    named, we_text = (mine, b) if theirs == "we" else (theirs, a)
+    return content_word(named) and named not in we_text.tokens
 
 
 def _thing_after(toks: tuple[str, ...], j: int) -> str:
@@ -287,14 +293,7 @@ def _thing_after(toks: tuple[str, ...], j: int) -> str:
 
 
 def _way(toks: tuple[str, ...], i: int) -> frozenset[str] | None:
-    """``SENDS`` or ``RECEIVES`` for the verb at ``i``; here also money "charged" and things
-    one "gets" (the 251st set: "fitters **get** their routes" / "… **send** …"; but "**gets**
-    the packs **to** the director" sends them)."""
+    """``SENDS`` or ``RECEIVES`` for the verb at ``i`` (money "charged" is received: "the car
+    boot **charges** sellers £10" / "… **pays** sellers £10"), else None."""
     st = verb_stem(toks[i])
-    if st in ("get", "got") and TO_WORDS & set(toks[i + 1:i + _GOT_TO]):
-        return None
-    return SENDS if st in SENDS else RECEIVES if st in RECEIVES or st in _ALSO_GOT else None
-
-
-_ALSO_GOT = frozenset(["charg", "get", "got"])
-_GOT_TO = 6
+    return SENDS if st in SENDS else RECEIVES if st in RECEIVES or st == "charg" else None

@@ -64,7 +64,8 @@ def led_predicates(f: Facets, other: Facets) -> frozenset[int]:
     **reorder** dried calendula from …"), which surface form alone reads as a subject."""
     own = predicates(f)
     if not f.tokens or 0 in own or not any(
-            stem(other.tokens[p]) == stem(f.tokens[0]) for p in predicates(other)):
+            stem(other.tokens[p]) == stem(f.tokens[0]) and p and other.tokens[p - 1] in PRONOUNS
+            for p in predicates(other)):  # a verb after "we", not a noun read as one
         return own
     first_end = next((i for i, t in enumerate(f.tokens) if t in CLAUSE_BREAKS), len(f.tokens))
     return frozenset({0} | {p for p in own if p >= first_end})

@@ -1,10 +1,13 @@
-"""Another thing of the same make as the subject: "cracked salt **lamps** are replaced" /
-"cracked wall salt **bricks** are replaced" (the two-hundred-and-fifty-fourth set).
+"""Two things before the same place, as the subjects of two texts: "the **alarm code** at Kelsey
+Street must be changed …" / "the **combination on the back-office safe** at Kelsey Street must
+be changed …", "**bollard plates** for Harrowgate Council are …" / "**street nameplates** for
+Harrowgate Council are …" (the two-hundred-and-fifty-seventh and -ninth sets).
 
 The one-word rule reads a swapped noun only where the rest of the two texts lines up; a stored
-fact with a clause more hides it. Here only the subjects are read: the same word before
-their last, and last words (their heads) that neither text says anywhere else, name two
-things, however alike the rest of the sentence.
+fact with a clause more hides it. Here only the subjects are read: the same place after their
+last preposition, and before their first, things that share no word, each with a word the
+other text never says. (Subjects that differ in their last word alone were tried and left
+out: "the Brora **team**" / "the Brora **crew**" are one team as often as two things.)
 """
 
 from __future__ import annotations
@@ -17,35 +20,20 @@ from memory_mcp.services.wording import subject_end
 
 
 def other_head(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's words, b's words) for two subjects whose heads differ after the same modifier,
-    each head unsaid in the other text; else None."""
+    """(a's words, b's words) for two subjects that name other things before the same place;
+    else None."""
     sa, sb = a.tokens[:subject_end(a)], b.tokens[:subject_end(b)]
     if not (_SUBJECT <= len(sa) < len(a.tokens) and _SUBJECT <= len(sb) < len(b.tokens)):
         return None  # no verb found: the whole text is no subject
     if sa[-_SUBJECT:] == sb[-_SUBJECT:]:
         return _before_place(sa, sb, a, b)
-    (ma, ha), (mb, hb) = sa[-2:], sb[-2:]
-    if ma == mb and content_word(ma) and _apart(ha, hb, a, b):
-        return f"{ma} {ha}", f"{mb} {hb}"
     return None
-
-
-def _apart(x: str, y: str, a: Facets, b: Facets) -> bool:
-    """Two nouns, each unsaid in the other text, that are no short form or compound of one
-    another ("freezer **temp**" / "… **temperatures**", "the south **lift**" / "the south
-    **chairlift**")."""
-    if not (content_word(x) and content_word(y) and x.isalpha() and y.isalpha()) \
-            or stem(x) == stem(y):
-        return False
-    return not (parts_pool(b).has(x, _CLOSE) or parts_pool(a).has(y, _CLOSE)
-                or x[:_PREFIX] == y[:_PREFIX] or x.endswith(y) or y.endswith(x))
 
 
 def _before_place(sa: tuple[str, ...], sb: tuple[str, ...], a: Facets, b: Facets
                   ) -> tuple[str, str] | None:
-    """Two subjects that end alike after a preposition and name, before it, things that share
-    no word and that neither text says elsewhere: "the **alarm code** at Kelsey Street" / "the
-    **combination on the back-office safe** at Kelsey Street" (the 257th set)."""
+    """The words before the first preposition of two subjects that end alike after their
+    last, when they share no word and each has one the other text never says."""
     ka = next((k for k, t in enumerate(sa) if k and t in PREPOSITIONS), None)
     kb = next((k for k, t in enumerate(sb) if k and t in PREPOSITIONS), None)
     la = max((k for k, t in enumerate(sa) if t in PREPOSITIONS), default=None)
@@ -67,9 +55,7 @@ def _before_place(sa: tuple[str, ...], sb: tuple[str, ...], a: Facets, b: Facets
 
 
 _ANYONE = frozenset(["anyone", "everyone", "someone", "anybody", "everybody", "somebody"])
-#: Words a subject needs at least: a modifier and its head.
+#: Words a subject needs at least, and the place words both subjects end with.
 _SUBJECT = 2
-#: Letters a short form shares with the word it shortens ("obs" / "observations").
-_PREFIX = 3
 #: How close a word of the other text must be to count as the head said there.
 _CLOSE = 0.75

@@ -15,12 +15,14 @@ with a word it never says.
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS, PRONOUNS
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.word_pool import parts_pool
 
 _EVERY = frozenset(["all", "every", "any"])
 _JOINS = frozenset(["and", "or"])
+#: Words of time, not place, after "only" ("only **after** payment clears").
+_WHEN = frozenset(["after", "before", "until", "till", "during", "since"])
 _EVERYONE = frozenset(["everyone", "everybody", "anyone", "anybody", "all"])
 
 
@@ -36,7 +38,7 @@ def all_or_listed(a: Facets, b: Facets) -> tuple[str, str] | None:
 def _widened(x: Facets, y: Facets) -> tuple[str, str] | None:
     tx, ty = x.tokens, y.tokens
     for k in range(2, len(tx) - 1):
-        if tx[k] not in _EVERY or not content_word(tx[k + 1]) or content_word(tx[k - 1]):
+        if tx[k] not in _EVERY or not content_word(tx[k + 1]) or tx[k - 1] not in PREPOSITIONS:
             continue
         verb, prep, noun = stem(tx[k - 2]), tx[k - 1], tx[k + 1]
         for j in range(1, len(ty) - 3):
@@ -54,12 +56,13 @@ def _everyone(x: Facets, y: Facets) -> tuple[str, str] | None:
     "… compulsory **for children under 14**" (the two-hundred-and-fifty-second set)."""
     tx, ty = x.tokens, y.tokens
     for k in range(2, len(tx)):
-        if tx[k] not in _EVERYONE or content_word(tx[k - 1]):
+        if tx[k] not in _EVERYONE or tx[k - 1] not in PREPOSITIONS:
             continue
         verb, prep = stem(tx[k - 2]), tx[k - 1]
         for j in range(1, len(ty) - 1):
             if ty[j] == prep and stem(ty[j - 1]) == verb and content_word(ty[j + 1]) \
-                    and ty[j + 1] not in _EVERYONE and stem(ty[j + 1]) not in x.stems:
+                    and ty[j + 1] not in _EVERYONE and ty[j + 1] not in PRONOUNS \
+                    and stem(ty[j + 1]) not in x.stems:
                 return f"{prep} {tx[k]}", f"{prep} {ty[j + 1]}"
     return None
 
@@ -78,15 +81,14 @@ def _list_at(toks: tuple[str, ...], i: int) -> list[str]:
 
 
 def only_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """("only the ski fleet", "fleet") where an "only" opens a thing of several words whose
-    head the other text names, with a modifier the other text never says; either way round."""
-    for x, y, flip in ((a, b, False), (b, a, True)):
-        for thing in _only_things(x.tokens):
-            head, mods = thing[-1], thing[:-1]
-            pool = parts_pool(y)
-            if stem(head) in y.stems and any(not pool.has(m, _CLOSE) for m in mods):
-                found = f"only {' '.join(thing)}", head
-                return (found[1], found[0]) if flip else found
+    """("only the ski fleet", "fleet") where the request's "only" opens a thing of several
+    words whose head the stored text names, with a modifier the stored text never says."""
+    pool = parts_pool(b)  # the request's "only": a stored one the request leaves out is a
+    # detail left out ("exclusively in the booth" / "only in the ventilated spray booth")
+    for thing in _only_things(a.tokens):
+        head, mods = thing[-1], thing[:-1]
+        if stem(head) in b.stems and any(not pool.has(m, _CLOSE) for m in mods):
+            return f"only {' '.join(thing)}", head
     return None
 
 
@@ -98,7 +100,8 @@ def _only_things(toks: tuple[str, ...]) -> list[tuple[str, ...]]:
         if t != "only" or (i and toks[i - 1] == "not"):
             continue
         k = i + 1
-        while k < len(toks) and (toks[k] in PREPOSITIONS or toks[k] in DETERMINERS):
+        while k < len(toks) and ((toks[k] in PREPOSITIONS and toks[k] not in _WHEN)
+                                 or toks[k] in DETERMINERS):
             k += 1
         if k == i + 1:  # "only **add** concrete blocks": a verb, or an adjective ("only
             continue  # senior staff") another rule reads
