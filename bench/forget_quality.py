@@ -100,7 +100,8 @@ WRITTEN_APART = (
     "twohundredfortyninth", "twohundredfiftieth", "twohundredfiftyfirst", "twohundredfiftysecond",
     "twohundredfiftythird", "twohundredfiftyfourth", "twohundredfiftyfifth", "twohundredfiftysixth",
     "twohundredfiftyseventh", "twohundredfiftyeighth", "twohundredfiftyninth", "twohundredsixtieth",
-    "twohundredsixtyfirst", "twohundredsixtysecond",
+    "twohundredsixtyfirst", "twohundredsixtysecond", "twohundredsixtythird", "twohundredsixtyfourth",
+    "twohundredsixtyfifth", "twohundredsixtysixth", "twohundredsixtyseventh", "twohundredsixtyeighth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
