@@ -20,10 +20,13 @@ def added_bound(a: Facets, b: Facets) -> tuple[str, str] | None:
     number for: "cruising mainsails **over 40 feet** get three reef points" / "cruising
     mainsails get three reef points" (the twentieth set). The narrower rule is another fact;
     read from the request's side, as ``narrowed`` is."""
-    if b.bounds:
-        return None
+    theirs = {(kind, w) for kind, at in b.bounds for w in b.tokens[at + 1:at + 4]
+              if number(w) is not None}
     for kind, at in a.bounds:
         after = [w for w in a.tokens[at + 1:at + 4] if number(w) is not None]
+        if b.bounds and not (after and after[0].endswith("%") and (kind, after[0]) not in theirs):
+            continue  # a stored bound of its own: the bounds rule's ("under 48 hours" in
+            # both, and "**up to 50%**" / "a 50% surcharge" the request's alone, the 263rd set)
         timed = any(w in UNIT_DAYS or w in ("half", "quarter") for w in a.tokens[at + 1:at + 5])
         if timed and (kind not in ("max", "min") or not after
                       or not _bare_count(a.tokens, at, after[0], b.tokens)):
@@ -43,6 +46,10 @@ def _bare_count(ta: tuple[str, ...], at: int, n: str, tb: tuple[str, ...]) -> bo
     limit of its own words near the number ("a **speed limit** … of 8 km/h", "925 parts per
     thousand **or higher**", "**only** one trial class")."""
     i = ta.index(n, at)
+    if n.endswith("%"):  # a share is counted, not heated: "a surcharge of **up to 50%**" /
+        # "a 50% surcharge" (the two-hundred-and-sixty-third set)
+        return any(t == n and not _limited(tb, max(0, j - _NEAR), j)
+                   and not _limited(tb, j + 1, min(j + _NEAR, len(tb))) for j, t in enumerate(tb))
     counted = ta[i + 1] if i + 1 < len(ta) else ""
     if not counted and at > 1:  # the amount ends the request: "printed in **batches of** at
         # least 2,000" / "… in batches of 2,000 (order ref …)" (the 241st set)
@@ -61,6 +68,8 @@ def _bare_count(ta: tuple[str, ...], at: int, n: str, tb: tuple[str, ...]) -> bo
     return False
 
 
+#: Words either side of a share a limit of its own may stand in ("**at most** 50%").
+_NEAR = 2
 _LIMITS = frozenset("""limit limits limited max maximum min minimum cap capped quota only higher
 lower more less fewer least most exceed exceeds""".split())  # noqa: SIM905
 

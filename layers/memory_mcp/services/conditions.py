@@ -122,7 +122,11 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
             # with", "without written consent" may be the same exception)
             bare = not flip and t in ("if", "when", "whenever") and plain and len(words) >= 2 \
                 and 2 * seen.count(False) >= len(words) \
-                and bool(_STATES & set(window[:4])) and not (i and x.tokens[i - 1] in _STATES)
+                and (bool(_STATES & set(window[:4]))
+                     or (t == "whenever" and not {"every", "each"} & words_y)) \
+                and not (i and x.tokens[i - 1] in _STATES)  # "**whenever** the low-battery
+            # light comes on" / "… before first use" (the 268th set), not "… at **every** shift
+            # handover" / "whenever shifts hand over"
             if words and (unless or bare or not (all(seen) if only else any(seen))):  # "morning-before"
                 clause = " ".join(x.tokens[i:i + 1 + 2 * _REACH])
                 return ("", clause) if flip else (clause, "")

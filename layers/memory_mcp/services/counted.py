@@ -173,12 +173,19 @@ def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
             at = i + 4  # "a £20 card hold **per table**" / "a £20 **per person** card hold"
         else:
             continue
+        if tokens[at] in _EXTRA and at + 1 < len(tokens):
+            at += 1  # "£55 per **additional** hour"
+        part = tokens[at] in _PART and at + 1 < len(tokens)  # "per additional **half hour**"
         if (tokens[at] in _MEASURE or number(tokens[at]) is not None) and at + 1 < len(tokens):
             at += 1  # "per square **metre**", "per 1,000 **words**" (the hundred-and-seventieth)
-        w = tokens[at]
-        if w.isalpha() and content_word(w):
+        w = f"{tokens[at - 1]} {tokens[at]}" if part else tokens[at]  # / "… hour" (the 267th)
+        if w.replace(" ", "").isalpha() and content_word(w.split()[-1]):
             out.setdefault(n, w)
     return out
+
+
+_EXTRA = frozenset(["additional", "extra", "further", "subsequent"])
+_PART = frozenset(["half", "quarter"])
 
 
 def other_measure(a: Facets, b: Facets) -> tuple[str, str] | None:

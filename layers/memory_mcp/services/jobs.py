@@ -199,3 +199,21 @@ def _role_doers(f: Facets) -> dict[tuple[str, str], tuple[str, bool]]:
 
 #: Endings of a noun for one who does a job: "oper**ator**", "cash**ier**", "warden".
 _AGENTS = ("ator", "ier", "ist", "ant", "ian", "eer", "ger", "ter", "der")
+
+
+def named_role(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's name) where the request makes someone the stored text names a holder
+    of a job the stored text never names, in any form: "Bethan Lloyd **is the troupe's
+    treasurer**" / "Bethan Lloyd leads the troupe; Callum Reid is deputy" (the two-hundred-
+    and-sixty-fourth set). Else None."""
+    for name, role in _holders(a):
+        jobs = [_ROLE_STEMS[w] for w in role if w in _ROLE_STEMS]
+        if name in b.names and jobs and not any(
+                t.startswith(jobs[0][:_FORM]) for t in b.tokens):
+            return f"{name} {jobs[0]}", name
+    return None
+
+
+_ROLE_STEMS = {stem(r): r for r in ROLE_NOUNS}
+#: Letters a job's other forms share with it ("lead" / "leader", "treasur…").
+_FORM = 4

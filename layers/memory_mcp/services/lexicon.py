@@ -241,7 +241,7 @@ inspector surveyor registrar dean secretary treasurer paramedic pharmacist surge
 dentist hygienist mechanic electrician plumber chef cashier bartender concierge housekeeper
 lifeguard referee tutor recruiter underwriter adjuster actuary broker
 celebrant chaplain signaller signalman steward marshal usher verger glazier plasterer thatcher
-apprentice labourer laborer keyholder trainee conservator
+apprentice labourer laborer keyholder trainee conservator organist choirmaster
 groundsman greenkeeper farrier optometrist orthodontist groomer auctioneer
 trainer vet warden porter mentor caretaker janitor midwife judge umpire chairman chairwoman
 chairperson landlord landlady bookkeeper

@@ -48,7 +48,7 @@ old older | new newer
 cheap cheaper | expensive
 true | false
 free complimentary | paid pay pays charged chargeable
-first | last
+first | last final
 earliest oldest | latest newest
 encrypted | decrypted plaintext
 refundable | forfeit forfeits forfeited non-refundable nonrefundable
@@ -89,7 +89,7 @@ grant grants granted granting issue issues issued issuing | revoke revokes revok
 add adds added adding place places placed placing put puts putting apply applies applied
   applying | remove removes
   removed removing delete deletes deleted deleting dropped
-lock locks locked locking | unlock unlocks unlocked unlocking
+lock locks locked locking | unlock unlocks unlocked unlocking release releases released
 inflate inflates inflated inflating pump_up blow_up | deflate deflates deflated deflating
 collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
 go_on come_on put_on | come_off go_off take_off switch_off turn_off

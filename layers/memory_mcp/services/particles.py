@@ -69,4 +69,7 @@ def _keys(toks: tuple[str, ...]) -> dict[tuple[str, str], set[str]]:
                 and (prev in COPULAS or prev in _STATES):  # "is **off** the road", not
             # "turn **off** the home straight irrigation"
             out.setdefault(("before", " ".join(after)), set()).add(t)
+        elif after == ("by", "default") and (prev in _STATES or prev.endswith("ed")):
+            # "switched **on** by default" / "left **off** by default" (the 268th set)
+            out.setdefault(("before", "by default"), set()).add(t)
     return out

@@ -92,14 +92,21 @@ def _destinations(toks: tuple[str, ...]) -> dict[str, tuple[int, tuple[str, ...]
     first and diverts to the Apex Lifts call centre" (the two-hundred-and-fortieth set)."""
     out: dict[str, tuple[int, tuple[str, ...]]] = {}
     for i, t in enumerate(toks[:-2]):
-        if t not in _MOVES or toks[i + 1] != "to":
+        to = i + 1 if t in _MOVES else next(
+            (j for j in range(i + 1, min(i + _PASSED_ON, len(toks) - 1)) if toks[j] == "to"),
+            None) if t in _PASSES else None  # "escalates **any file rejection** to IT
+        # operations" / "… to the compliance team" (the 266th set)
+        if to is None or toks[to] != "to":
             continue
-        place = _place_at(toks, i + 2, letters_only=False)
+        place = _place_at(toks, to + 1, letters_only=False)
         if place and not any(w in _WHEN for w in place):
             out.setdefault(stem(t), (i, place))
     return out
 
 
+#: Verbs of passing a thing on, read with the place after the "to" past their object.
+_PASSES = frozenset("""escalate escalates escalated forward forwards forwarded""".split())  # noqa: SIM905
+_PASSED_ON = 7
 #: Verbs of keeping or showing something somewhere, read with the place after their "in",
 #: "inside", "at" or "on the".
 _KEEPS = frozenset("""kept keeps keep stored held filed housed parked locked hung left

@@ -67,7 +67,7 @@ def role(a: Facets, b: Facets) -> Found:
     """Who does it, by job, rank or role noun."""
     return jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \
         or jobs.role_head(a, b) or doers.other_doer(a, b) or turned.named_doer(a, b) \
-        or jobs.holder(a, b) or jobs.role_doer(a, b)
+        or jobs.holder(a, b) or jobs.role_doer(a, b) or jobs.named_role(a, b)
 
 
 def opposite(a: Facets, b: Facets) -> tuple[str, str, bool] | None:

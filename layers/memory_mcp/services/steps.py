@@ -117,3 +117,32 @@ def _sides(toks: tuple[str, ...], join: str) -> tuple[frozenset[str], frozenset[
 
 #: Words that must change sides between the texts, together.
 _CROSSED = 3
+
+
+def swapped_object(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the same verb takes one text's thing "to" the other's:
+    "translates **English** lyrics **into Italian**" / "translates **Italian to English**
+    lyrics" (the two-hundred-and-sixty-third set). Else None."""
+    ea, eb = _object_ends(a.tokens), _object_ends(b.tokens)
+    for verb, (x, y) in ea.items():
+        if x != y and eb.get(verb) == (y, x):
+            return f"{x} to {y}", f"{y} to {x}"
+    return None
+
+
+def _object_ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Verb stem → (its object's first stem, the stem after its "to" / "into"), for a verb
+    ending in -s whose object comes right after it."""
+    out: dict[str, tuple[str, str]] = {}
+    for i, t in enumerate(toks[:-1]):
+        if not (t.endswith("s") and content_word(t)) or not content_word(toks[i + 1]):
+            continue
+        to = next((j for j in range(i + 2, min(len(toks) - 1, i + 2 + _OBJECT_WORDS))
+                   if toks[j] in ("to", "into")), None)
+        if to is not None and content_word(toks[to + 1]):
+            out.setdefault(stem(t), (stem(toks[i + 1]), stem(toks[to + 1])))
+    return out
+
+
+#: Words an object may take before its "to".
+_OBJECT_WORDS = 3

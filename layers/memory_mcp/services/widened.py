@@ -67,6 +67,8 @@ def _pairs(toks: tuple[str, ...]) -> list[tuple[str, str]]:
     for i, t in enumerate(toks):
         if t == "alike" and i >= 3 and toks[i - 2] in ("and", "or"):
             out.append((toks[i - 3], toks[i - 1]))
+        elif t == "alike" and i >= 4 and toks[i - 3] in ("and", "or"):  # "literal and
+            out.append((toks[i - 4], toks[i - 2]))  # singable translations alike" (263rd)
         elif t == "well" and 2 <= i < len(toks) - 2 and toks[i - 1] == "as" \
                 and toks[i + 1] == "as":
             out.append((toks[i - 2], toks[i + 2]))
