@@ -17,8 +17,6 @@ another place the sentence opens with.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from memory_mcp.services import means, placed, sited
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import (
@@ -30,9 +28,10 @@ from memory_mcp.services.grammar import (
     verb_s,
 )
 from memory_mcp.services.leading import SIDE, leading, noun
-from memory_mcp.services.lexicon import COMMON_VERBS, MONTHS, ORDINAL, TIMES, UNIT_DAYS, WEEKDAYS
-from memory_mcp.services.names_found import name_apart
-from memory_mcp.services.stems import content_word, part_stems, stem
+from memory_mcp.services.lexicon import COMMON_VERBS, ORDINAL
+from memory_mcp.services.named_things import THE, other_things, text_stems
+from memory_mcp.services.named_things import WHEN as _WHEN
+from memory_mcp.services.stems import content_word, stem
 
 #: Words on each side of the swapped one that both texts must share, in order.
 _SIDE = SIDE
@@ -56,7 +55,7 @@ def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:
     if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
         return None  # a short fact's rule, as ``between``
     ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
-    stems_a, stems_b = _stems(a.tokens), _stems(b.tokens)
+    stems_a, stems_b = text_stems(a.tokens), text_stems(b.tokens)
     after: dict[str, list[int]] = {}  # "with" → where the stored text's words after it stand
     for j in range(1, len(b.tokens)):
         if tb[j - 1] in _WITH:
@@ -154,15 +153,26 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
             starts.setdefault(_placed(tb[j - _SIDE:j]), []).append(j)
     for i in range(_SIDE, len(ta) - _SIDE):
         for j in starts.get(_placed(ta[i - _SIDE:i]), ()):
-            found = _unshared(_spans(ta, i, tb, j))
-            if found is not None and not _other_things(found[0], found[1], a, b):
+            spans = _spans(ta, i, tb, j)
+            if spans is not None and _after_verb(tb, j) \
+                    and tb[j + len(spans[1])] not in PREPOSITIONS:
+                continue  # after a verb, an object before a place: "radios ski patrol **on**
+                # channel 4", not "the grounds **crew cuts** the fairways"
+            found = _unshared(spans)
+            if found is not None and not other_things(found[0], found[1], a, b):
                 found = _heads(found)  # "the **loft** above the shop" / "the drying shed"
-            if found is not None and _other_things(found[0], found[1], a, b) and (
+            if found is not None and other_things(found[0], found[1], a, b) and (
                     tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS
                     or not COMMON_VERBS & {*found[0], *found[1]}):  # after "its cracked"
                 # a thing, not a verb: "the skatepark **lights go**" / "… **floodlights**"
                 return " ".join(found[0]), " ".join(found[1])
     return None
+
+
+def _after_verb(tb: tuple[str, ...], j: int) -> bool:
+    """Whether the slot at ``j`` opens after a verb, not a preposition or an article."""
+    return not (tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS
+                or tb[j - 2] in DETERMINERS or tb[j - 2] in _WITH)
 
 
 def _spans(ta: tuple[str, ...], i: int, tb: tuple[str, ...],
@@ -204,7 +214,7 @@ def _heads(found: tuple[tuple[str, ...], tuple[str, ...]]
     still a thing the other text lacks."""
     def cut(words: tuple[str, ...]) -> tuple[str, ...]:
         k = next((n for n, w in enumerate(words[:-1]) if n and w in _WHERE
-                  and words[n + 1] in _THE), len(words))  # "above **the** shop", not "over 10 t"
+                  and words[n + 1] in THE), len(words))  # "above **the** shop", not "over 10 t"
         return words[:k]
     return cut(found[0]), cut(found[1])
 
@@ -233,48 +243,8 @@ def _ended(x: str, y: str) -> bool:
     return (x == "$" and y in _ON) or (y == "$" and x in _ON)
 
 
-def _other_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets) -> bool:
-    """Two named things (``_thing``) that share no stem nor a word's start ("prod" /
-    "production"), each with a word the other text lacks."""
-    sx, sy = _thing(xs), _thing(ys)
-    if not (sx and sy) or sx & sy or any(x.startswith(y) or y.startswith(x)
-                                         for x in sx for y in sy) \
-            or _initials(xs, ys) or _initials(ys, xs):
-        return False
-    return (bool(sx - _stems(b.tokens)) or name_apart(xs, a, b)) \
-        and (bool(sy - _stems(a.tokens)) or name_apart(ys, b, a))
 
 
-@lru_cache(maxsize=256)
-def _stems(tokens: tuple[str, ...]) -> frozenset[str]:
-    """A text's stems, with its hyphenated words' parts ("the **tack-room** whiteboard"): read
-    once a text, not once a pair of things."""
-    return frozenset(s for t in tokens for s in (stem(t), *part_stems(t)))
-
-
-def _initials(xs: tuple[str, ...], ys: tuple[str, ...]) -> bool:
-    """Whether one thing is the other's initials: "the HP **MJF** 5200" / "… **Multi Jet
-    Fusion** 5200"."""
-    return any(len(ys) > 1 and x == "".join(y[0] for y in ys) for x in xs)
-
-
-def _thing(words: tuple[str, ...]) -> set[str]:
-    """The stems (of hyphenated parts too) of words that name a thing: "the" or a possessive,
-    then nouns, and numbers only among two of them ("Kongsberg K-Chief 700", "the 2-tonne chain
-    hoist"); or an empty set
-    for anything else: a time or an amount ("a day" / "24 hours", "13:00 daily"), a clause
-    ("they go back with" / "return and"), which the value and verb rules read."""
-    rest = words[1:] if words[0] in _THE else words
-    rest = tuple(w for k, w in enumerate(rest) if not (0 < k < len(rest) - 1 and w in _JOINS))
-    # a list of things is things: "in **hallways and landings**" (the 257th set)
-    nouns = [w for w in rest if noun(w) and w not in _WHEN]
-    numbered = [w for w in rest if any(c.isdigit() for c in w)]
-    if not rest or len(nouns) + len(numbered) != len(rest) or (numbered and len(nouns) < 2):
-        return set()
-    return {p for w in nouns for p in (part_stems(w) or [stem(w)])}
-
-
-_JOINS = frozenset(["and", "or"])
 _START = ("^", "^")
 _END = ("$", "$")
 _NEXT = CLAUSE_BREAKS | frozenset(["never", "not"])
@@ -283,8 +253,6 @@ _NEXT = CLAUSE_BREAKS | frozenset(["never", "not"])
 #: **before** anyone walks", the hundred-and-ninetieth set).
 _ON = _NEXT | frozenset(["before", "after", "until", "from", "with", "at", "in", "on", "by",
                          "for", "to"])
-_THE = frozenset(["the", "a", "an", "our", "their", "its", "his", "her", "your", "my"])
-_WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *MONTHS])
 #: At most this many words make either thing ``between`` compares.
 _SPAN_MAX = 6
 #: Texts longer than this many words are left to the long-text rules (``wording.is_long``).

@@ -123,7 +123,8 @@ def added_clause(a: Facets, b: Facets) -> tuple[str, str] | None:
             bare = not flip and t in ("if", "when", "whenever") and plain and len(words) >= 2 \
                 and 2 * seen.count(False) >= len(words) \
                 and (bool(_STATES & set(window[:4]))
-                     or (t == "whenever" and not {"every", "each"} & words_y)) \
+                     or (t == "whenever" and not {"every", "each", "any"} & words_y
+                         and 2 * seen.count(False) > len(words))) \
                 and not (i and x.tokens[i - 1] in _STATES)  # "**whenever** the low-battery
             # light comes on" / "… before first use" (the 268th set), not "… at **every** shift
             # handover" / "whenever shifts hand over"

@@ -175,7 +175,8 @@ def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
             continue
         if tokens[at] in _EXTRA and at + 1 < len(tokens):
             at += 1  # "£55 per **additional** hour"
-        part = tokens[at] in _PART and at + 1 < len(tokens)  # "per additional **half hour**"
+        part = at + 1 < len(tokens) and (tokens[at], tokens[at + 1]) in _PART  # "per **half
+        # hour**" (not "£45 **a quarter**")
         if (tokens[at] in _MEASURE or number(tokens[at]) is not None) and at + 1 < len(tokens):
             at += 1  # "per square **metre**", "per 1,000 **words**" (the hundred-and-seventieth)
         w = f"{tokens[at - 1]} {tokens[at]}" if part else tokens[at]  # / "… hour" (the 267th)
@@ -185,7 +186,7 @@ def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
 
 
 _EXTRA = frozenset(["additional", "extra", "further", "subsequent"])
-_PART = frozenset(["half", "quarter"])
+_PART = frozenset([("half", "hour"), ("quarter", "hour"), ("half", "day")])
 
 
 def other_measure(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -32,7 +32,7 @@ def set_aside(f: Facets, other: Facets) -> int:
     polish, not the polishing."""
     if not f.contrasts:
         return 0
-    verbs = {stem(f.tokens[i]) for i in predicates(f)}
+    verbs = {stem(f.tokens[i]) for i in predicates(f) if f.tokens[i].endswith(("ed", "en"))}
     return min(other.negations, sum(any((c & n) - verbs for n in other.negated)
                                     for c in f.contrasts))
 
@@ -135,7 +135,8 @@ def regardless_of(f: Facets, other: Facets) -> bool:
     return evens and "even" not in other.tokens and bool(_CONDITIONS & set(other.tokens))
 
 
-_CONDITIONS = frozenset(["only", "if", "when", "unless", "whenever"])
+_CONDITIONS = frozenset(["only", "if", "unless"])  # not "when": "… **including when**
+# alongside" / "… **even when** we're alongside" say one thing
 
 
 _SHORT = 4  # "used", "need": no deed of their own

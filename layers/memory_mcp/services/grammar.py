@@ -52,10 +52,13 @@ def predicates(f: Facets) -> frozenset[int]:
 
 
 def _counts(toks: tuple[str, ...], i: int) -> bool:
-    """Whether the break at ``i`` joins two numbers ("the 4th **and** 5th pulleys"): a list,
-    not a clause."""
-    return 0 < i < len(toks) - 1 and number(toks[i - 1]) is not None \
-        and number(toks[i + 1]) is not None
+    """Whether the break at ``i`` joins two ordinals ("the 4th **and** 5th pulleys"): a list,
+    not a clause (unlike "runs LabelPro 7.3 **and** 8.0 is only on the test PC")."""
+    return 0 < i < len(toks) - 1 and all(
+        t.endswith(_ORDINAL_ENDS) and t[:1].isdigit() for t in (toks[i - 1], toks[i + 1]))
+
+
+_ORDINAL_ENDS = ("st", "nd", "rd", "th")
 
 
 def led_predicates(f: Facets, other: Facets) -> frozenset[int]:

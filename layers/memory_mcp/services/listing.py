@@ -125,8 +125,9 @@ _CLOSE = 0.75
 
 #: Words after a thing that narrow which of it a rule holds for ("proofs **containing**
 #: apostrophes").
-_NARROWS = frozenset(["containing", "involving", "needing", "requiring", "with", "that",
-                      "which", "carrying", "showing"])
+_NARROWS = frozenset(["containing", "involving", "needing", "requiring", "that", "which",
+                      "carrying", "showing"])  # not "with", a tool as often: "quarterly **with**
+# the LTL-X Mark II"
 
 
 def all_of_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -146,7 +147,7 @@ def all_of_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue  # "every tray **with** nuts": narrowed in both
         for i in range(len(tb) - 2):
             if stem(tb[i]) != stem(thing[-1]) or tb[i + 1] not in _NARROWS \
-                    or (i and tb[i - 1] in _EVERY_ONE):
+                    or _EVERY_ONE & set(tb[max(0, i - _THING_AFTER - 1):i]):
                 continue  # "any will involving …" is ``widened.unrestricted``'s
             what = next((w for w in tb[i + 2:i + 5] if content_word(w)), "")
             if what and stem(what) not in a.stems:

@@ -135,8 +135,6 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("get gets got getting come comes came coming", "back", "", "return"),
     # "blue shells were **brought back**" / "… were discontinued" (the 259th set)
     ("bring brings brought bringing", "back", "", "reintroduce"),
-    # "firmware **rolled back** to v2.4" / "… **updated** to v2.4" (the 260th set)
-    ("roll rolls rolled rolling", "back", "", "downgrade"),
     # "answered **outside opening hours**" / "… **during opening hours**" (the 261st set)
     ("outside", "opening office working business", "hours", "after_hours"),
     ("during within", "opening office working business", "hours", "working_hours"),
