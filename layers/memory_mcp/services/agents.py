@@ -71,6 +71,8 @@ def swapped_doers(a: Facets, b: Facets) -> tuple[str, str] | None:
     Sykes** covers **Tom**'s shifts" (the 257th set). The doer's name stands right before the
     verb in both ("GitHub Actions runs our CI" / "the CI pipeline runs on GitHub Actions" is
     one fact)."""
+    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+        return None  # a short fact's rule: pairs of words over two long texts cost seconds
     ta, tb = a.tokens, b.tokens
     for i in range(1, len(ta)):
         if not verb_s(ta[i]) or not _verb_at(ta, i) or ta[i + 1:i + 2] == ("by",):
@@ -119,6 +121,8 @@ def taken_from(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where one text's doer of a taking verb is whom the other takes
     it from: "St Mary's Church **borrows** our donkey costume" / "the donkey costume is
     **borrowed from** St Mary's Church" (the two-hundred-and-sixty-fifth set). Else None."""
+    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+        return None  # a short fact's rule: pairs of words over two long texts cost seconds
     for x, y, flip in ((a, b, False), (b, a, True)):
         tx, ty = x.tokens, y.tokens
         for i in range(1, len(tx)):
@@ -136,3 +140,6 @@ def taken_from(a: Facets, b: Facets) -> tuple[str, str] | None:
                     found = f"{doer} {tx[i]}", f"{ty[j]} from {doer}"
                     return (found[1], found[0]) if flip else found
     return None
+
+#: Words past which a text is the long-text rules' (``wording.is_long``), not this one's.
+_TOKENS_MAX = 400

@@ -206,6 +206,8 @@ def named_role(a: Facets, b: Facets) -> tuple[str, str] | None:
     of a job the stored text never names, in any form: "Bethan Lloyd **is the troupe's
     treasurer**" / "Bethan Lloyd leads the troupe; Callum Reid is deputy" (the two-hundred-
     and-sixty-fourth set). Else None."""
+    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+        return None  # a short fact's rule: pairs of words over two long texts cost seconds
     for name, role in _holders(a):
         jobs = [_ROLE_STEMS[w] for w in role if w in _ROLE_STEMS]
         if name in b.names and jobs and not any(
@@ -217,3 +219,6 @@ def named_role(a: Facets, b: Facets) -> tuple[str, str] | None:
 _ROLE_STEMS = {stem(r): r for r in ROLE_NOUNS}
 #: Letters a job's other forms share with it ("lead" / "leader", "treasur…").
 _FORM = 4
+
+#: Words past which a text is the long-text rules' (``wording.is_long``), not this one's.
+_TOKENS_MAX = 400

@@ -28,6 +28,8 @@ _EVERYONE = frozenset(["everyone", "everybody", "anyone", "anybody", "all"])
 
 def all_or_listed(a: Facets, b: Facets) -> tuple[str, str] | None:
     """("to all vehicles", "to cars and vans") either way round, else None."""
+    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+        return None  # a short fact's rule: pairs of words over two long texts cost seconds
     for x, y, flip in ((a, b, False), (b, a, True)):
         found = _widened(x, y) or _everyone(x, y)
         if found is not None:
@@ -135,6 +137,8 @@ def all_of_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
     a thing and the stored text only those of it that hold something the request never
     says: "**all** nameplate proofs must be approved" / "nameplate proofs **containing
     apostrophes** … must be approved" (the two-hundred-and-fifty-ninth set). Else None."""
+    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+        return None  # a short fact's rule: pairs of words over two long texts cost seconds
     ta, tb = a.tokens, b.tokens
     for j, t in enumerate(ta):
         if t not in _EVERY_ONE:
@@ -158,3 +162,6 @@ def all_of_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
 _EVERY_ONE = frozenset(["all", "every", "each", "any"])
 #: Words of a thing read after "all" at most ("all **nameplate proofs**").
 _THING_AFTER = 2
+
+#: Words past which a text is the long-text rules' (``wording.is_long``), not this one's.
+_TOKENS_MAX = 400
