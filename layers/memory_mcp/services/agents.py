@@ -11,7 +11,7 @@ which doer stands before the verb, or after which step's "by".
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, PREPOSITIONS, verb_s
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, PREPOSITIONS, SLOT_TOKENS, verb_s
 from memory_mcp.services.stems import content_word, stem
 
 #: Words a participle may stand before its "by" ("recorded **on the return sheet** by").
@@ -71,7 +71,7 @@ def swapped_doers(a: Facets, b: Facets) -> tuple[str, str] | None:
     Sykes** covers **Tom**'s shifts" (the 257th set). The doer's name stands right before the
     verb in both ("GitHub Actions runs our CI" / "the CI pipeline runs on GitHub Actions" is
     one fact)."""
-    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None  # a short fact's rule: pairs of words over two long texts cost seconds
     ta, tb = a.tokens, b.tokens
     for i in range(1, len(ta)):
@@ -121,7 +121,7 @@ def taken_from(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where one text's doer of a taking verb is whom the other takes
     it from: "St Mary's Church **borrows** our donkey costume" / "the donkey costume is
     **borrowed from** St Mary's Church" (the two-hundred-and-sixty-fifth set). Else None."""
-    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None  # a short fact's rule: pairs of words over two long texts cost seconds
     for x, y, flip in ((a, b, False), (b, a, True)):
         tx, ty = x.tokens, y.tokens
@@ -141,5 +141,3 @@ def taken_from(a: Facets, b: Facets) -> tuple[str, str] | None:
                     return (found[1], found[0]) if flip else found
     return None
 
-#: Words past which a text is the long-text rules' (``wording.is_long``), not this one's.
-_TOKENS_MAX = 400

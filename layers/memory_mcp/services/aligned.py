@@ -25,6 +25,7 @@ from memory_mcp.services.grammar import (
     DETERMINERS,
     PREPOSITIONS,
     PRONOUNS,
+    SLOT_TOKENS,
     verb_s,
 )
 from memory_mcp.services.leading import SIDE, leading, noun
@@ -52,7 +53,7 @@ def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:
     "tops up the Hollins Wood feeders **with maize** every Tuesday" / "tops up the pheasant
     feeders on the Hollins Wood drive **with wheat** every Tuesday" (the hundred-and-eighty-
     third set). Another material or tool; the words before differ, so ``in_place`` misses it."""
-    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None  # a short fact's rule, as ``between``
     ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
     stems_a, stems_b = text_stems(a.tokens), text_stems(b.tokens)
@@ -138,7 +139,7 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     the same slot of the same sentence is another fact; the word sets miss it when the stored
     text's tool is a model name with numbers. Each thing must hold a word the other text lacks
     altogether, so texts that say the same things in another order are left alone."""
-    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None  # a short fact's rule: a long near copy's every common pair of words
         # (each "of the") tried against every other took seconds
     ta, tb = (*a.tokens, *_END), (*b.tokens, *_END)
@@ -255,8 +256,6 @@ _ON = _NEXT | frozenset(["before", "after", "until", "from", "with", "at", "in",
                          "for", "to"])
 #: At most this many words make either thing ``between`` compares.
 _SPAN_MAX = 6
-#: Texts longer than this many words are left to the long-text rules (``wording.is_long``).
-_TOKENS_MAX = 400
 _COPULAS = frozenset(["is", "are"])
 
 

@@ -34,6 +34,9 @@ BOUND_WORDS = frozenset(["max", "min", "maximum", "minimum"])
 
 
 #: Words that start another clause, with a predicate of its own ("... and **approves** ...").
+#: Words past which a text is the long-text rules' (``wording.is_long``): the rules that
+#: compare pairs of words or slots read only shorter texts (two long near copies cost seconds).
+SLOT_TOKENS = 400
 CLAUSE_BREAKS = frozenset("and but so while because which who then".split())  # noqa: SIM905
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, COPULAS, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.grammar import AUX, COPULAS, DETERMINERS, PREPOSITIONS, SLOT_TOKENS
 from memory_mcp.services.lexicon import RANKS, ROLE_NOUNS, ROLE_SYNONYMS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 
@@ -206,7 +206,7 @@ def named_role(a: Facets, b: Facets) -> tuple[str, str] | None:
     of a job the stored text never names, in any form: "Bethan Lloyd **is the troupe's
     treasurer**" / "Bethan Lloyd leads the troupe; Callum Reid is deputy" (the two-hundred-
     and-sixty-fourth set). Else None."""
-    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None  # a short fact's rule: pairs of words over two long texts cost seconds
     for name, role in _holders(a):
         jobs = [_ROLE_STEMS[w] for w in role if w in _ROLE_STEMS]
@@ -220,5 +220,3 @@ _ROLE_STEMS = {stem(r): r for r in ROLE_NOUNS}
 #: Letters a job's other forms share with it ("lead" / "leader", "treasur…").
 _FORM = 4
 
-#: Words past which a text is the long-text rules' (``wording.is_long``), not this one's.
-_TOKENS_MAX = 400

@@ -15,7 +15,7 @@ with a word it never says.
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS, PRONOUNS
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS, PRONOUNS, SLOT_TOKENS
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.word_pool import parts_pool
 
@@ -28,7 +28,7 @@ _EVERYONE = frozenset(["everyone", "everybody", "anyone", "anybody", "all"])
 
 def all_or_listed(a: Facets, b: Facets) -> tuple[str, str] | None:
     """("to all vehicles", "to cars and vans") either way round, else None."""
-    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None  # a short fact's rule: pairs of words over two long texts cost seconds
     for x, y, flip in ((a, b, False), (b, a, True)):
         found = _widened(x, y) or _everyone(x, y)
@@ -137,7 +137,7 @@ def all_of_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
     a thing and the stored text only those of it that hold something the request never
     says: "**all** nameplate proofs must be approved" / "nameplate proofs **containing
     apostrophes** … must be approved" (the two-hundred-and-fifty-ninth set). Else None."""
-    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None  # a short fact's rule: pairs of words over two long texts cost seconds
     ta, tb = a.tokens, b.tokens
     for j, t in enumerate(ta):
@@ -163,5 +163,3 @@ _EVERY_ONE = frozenset(["all", "every", "each", "any"])
 #: Words of a thing read after "all" at most ("all **nameplate proofs**").
 _THING_AFTER = 2
 
-#: Words past which a text is the long-text rules' (``wording.is_long``), not this one's.
-_TOKENS_MAX = 400

@@ -11,7 +11,7 @@ facts. A request that names no place there ("the red folder") leaves one out, an
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import DETERMINERS
+from memory_mcp.services.grammar import DETERMINERS, SLOT_TOKENS
 from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 
@@ -26,15 +26,13 @@ _WHEN = frozenset([*TIMES, *UNIT_DAYS, *WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), 
                    "least", "most", "all", "once", "order", "use", "stock", "place", "line"])
 #: At most this many words name the place.
 _PLACE_MAX = 3
-#: A short fact's rule: longer texts are the long-text rules' (as ``aligned.between``).
-_TOKENS_MAX = 400
 
 
 def other_place(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's place, b's place) where both texts follow the same two content words with a place
     of their own, the places share no word and no word of the request's place is anywhere
     in the stored text. Else None."""
-    if max(len(a.tokens), len(b.tokens)) > _TOKENS_MAX:
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None
     theirs = _placed(b.tokens, b.names)
     if not theirs:
