@@ -65,7 +65,8 @@ def _count_words(tokens: tuple[str, ...]) -> dict[float, str]:
             continue
         run = []
         for w in tokens[i + 1:i + 4]:
-            if not w.isalpha() or (not content_word(w) and w not in UNIT_DAYS):
+            if not (w.isalpha() or _unit_compound(w)) \
+                    or (not content_word(w) and w not in UNIT_DAYS):
                 break
             run.append(w)
             if _is_unit(w):
@@ -76,6 +77,13 @@ def _count_words(tokens: tuple[str, ...]) -> dict[float, str]:
             out.pop(n, None)  # the number twice: which one each text means is unclear
         seen.add(n)
     return out
+
+
+def _unit_compound(word: str) -> bool:
+    """A hyphenated unit: "0.2 **arc-minutes**" (the two-hundred-and-seventieth set); not
+    "day 28 **post-covering**"."""
+    parts = word.split("-")
+    return len(parts) == 2 and all(p.isalpha() for p in parts) and _is_unit(parts[1])
 
 
 def _is_unit(word: str) -> bool:
@@ -90,6 +98,9 @@ _TEXT_UNITS = frozenset(["words", "characters", "pages", "teaspoon", "teaspoons"
                          "tablespoons"])  # and a recipe's spoons ("1 teaspoon of soap", the 174th)
 
 
+#: What a price may be per that is many, never one: "£0.85 each" / "£0.85 per **dozen**".
+_GROUPS = frozenset(["dozen", "pair", "pack", "box", "set", "hundred", "thousand", "batch",
+                     "bundle", "case", "crate", "tray", "brace", "gross", "bag", "roll"])
 #: Words that open what a number is given per ("£18 **per** heel", "£18 **a** pair").
 _RATE = frozenset(["per", "a", "an"])
 #: Words before a unit that say which measure, not which thing: "per square foot".
@@ -108,9 +119,11 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
             return f"{n:g} per {kinds_a[n]}", f"{n:g} per {kinds_b[n]}"
     for n in sorted(rates_a.keys() & rates_b.keys()):
         x, y = rates_a[n], rates_b[n]
+        if "each" in (x, y) and not {x, y} & _GROUPS:
+            continue  # "£5 each" is "£5 per item", "a piece", "per fly"
         if stem(x) != stem(y) and not (x.startswith(y) or y.startswith(x)) \
                 and (x not in b.tokens or y not in a.tokens):  # "a loco" / "per locomotive"
-            return f"{n:g} per {x}", f"{n:g} per {y}"
+            return _per(n, x), _per(n, y)
     chains_b = _chained(b.tokens)  # "£3.20 per metre **per week**" / "… per metre per night"
     for n, (x, y) in _chained(a.tokens).items():
         first, second = chains_b.get(n, (x, y))
@@ -118,6 +131,10 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and (y not in b.tokens or second not in a.tokens):
             return f"{n:g} per {x} per {y}", f"{n:g} per {first} per {second}"
     return None
+
+
+def _per(n: float, thing: str) -> str:
+    return f"{n:g} {thing}" if thing == "each" else f"{n:g} per {thing}"
 
 
 def _chained(tokens: tuple[str, ...]) -> dict[float, tuple[str, str]]:
@@ -163,6 +180,9 @@ def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
     for i, t in enumerate(tokens[:-2]):
         n = number(t)
         if n is None:
+            continue
+        if tokens[i + 1] == "each":
+            out.setdefault(n, "each")  # "£0.85 **each**" / "£0.85 per dozen" (the 271st set)
             continue
         if tokens[i + 1] in _RATE:
             at = i + 2

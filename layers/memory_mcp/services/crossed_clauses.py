@@ -33,7 +33,10 @@ from memory_mcp.services.stems import content_word, stem
 _BREAK = re.compile(r",\s+(?:and|but|while|whereas)\s+"
                     r"|\s+(?:and|but|while|whereas)\s+"
                     r"(?=(?:the|we|they|our|their|each|every)\s(?!like\b))"
-                    r"|\s+(?:while|whereas)\s+")
+                    r"|\s+(?:while|whereas)\s+"
+                    r"|\s+and\s+(?=[a-z]+\s+(?:at|in)\s+(?:the|our|their|its)\s)")
+#: … and a joining word before a second thing and its place, the verb left out: "we interview
+#: clients at our Mayfair office **and candidates at** their own residences" (the 270th set).
 #: "and" before a name that does something opens a clause too ("… group **and Hannah Okafor
 #: confirms** …"); not before a name in a list ("county dispatch **and Pine Hollow school**").
 _AND_NAME = re.compile(r"\s+and\s+(?=(?:[A-Z][\w'-]*\s+){1,3}[a-z]+[^s\W]s\b)")

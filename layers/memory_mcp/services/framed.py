@@ -124,11 +124,15 @@ def other_edition(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where the same name is followed by another Roman numeral:
     "the PPG PaintManager **X** database" / "… PaintManager **XI** database" (the hundred-and-
     twenty-fifth set). Else None."""
-    theirs = {p: n for p, n in _editions(b.tokens) if n in _ROMAN and p.isalpha()}
+    theirs: dict[str, list[str]] = {}
+    for p, n in _editions(b.tokens):
+        if _roman(p, n) and p.isalpha():
+            theirs.setdefault(p, []).append(n)
     for p, n in _editions(a.tokens):
-        other = theirs.get(p)
-        if n in _ROMAN and other is not None and other != n and p not in STOP_WORDS:
-            return f"{p} {n}", f"{p} {other}"
+        other = theirs.get(p, [])
+        if _roman(p, n) and other and n not in other and p not in STOP_WORDS:
+            # "Type I fluid …, and Type IV anti-icing" names both (the fifty-fifth set)
+            return f"{p} {n}", f"{p} {other[0]}"
     return None
 
 
@@ -138,6 +142,13 @@ def _editions(toks: tuple[str, ...]) -> list[tuple[str, str]]:
     glued = [(t[:len(p)], t[len(p):]) for t in toks for p in _MARKS
              if t.startswith(p) and t[len(p):] in _ROMAN]
     return [*pairwise(toks), *glued]
+
+
+def _roman(before: str, n: str) -> bool:
+    """Whether ``n`` is an edition's Roman numeral after ``before``: "I" and "V" only after a
+    mark ("Minolta MS7000 **Mk I**" / "… **Mk II**", the two-hundred-and-sixty-ninth set), as
+    elsewhere they are a pronoun or a letter."""
+    return n in _ROMAN or (n in ("i", "v") and before in _MARKS)
 
 
 #: Words that a Roman numeral follows written as one with them ("mkii").

@@ -228,3 +228,9 @@ def verb_like(toks: tuple[str, ...], i: int) -> bool:
         word.endswith("s") and not word.endswith("ss")) or (
         i == 1 and toks[0].endswith("s") and not toks[0].endswith("ss")
         and word in COMMON_VERBS)
+
+
+def graded(word: str) -> bool:
+    """A measure or grade written as one word before a noun: "the **5-octave** Adams concert
+    marimba", "with **1200-grit** wet-and-dry paper" (the 273rd and 272nd sets)."""
+    return "-" in word and word[:1].isdigit() and word.split("-")[-1].isalpha()

@@ -10,7 +10,7 @@ verb's agreement with them are read.
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, DETERMINERS, PREPOSITIONS
+from memory_mcp.services.grammar import AUX, DETERMINERS, PREPOSITIONS, graded
 from memory_mcp.services.stems import agreed, content_word, stem
 from memory_mcp.services.wording import PARTICLES
 
@@ -56,6 +56,9 @@ def _apart_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets
     ("the manufacturer's load **cap** | at most 150 kg" / "each cargo bike **carries** | at
     most 150 kg")."""
     nx, ny = [x for x in xs if x != "and"], [y for y in ys if y != "and"]
+    if headed and _made_of(nx, ny, b):  # the request's compound only: a stored "aquarist
+        # **team**" is what a request's "aquarists" means
+        return " ".join(xs), " ".join(ys)
     if any(x in y or y in x for x in nx for y in ny):
         return None
     if set(map(stem, nx)) & set(map(stem, b.tokens)) \
@@ -68,6 +71,26 @@ def _apart_things(xs: tuple[str, ...], ys: tuple[str, ...], a: Facets, b: Facets
                 or set(map(stem, nx)) & set(map(stem, ny)):
             return None
     return " ".join(xs), " ".join(ys)
+
+
+def _made_of(nx: list[str], ny: list[str], other: Facets) -> bool:
+    """Whether ``nx`` names a thing made of or from ``ny``'s: its last word a noun the other
+    text never says, ``ny``'s last word one of its modifiers: "**snail caviar** is shipped" /
+    "purged **snails** are shipped", "concertina **reed frames** are cut" / "concertina
+    **reeds** are cut" (the two-hundred-and-seventy-fourth and sixty-ninth sets). The plural
+    as a compound's singular first word shows it; "the rearing **room temperature** is kept
+    at" / "the rearing **room** is kept at" is one fact."""
+    head, whole = nx[-1], ny[-1]
+    return len(nx) > 1 and whole.endswith("s") and whole[:-1] in nx[:-1] and head not in _GROUPS \
+        and stem(head) not in {stem(t) for t in other.tokens} \
+        and not any(head in t or t in head for t in other.tokens if len(t) > _PART)
+
+
+_PART = 3  # "frames" / "framed": a word inside another names the same thing
+#: Heads that name the plural's members or records, not another thing: "the instructor
+#: **team**", "show **files**", "incident log **entries**".
+_GROUPS = frozenset("""team teams group groups crew crews staff squad unit units entries entry
+files file records record list lists length lengths size sizes fares sessions""".split())  # noqa: SIM905
 
 
 def _opening(tokens: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
@@ -92,13 +115,13 @@ def _before_same_verb(ta: tuple[str, ...], tb: tuple[str, ...]
     sb = 1 if tb and tb[0] in _OPENERS else 0
     for ea in range(sa + 1, min(sa + _THING_MAX + 2, len(ta) - SIDE - 1) + 1):
         if not _nouns(ta[sa:ea]):
-            if ta[ea - 1] == "and":
+            if ta[ea - 1] == "and" or graded(ta[ea - 1]):
                 continue
             break
         after = tuple(map(agreed, ta[ea:ea + 1 + SIDE]))
         for eb in range(sb + 1, min(sb + _THING_MAX + 2, len(tb) - SIDE - 1) + 1):
             if not _nouns(tb[sb:eb]):
-                if tb[eb - 1] == "and":
+                if tb[eb - 1] == "and" or graded(tb[eb - 1]):
                     continue
                 break
             if after == tuple(map(agreed, tb[eb:eb + 1 + SIDE])) \
@@ -116,6 +139,7 @@ def _nouns(words: tuple[str, ...]) -> bool:
     """Nouns, "and" between them: "USB sticks **and** SD cards", "Bibles, Qurans **and
     other** holy books"."""
     return all(noun(w) or (w == "and" and 0 < k < len(words) - 1)
+               or (k < len(words) - 1 and graded(w))
                or (w == "other" and k and words[k - 1] == "and") for k, w in enumerate(words))
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS, PRONOUNS, SLOT_TOKENS
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.word_pool import parts_pool
 
@@ -163,3 +164,43 @@ _EVERY_ONE = frozenset(["all", "every", "each", "any"])
 #: Words of a thing read after "all" at most ("all **nameplate proofs**").
 _THING_AFTER = 2
 
+
+
+def all_numbered(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("all five instars", "instars 1-3") either way round: "all" (and a count) before a
+    thing the other text numbers in groups ("… for **instars 1-3**, then … for **instars
+    4-5**", the two-hundred-and-sixty-ninth set) or numbers up to less than the count. The
+    stored text holds for some of them; "all" is a wider fact."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        found = _all_of_numbered(x, y)
+        if found is not None:
+            return (found[1], found[0]) if flip else found
+    return None
+
+
+def _all_of_numbered(x: Facets, y: Facets) -> tuple[str, str] | None:
+    tx, ty = x.tokens, y.tokens
+    for k in range(len(tx) - 1):
+        if tx[k] != "all" or "all" in ty:  # "every six weeks" is how often
+            continue
+        count = number(tx[k + 1])
+        at = k + 2 if count is not None else k + 1
+        if at >= len(tx) or not content_word(tx[at]):
+            continue
+        groups = [_numbers_after(ty, p) for p in range(len(ty) - 1)
+                  if stem(ty[p]) == stem(tx[at]) and number(ty[p + 1]) is not None]
+        if len(groups) > 1 or (groups and count is not None and max(groups[0]) < count):
+            shown = "-".join(f"{n:g}" for n in groups[0])
+            return " ".join(tx[k:at + 1]), f"{tx[at]} {shown}"
+    return None
+
+
+def _numbers_after(ty: tuple[str, ...], p: int) -> list[float]:
+    """The number or range after ``p``: "instars 1 3" (from "1-3"), "instars 1 to 5"."""
+    out = [number(ty[p + 1])]
+    rest = ty[p + 2:p + 4]
+    if rest[:1] in (("to",), ("and",)) and len(rest) == 2:
+        out.append(number(rest[1]))
+    elif rest:
+        out.append(number(rest[0]))
+    return [n for n in out if n is not None]

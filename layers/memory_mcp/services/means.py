@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import DETERMINERS, verb_s
+from memory_mcp.services.grammar import DETERMINERS, graded, verb_s
 from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 
@@ -60,10 +60,10 @@ def _means(toks: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
         if t not in _MEANS or i + 1 >= len(toks):
             continue
         k = i + 1
-        if t == "with" and toks[k] not in DETERMINERS:
+        if t == "with" and toks[k] not in DETERMINERS and not graded(toks[k]):
             continue
-        while k < len(toks) and toks[k] in DETERMINERS:
-            k += 1
+        while k < len(toks) and (toks[k] in DETERMINERS or graded(toks[k])):
+            k += 1  # "with **1200-grit** wet-and-dry paper" (the 272nd set)
         words: list[str] = []
         while k < len(toks) and len(words) < 3 and content_word(toks[k]) \
                 and not toks[k][:1].isdigit():

@@ -112,6 +112,8 @@ discontinue discontinues discontinued discontinuing | reintroduce reintroduces r
   reintroducing relaunch relaunches relaunched
 upgrade upgrades upgraded upgrading update updates updated updating | downgrade downgrades
   downgraded downgrading
+postpone postpones postponed postponing defer defers deferred deferring delay delays delayed
+  delaying | bring_forward move_forward
 eastbound | westbound
 northbound | southbound
 upstream | downstream
@@ -135,6 +137,10 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("get gets got getting come comes came coming", "back", "", "return"),
     # "blue shells were **brought back**" / "… were discontinued" (the 259th set)
     ("bring brings brought bringing", "back", "", "reintroduce"),
+    # "Hamish **brings** the heats **forward** by an hour" / "… **postpones** the heats …"
+    # (the 272nd set)
+    ("bring brings brought bringing move moves moved moving", "forward forwards", "",
+     "bring_forward"),
     # "answered **outside opening hours**" / "… **during opening hours**" (the 261st set)
     ("outside", "opening office working business", "hours", "after_hours"),
     ("during within", "opening office working business", "hours", "working_hours"),

@@ -120,7 +120,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if particle in _RAISED and (verb in _SWITCH_VERBS[:6] or verb in _ENDS) \
                 and (not after or after in STOP_WORDS):
             out.append(_RAISED[particle])  # "when the red flag **is up**" / "… **is down**"
-        split = next((v for v in (verb, base, verb.removesuffix("es")) if v in _SPLIT), None)
+        split = next((v for v in (verb, base, verb.removesuffix("es"),
+                                  "bring" if verb == "brought" else "") if v in _SPLIT), None)
         if split is not None and (particle in ("the", "a", "an", "its", "their", "it", "them")
                                   or (particle.isalpha() and particle not in STOP_WORDS)):
             out.extend(_split_particle(tokens, i, split))
@@ -130,19 +131,21 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
     return out
 
 
-#: Verbs whose "on" / "off" may follow their object: "switches **the hide glue pot on**",
-#: "**drops** sealed passport bags **off**".
-_SPLIT = frozenset(["switch", "turn", "power", "drop"])
+#: Verbs whose particle may follow their object: "switches **the hide glue pot on**",
+#: "**drops** sealed passport bags **off**", "**brings** the skimming heats **forward**" (the
+#: two-hundred-and-seventy-second set).
+_SPLIT = {"switch": ("on", "off"), "turn": ("on", "off"), "power": ("on", "off"),
+          "drop": ("on", "off"), "bring": ("forward",), "move": ("forward",)}
 
 
 def _split_particle(tokens: tuple[str, ...], i: int, base: str) -> list[str]:
-    """``base`` with the "on" / "off" that ends its object within six words ("switch their
-    Reveal D5 body-worn cameras **off**", the 127th set), where a stop
+    """``base`` with its particle ("on", "off", "forward") that ends its object within six
+    words ("switch their Reveal D5 body-worn cameras **off**", the 127th set), where a stop
     word, a number or the text's end follows ("switches the pot **on at** 17:00"), not a noun
     ("turn the key **on** the left")."""
     for k in range(i + 2, min(i + 8, len(tokens))):
         t = tokens[k]
-        if t in ("on", "off"):
+        if t in _SPLIT[base]:
             nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
             ok = not nxt or (nxt in STOP_WORDS and nxt not in _OBJECT_WORDS) \
                 or nxt[:1].isdigit()

@@ -19,6 +19,8 @@ from memory_mcp.services.stems import content_word, stem
 #: Words before a particle that make it a state's: "back **on** the road", "stays **in** the
 #: van".
 _STATES = frozenset(["back", "stays", "stay", "remains", "remain", "kept", "left"])
+#: Words between a thing and the state it is set to: "with the extractor **switched** off".
+_SET = frozenset(["switched", "turned", "left", "kept", "set", "powered"])
 _PAIRS = {"up": "down", "down": "up", "in": "out", "out": "in", "on": "off", "off": "on"}
 
 
@@ -52,6 +54,8 @@ def compound_opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
 
 
 def _show(key: tuple[str, str], particle: str) -> str:
+    if key[0] == "with":
+        return f"with the {key[1]} {particle}"
     return f"{key[1]} {particle}" if key[0] == "after" else f"{particle} {key[1]}"
 
 
@@ -69,7 +73,11 @@ def _keys(toks: tuple[str, ...]) -> dict[tuple[str, str], set[str]]:
                 and (prev in COPULAS or prev in _STATES):  # "is **off** the road", not
             # "turn **off** the home straight irrigation"
             out.setdefault(("before", " ".join(after)), set()).add(t)
-        elif after == ("by", "default") and (prev in _STATES or prev.endswith("ed")):
+        j = i - 2 if prev in _SET else i - 1  # "with the extractor (switched) **off**"
+        if j >= 2 and toks[j - 2] == "with" and toks[j - 1] in DETERMINERS \
+                and content_word(toks[j]) and toks[j].isalpha():  # (the 270th set)
+            out.setdefault(("with", stem(toks[j])), set()).add(t)
+        if after == ("by", "default") and (prev in _STATES or prev.endswith("ed")):
             # "switched **on** by default" / "left **off** by default" (the 268th set)
             out.setdefault(("before", "by default"), set()).add(t)
     return out

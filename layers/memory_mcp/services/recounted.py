@@ -1,0 +1,67 @@
+"""One thing counted with two numbers: "the cartridge is swapped after every **5 runs**" /
+"… 5-micron cartridges …; swapped after every **3 runs**" (the two-hundred-and-seventy-third
+set).
+
+The number rules compare the numbers each text says; here the stored text says the request's
+number too, of another thing ("5-micron"), so every number of the request is found and they
+agree. What differs is the number before the one word both texts count: read number by number,
+each text counts "runs" once, and with another number.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import SLOT_TOKENS
+from memory_mcp.services.lexicon import MEASURES, UNIT_DAYS, UNIT_SYMBOLS
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word, stem
+
+#: Words that scale a count, so that two numbers may count the same things: "2 **dozen**
+#: eggs" / "24 eggs", "1.5 **k** units" / "1,500 units".
+_SCALES = frozenset(["dozen", "dozens", "hundred", "hundreds", "thousand", "thousands",
+                     "million", "millions", "k", "m", "score", "gross", "pairs", "pair"])
+_RUN = 3  # words after a number that may name what it counts: "27 MHz **radios**"
+
+
+def other_count(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where each text counts the same thing once, with another number
+    and the same words between ("every 5 runs" / "every 3 runs"), neither text counting that
+    thing with the other's number. Else None."""
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
+        return None
+    mine, theirs = _counts(a.tokens), _counts(b.tokens)
+    for head in sorted(mine.keys() & theirs.keys()):
+        (n, between, word), (m, other, their_word) = mine[head], theirs[head]
+        if n != m and between == other:
+            return _show(n, between, word), _show(m, other, their_word)
+    return None
+
+
+def _show(n: float, between: tuple[str, ...], head: str) -> str:
+    return " ".join([f"{n:g}", *between, head])
+
+
+@lru_cache(maxsize=64)  # a text is read once per candidate otherwise
+def _counts(toks: tuple[str, ...]) -> dict[str, tuple[float, tuple[str, ...], str]]:
+    """Stem of the counted word → (its number, the words between, the word), for the words a text
+    counts once after "every": the last of up to three content words right after the number
+    ("every 5 **runs**"). Clock times, codes, measures and scaled counts are left out."""
+    seen: dict[str, list[tuple[float, tuple[str, ...], str]]] = {}
+    for i, t in enumerate(toks):
+        n = number(t)
+        if n is None or n < 0 or ":" in t or toks[i - 1:i] != ("every",):
+            continue  # only a count of what a thing is done after: "every **5 runs**"; other
+            # counts pair numbers and things too freely ("three $500 prizes" / "3 prizes of
+            # $500", "one bale in ten" / "1 in 10 bales")
+        run: list[str] = []
+        for w in toks[i + 1:i + 1 + _RUN]:
+            if not w.isalpha() or not content_word(w) or w in _SCALES:
+                break
+            run.append(w)
+        if run and not (set(toks[i + 1:i + 2 + len(run)]) & _SCALES) \
+                and not any(w in UNIT_DAYS or w in MEASURES or w in UNIT_SYMBOLS for w in run):
+            # a measure is the value rules' ("30 cm apart" / "rows 75 cm apart")
+            seen.setdefault(stem(run[-1]), []).append((n, tuple(run[:-1]), run[-1]))
+    return {h: found[0] for h, found in seen.items() if len(found) == 1}
