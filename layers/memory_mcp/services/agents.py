@@ -80,13 +80,29 @@ def swapped_doers(a: Facets, b: Facets) -> tuple[str, str] | None:
         for j in range(1, len(tb)):
             if tb[j] != ta[i] or not _verb_at(tb, j):
                 continue
-            if ta[i - 1] not in a.names or tb[j - 1] not in b.names:
+            if tb[j - 1] not in b.names:
                 continue  # the doer's name right before the verb ("Ben **Sykes** covers")
+            if ta[i - 1] not in a.names:  # or a noun the name took the place of: "the
+                # **client emails Tom Oakes** progress reports" / "**Tom Oakes emails client**
+                # progress reports" (the 278th set)
+                if content_word(ta[i - 1]) and tb[j + 1:j + 2] == (ta[i - 1],) \
+                        and ta[i + 1:i + 2] and ta[i + 1] in a.names \
+                        and _named(tb, j, b.names, -1) & _named(ta, i, a.names, 1):
+                    return ta[i - 1], " ".join(sorted(_named(tb, j, b.names, -1)))
+                continue
             mine, theirs = _named(ta, i, a.names, -1), _named(tb, j, b.names, -1)
+            left_out = tb[j + 1:j + 2] in ((), *((w,) for w in _NO_OBJECT))
             if mine and theirs and not mine & theirs \
-                    and mine & _named(tb, j, b.names, 1) and theirs & _named(ta, i, a.names, 1):
+                    and mine & (b.names if left_out else _named(tb, j, b.names, 1)) \
+                    and theirs & _named(ta, i, a.names, 1):
+                # the stored text's object may be left out: "Hiroko Tanabe teaches the class
+                # …; **Marcus Bell covers** when she is travelling" (the 277th set)
                 return " ".join(sorted(mine)), " ".join(sorted(theirs))
     return None
+
+
+#: Words after a verb whose object is left out: "Marcus Bell covers **when** she is away".
+_NO_OBJECT = frozenset(["when", "if", "while", "whenever", "unless", "during", "until"])
 
 
 def _verb_at(toks: tuple[str, ...], i: int) -> bool:

@@ -237,7 +237,8 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         or agents.swapped_doers(a, b) \
         or numbered.swapped_amounts(a, b) or numbered.swapped_range(a, b) or (
         None if wording.is_long(ra, rb) else (clauses.moved_name(ra, rb, a, b)
-                                              or crossed_clauses.crossed_clauses(ra, rb)))
+                                              or crossed_clauses.crossed_clauses(ra, rb)
+                                              or crossed_clauses.reversed_steps(ra, rb)))
     if roles is not None:
         out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
                                            f'"{roles[1]}"'))

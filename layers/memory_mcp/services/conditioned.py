@@ -53,18 +53,29 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
     for opener, xs, text_a in clauses_a:
         for other, ys, text_b in clauses_b:
             measured = _measured_apart(text_a, text_b, ra, rb)  # the number: one more
+            only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
             if opener != other or not ({stem(w) for w in xs} & {stem(w) for w in ys}
                                        or _NUMBER.findall(text_a) == _NUMBER.findall(text_b)
-                                       != [] or measured):
+                                       != [] or measured or _far_apart(only_a, only_b)):
                 continue  # about the same thing, or the same amount: "if thunder is heard
                 # **within 10** miles" / "if lightning is seen **within 10** miles"
-            only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
             weight = measured or _unsaid_amount(text_a, rb) or _unsaid_amount(text_b, ra)
             if (only_a and only_b and len(only_a) + len(only_b) + weight >= _UNSEEN_MIN) \
                     or _joined(text_a, words_b) or _joined(text_b, words_a) \
                     or _one_slot(text_a, text_b, only_a, only_b):
                 return text_a, text_b
     return None
+
+
+def _far_apart(only_a: set[str], only_b: set[str]) -> bool:
+    """Whether two clauses name so many things apart that they are two triggers though they
+    share no word: "unless **the frets need full replacement**" / "unless **the neck needs a
+    truss rod adjustment**" (the two-hundred-and-eightieth set)."""
+    return len(only_a) >= _APART_EACH and len(only_b) >= _APART_EACH \
+        and len(only_a) + len(only_b) >= _APART_BOTH
+
+
+_APART_EACH, _APART_BOTH = 2, 5
 
 
 def _waived(x: str, y: str, flip: bool = False) -> tuple[str, str] | None:

@@ -34,7 +34,10 @@ _BREAK = re.compile(r",\s+(?:and|but|while|whereas)\s+"
                     r"|\s+(?:and|but|while|whereas)\s+"
                     r"(?=(?:the|we|they|our|their|each|every)\s(?!like\b))"
                     r"|\s+(?:while|whereas)\s+"
-                    r"|\s+and\s+(?=[a-z]+\s+(?:at|in)\s+(?:the|our|their|its)\s)")
+                    r"|\s+and\s+(?=[a-z]+\s+(?:at|in)\s+(?:the|our|their|its)\s)"
+                    r"|\s+and\s+(?=[a-z]+s\s+(?:the|them|it)\s)")
+#: … and a joining word before a second verb and its object, the subject left out: "delivers
+#: clean towels … on Tuesdays **and collects the** dirty ones on Fridays" (the 280th set).
 #: … and a joining word before a second thing and its place, the verb left out: "we interview
 #: clients at our Mayfair office **and candidates at** their own residences" (the 270th set).
 #: "and" before a name that does something opens a clause too ("… group **and Hannah Okafor
@@ -92,3 +95,24 @@ def _verbs(text: str) -> frozenset[str]:
 
 #: Words that open a verb's object.
 _OBJECTS = frozenset([*DETERMINERS, "it", "them", "him", "us", "each", "every", "all", "any"])
+
+
+#: Three or more steps joined by arrows: "rotating **A -> B -> C**", "C → B → A".
+_ARROWS = re.compile(r"\b(\w+)((?:\s*(?:->|→|=>|>)\s*\w+){2,})")
+
+
+def reversed_steps(ra: str, rb: str) -> tuple[str, str] | None:
+    """(a's steps, b's steps) where both texts give the same steps joined by arrows in
+    another order: "lift attendants rotate **C -> B -> A**" / "… rotating **A -> B -> C**"
+    (the two-hundred-and-seventy-ninth set). Else None."""
+    steps_a, steps_b = _steps(ra), _steps(rb)
+    for x in steps_a:
+        for y in steps_b:
+            if x != y and sorted(x) == sorted(y):
+                return " -> ".join(x), " -> ".join(y)
+    return None
+
+
+def _steps(text: str) -> list[tuple[str, ...]]:
+    return [tuple(w.lower() for w in re.findall(r"\w+", m.group(0)))
+            for m in _ARROWS.finditer(text)]

@@ -83,9 +83,8 @@ _BEFORE_PARTICIPLE = PASSIVE_AUX | frozenset(["and", "or"])
 
 
 #: Words a passive's participle may stand before its "by": "is **checked** at the start of
-#: every shift **by** the dip team leader" (the hundred-and-sixty-fourth set), "are
-#: **disinfected** with Virex II 256 after every session **by** the last instructor" (the
-#: two-hundred-and-seventy-fourth).
+#: every shift **by** the dip team leader" (the 164th set), "are **disinfected** with Virex II
+#: 256 after every session **by** the last instructor" (the 274th).
 _BY_REACH = 9
 
 
@@ -145,15 +144,17 @@ def other_doer(a: Facets, b: Facets) -> tuple[str, str] | None:
                                                        (da, b, pool_a, pool_b, True)):
         if not doers or "by" in active.tokens or (doers[0] == "us" and "we" in active.tokens):
             continue  # "not opened **by us**" / "**we** don't open them" (the 226th set)
-        passive = b if not flip else a
-        done = {verb_stem(t) for t in passive.tokens if participle(t)}
+        done = {verb_stem(t) for t in (a if flip else b).tokens if participle(t)}
         end = subject_end(active)  # "the timekeepers **enter** aerobatics scores" / "… are
-        # **entered** … by the head judge": the verb the passive has ends the subject (273rd)
-        end = next((k for k in range(1, end) if verb_stem(active.tokens[k]) in done), end)
-        subject = " ".join(w for w in active.tokens[:end] if content_word(w))
-        # the subject's head only: "the **shift** chemist" against "… of every **shift** by the
-        # dip team leader" is still another doer
-        if subject and unnamed(subject.rsplit(" ", 1)[-1], pool_doer) \
+        # **entered** … by the head judge": the passive's verb ends the subject (273rd)
+        same = next((k for k in range(1, len(active.tokens)) if verb_stem(active.tokens[k])
+                     in done and active.tokens[k - 1] not in PASSIVE_AUX
+                     and not any(map(content_word, active.tokens[end:k]))), None)
+        subject = " ".join(w for w in active.tokens[:same or end] if content_word(w))
+        # the subject's head ("the **shift** chemist" / "… every **shift** by the dip team
+        # leader"); a name of the same verb's ("Nadia Kowal **diagnoses**" / "… by Alan Pryce")
+        named = same is not None and set(subject.split()) <= active.names
+        if subject and (named or unnamed(subject.rsplit(" ", 1)[-1], pool_doer)) \
                 and all(unnamed(d, pool_active) for d in doers) \
                 and not one_word_each(subject, doers[0]):
             return (doers[0], subject) if flip else (subject, doers[0])

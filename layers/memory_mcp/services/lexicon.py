@@ -201,7 +201,10 @@ UNIT_DAYS = {"millisecond": 1 / 86_400_000, "milliseconds": 1 / 86_400_000, "ms"
              "minute": 1 / 1440, "minutes": 1 / 1440, "hour": 1 / 24, "hours": 1 / 24,
              "day": 1, "days": 1, "week": 7, "weeks": 7, "fortnight": 14, "fortnights": 14,
              "month": 30.44, "months": 30.44,
-             "quarter": 91.31, "quarters": 91.31, "year": 365.25, "years": 365.25}
+             "quarter": 91.31, "quarters": 91.31, "year": 365.25, "years": 365.25,
+             # a school's term, a third of its year ("collected **every term**" / "… every
+             # August for their annual tune-up", the 277th set), and its half-year semester
+             "term": 121.75, "terms": 121.75, "semester": 182.63, "semesters": 182.63}
 #: Currencies, by symbol, code or name: "$25" and "25 euros" are two amounts.
 CURRENCY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|jpy|chf|aud|cad|nzd|inr|sek|nok|dkk|pln"
                       r"|dollars?|euros?|yen|bucks|quid|rupees?|francs?)\b", re.IGNORECASE)

@@ -204,3 +204,28 @@ def _numbers_after(ty: tuple[str, ...], p: int) -> list[float]:
     elif rest:
         out.append(number(rest[0]))
     return [n for n in out if n is not None]
+
+
+def joined_subject(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the request's subject is the stored one with a thing
+    joined by "and" that the stored text never names, before the same verb and two words:
+    "juniors under 16 **and over-65s** play for €6" / "juniors under 16 play for €6" (the
+    two-hundred-and-eightieth set). A wider rule; read from the request's side only, as a
+    rewording may leave a list's member out but does not add one."""
+    ta, tb = a.tokens, b.tokens
+    if max(len(ta), len(tb)) > SLOT_TOKENS:
+        return None
+    for i in range(_JOINED, len(ta) - 2):
+        added = ta[i - 1]
+        if ta[i - 2] != "and" or not content_word(added) or stem(added) in b.stems \
+                or not content_word(ta[i]) or not added.endswith("s"):
+            continue  # things: not "approves each spray **and keeps** the spray log", "use
+            # clip-on tuners **and keep** spare batteries"
+        for j in range(2, len(tb) - 2):
+            if ta[i:i + 3] == tb[j:j + 3] and ta[i - 4:i - 2] == tb[j - 2:j]:
+                kept = " ".join(tb[j - 2:j])
+                return f"{kept} and {added}", kept
+    return None
+
+
+_JOINED = 4  # two words of the stored subject, "and", the thing added

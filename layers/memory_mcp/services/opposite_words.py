@@ -148,6 +148,11 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # one text makes, the other denies
     ("even", "if when though after during", "", "even_if"),
     ("least", "one 1", "", "at_least_one"),  # "**at least one** truck" / "every truck"
+    # "the crank handle is **fitted on** before …" / "… is **taken off** before loading" (278th)
+    ("fit fits fitted fitting", "on", "", "put_on"),
+    ("take takes took taken taking", "off", "", "take_off"),
+    # "a rush order **costs an extra** £200" / "… gets a £200 discount" (the 276th set)
+    ("cost costs charge charges pay pays", "an", "extra", "surcharge"),
     # "the van **leaves for** the café at 05:45" / "… **arrives at** the café at 05:45"
     ("leave leaves leaving", "for", "", "leaves_for"),
     # "the shade cloth **goes up**" / "… **comes down**": raised and lowered

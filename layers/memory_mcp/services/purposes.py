@@ -29,7 +29,7 @@ _NOT_AFTER_SO = frozenset(["far", "much", "many", "long", "few", "little", "ofte
 _PURPOSE_VERBS = frozenset("""keep stop prevent avoid make ensure allow protect reduce let give
 help save meet comply free get spare limit cut minimise minimize maximise maximize kill detect
 confirm verify warn alert cover speed drive maintain preserve extend
-control provide create attract deter encourage support""".split())  # noqa: SIM905
+control provide create attract deter encourage support build""".split())  # noqa: SIM905
 #: Words after "since" that make it a reason, not a time ("**since the** dive shop can't
 #: certify it", "**since they** arrive late"; "since 2019", "since March" are times).
 _SINCE_REASON = frozenset(["the", "they", "it", "we", "our", "their", "its", "he", "she",

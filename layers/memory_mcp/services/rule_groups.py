@@ -44,7 +44,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or widened.regardless(a, b) or widened.only_listed(a, b) \
         or widened.only_one_added(a, b) or widened.unrestricted(a, b) \
         or listing.all_or_listed(a, b) or listing.only_narrowed(a, b) \
-        or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b)
+        or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \
+        or listing.joined_subject(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:
