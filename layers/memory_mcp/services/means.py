@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import DETERMINERS, graded, verb_s
+from memory_mcp.services.grammar import DETERMINERS, SLOT_TOKENS, graded, verb_s
 from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
 
@@ -55,6 +55,8 @@ def other_method(a: Facets, b: Facets) -> tuple[str, str] | None:
     word and the other puts another word before the same verb: "every returned petticoat is
     **dry-cleaned**" / "… goes to Crestline Laundry for a **steam clean**" (the 277th set),
     "air-dried" / "tumble dried". Neither text says the other's first word. Else None."""
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
+        return None  # a short fact's rule: each compound against every word of a long text
     for x, y, flip in ((a, b, False), (b, a, True)):
         for t in x.tokens:
             first, _, done = t.partition("-")
