@@ -7,12 +7,9 @@ fire)."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import agreement
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -29,7 +26,7 @@ def test_a_state_the_request_adds_as_a_condition_is_another_fact(request_text: s
                                                                  stored: str) -> None:
     """"When the roof is wet": a state the fact holds under, which the stored text lacks half
     the words of ("roof" is there, "wet" is not). A stored fact without it still holds."""
-    assert "condition" in _kinds(request_text, stored)
+    assert "condition" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -47,7 +44,7 @@ def test_an_event_or_a_shared_state_is_no_added_condition(request_text: str,
                                                          stored: str) -> None:
     """An event ("when they arrive"), a "… is when …" and a condition the stored text has
     too are left to the other rules."""
-    assert "condition" not in _kinds(request_text, stored)
+    assert "condition" not in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -63,7 +60,7 @@ def test_one_number_counting_a_unit_and_another_thing_is_another_value(request_t
                                                                      stored: str) -> None:
     """"100 flight hours" / "100 flight cycles", "40 tonnes" / "40 sacks": the number counts
     a unit in one text and something else in the other."""
-    assert "unit" in _kinds(request_text, stored)
+    assert "unit" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -78,13 +75,13 @@ def test_a_unit_on_both_sides_or_on_neither_is_left_alone(request_text: str,
                                                          stored: str) -> None:
     """Minutes and "min", two counted things, "pounds" (perhaps money) and one unit on both
     sides read as one value."""
-    assert "unit" not in _kinds(request_text, stored)
+    assert "unit" not in kinds(request_text, stored)
 
 
 def test_two_reasons_that_share_no_word_are_two_facts() -> None:
     """Each reason names what the other text's main clause does ("the fire station", "the
     dive shop"), but the two reasons share nothing: another purpose."""
-    assert "condition" in _kinds(
+    assert "condition" in kinds(
         "oxygen cylinders are refilled at the Fort William fire station rather than the dive "
         "shop because the fire station is open around the clock.",
         "Oxygen cylinders are refilled at the Fort William fire station, not the dive shop, "
@@ -97,11 +94,11 @@ def test_two_reasons_that_share_no_word_are_two_facts() -> None:
     ("the site has been closed since the flood", "The site has been closed since the flood."),
 ])
 def test_a_since_reason_reworded_or_a_since_time_agrees(request_text: str, stored: str) -> None:
-    assert "condition" not in _kinds(request_text, stored)
+    assert "condition" not in kinds(request_text, stored)
 
 
 def test_arriving_somewhere_is_not_leaving_for_it() -> None:
-    assert "opposite" in _kinds(
+    assert "opposite" in kinds(
         "the delivery van arrives at the Market Street café at 05:45, with Sam Okafor "
         "driving.", "The delivery van leaves for the Market Street café at 05:45; Sam Okafor "
         "drives.")
@@ -110,10 +107,10 @@ def test_arriving_somewhere_is_not_leaving_for_it() -> None:
 def test_a_second_doing_after_and_reads_its_name_as_the_doer() -> None:
     """"Marek Kowal supervises the night shift and reports to … Ann Beale": Marek reports, so
     "Ann Beale reports to … Marek Kowal" turns the line round."""
-    assert "direction" in _kinds(
+    assert "direction" in kinds(
         "warehouse manager Ann Beale reports to night-shift supervisor Marek Kowal.",
         "Marek Kowal supervises the night shift and reports to warehouse manager Ann Beale.")
-    assert "direction" not in _kinds(
+    assert "direction" not in kinds(
         "Marek Kowal runs the night shift and reports to Ann Beale, the warehouse manager.",
         "Marek Kowal supervises the night shift and reports to warehouse manager Ann Beale.")
 
@@ -133,7 +130,7 @@ def test_the_other_side_before_the_same_word_is_the_opposite(request_text: str,
                                                             stored: str) -> None:
     """The stored text names both sides, so counting them cannot tell; the side each text
     puts before the same word can ("before the croissant run" / "after the croissant run")."""
-    assert "opposite" in _kinds(request_text, stored)
+    assert "opposite" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -143,20 +140,20 @@ def test_the_other_side_before_the_same_word_is_the_opposite(request_text: str,
      "Mix for a minimum of 5 minutes and a maximum of 8 minutes."),
 ])
 def test_both_sides_in_the_same_places_are_one_fact(request_text: str, stored: str) -> None:
-    assert "opposite" not in _kinds(request_text, stored)
+    assert "opposite" not in kinds(request_text, stored)
 
 
 def test_one_price_per_another_thing_is_another_value() -> None:
     """"£18 per heel" / "£18 a pair"; "€25 a loco" / "€25 per locomotive" is one price."""
-    assert "unit" in _kinds(
+    assert "unit" in kinds(
         "heel replacements cost £18 per heel for women's shoes and £24 per heel for men's.",
         "Heel replacements cost £18 a pair for women's shoes and £24 a pair for men's, ready "
         "in three working days.")
-    assert "unit" not in _kinds(
+    assert "unit" not in kinds(
         "Pieter does the ESU LokSound 5 decoder installs in the back workshop for €25 a loco.",
         "ESU LokSound 5 decoder installs are done by Pieter in the back workshop, €25 per "
         "locomotive.")
-    assert "unit" not in _kinds(
+    assert "unit" not in kinds(
         "the honey extractor rental costs £15 a weekend plus a £50 deposit.",
         "Renting the honey extractor costs £15 per weekend with a £50 deposit.")
 
@@ -170,7 +167,7 @@ def test_one_price_per_another_thing_is_another_value() -> None:
 ])
 def test_every_thing_of_two_listed_kinds_is_wider_than_one_kind(request_text: str,
                                                                 stored: str) -> None:
-    assert "scope" in _kinds(request_text, stored)
+    assert "scope" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -182,7 +179,7 @@ def test_every_thing_of_two_listed_kinds_is_wider_than_one_kind(request_text: st
 ])
 def test_a_list_the_other_text_keeps_or_no_list_is_no_wider_scope(request_text: str,
                                                                   stored: str) -> None:
-    assert "scope" not in _kinds(request_text, stored)
+    assert "scope" not in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -205,7 +202,7 @@ def test_another_kind_between_the_same_words_is_another_thing(request_text: str,
     team's name is the teams rule's since the hundred-and-fifty-second set: "thing"; two
     clauses trading their words are the crossed-clauses rule's since the hundred-and-sixty-
     fifth: "roles")."""
-    assert _kinds(request_text, stored) & {"word", "thing", "roles"}
+    assert kinds(request_text, stored) & {"word", "thing", "roles"}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -220,33 +217,33 @@ def test_another_kind_between_the_same_words_is_another_thing(request_text: str,
 ])
 def test_a_verb_or_a_short_form_between_the_same_words_is_a_rewording(request_text: str,
                                                                       stored: str) -> None:
-    assert "word" not in _kinds(request_text, stored)
+    assert "word" not in kinds(request_text, stored)
 
 
 def test_on_and_off_after_the_same_word_are_opposites() -> None:
-    assert "opposite" in _kinds(
+    assert "opposite" in kinds(
         "Hannah Gill tunes the reed stops on site at 18 °C with the church heating off for at "
         "least 24 hours beforehand.", "Hannah Gill voices the reed stops and tunes them on site "
         "at 18 °C, with the church heating on for at least 24 hours beforehand.")
 
 
 def test_at_least_one_is_not_every() -> None:
-    assert "opposite" in _kinds(
+    assert "opposite" in kinds(
         "at least one truck gets a nozzle pressure check each shift before the first aircraft.",
         "Every truck gets a nozzle pressure check each shift before the first aircraft.")
-    assert "opposite" not in _kinds(
+    assert "opposite" not in kinds(
         "at least one truck is checked every shift", "At least one truck gets checked each shift.")
 
 
 def test_all_of_a_thing_listed_or_not_is_wider_than_the_listed_kind() -> None:
-    assert "scope" in _kinds(
+    assert "scope" in kinds(
         "ridges on all buildings, listed or not, are finished with sedge rather than straw.",
         "On listed buildings, ridges are finished with sedge rather than straw because the "
         "conservation officer requires it.")
 
 
 def test_a_celebrant_is_not_the_funeral_director() -> None:
-    assert "role" in _kinds(
+    assert "role" in kinds(
         "the celebrant must send track choices for the Wesley Music system 48 hours before the "
         "service.", "Chapel music is played through the Wesley Music system, and the funeral "
         "director must send track choices 48 hours before the service.")
@@ -261,60 +258,60 @@ def test_a_celebrant_is_not_the_funeral_director() -> None:
      "deep-cleaned every night after the last showing by the closing supervisor."),
 ])
 def test_a_specialist_by_the_ending_of_the_job(request_text: str, stored: str) -> None:
-    assert "role" in _kinds(request_text, stored)
+    assert "role" in kinds(request_text, stored)
 
 
 def test_until_is_before_unless_a_denial_turns_it() -> None:
     """"Accepted until 6 pm" / "accepted after 6 pm": two facts. "Doesn't go in until the
     walk is signed off" says "only after", and "can't … before they pass" the same: under a
     denial "until" is read as neither side."""
-    assert "opposite" in _kinds("walk-ins are accepted only after 6 pm on weekdays.",
+    assert "opposite" in kinds("walk-ins are accepted only after 6 pm on weekdays.",
                                 "Walk-ins are accepted only until 6 pm on weekdays.")
-    assert "opposite" not in _kinds(
+    assert "opposite" not in kinds(
         "IPA doesn't go into the flame projectors until the pre-show safety walk is signed off.",
         "IPA goes into the flame projectors only after the pre-show safety walk is signed off.")
-    assert "opposite" not in _kinds(
+    assert "opposite" not in kinds(
         "students can't take picks home before they pass the Module 3 exam.",
         "Students may not take picks home until they have passed the Module 3 exam.")
 
 
 def test_one_purpose_verb_acting_on_two_things_is_two_purposes() -> None:
-    assert "condition" in _kinds(
+    assert "condition" in kinds(
         "the Hollow Woods car park gate is locked at 21:00 from April to September to stop "
         "fly-tipping.", "The late-shift ranger locks the Hollow Woods car park gate at 21:00 "
         "from April to September, to stop overnight camping.")
-    assert "condition" not in _kinds(
+    assert "condition" not in kinds(
         "the gate is locked at 21:00 to stop fly-tipping in the car park.",
         "The car park gate is locked at 21:00 to stop fly-tipping.")
 
 
 def test_a_switch_after_its_object_is_read_as_the_switch() -> None:
     """"Switches the hide glue pot on at 17:00" / "… switched off at 17:00"."""
-    assert "opposite" in _kinds(
+    assert "opposite" in kinds(
         "whoever locks up switches the hide glue pot on at 17:00.",
         "The hide glue pot is kept at 60°C and switched off at 17:00 by whoever locks up.")
-    assert "opposite" not in _kinds(
+    assert "opposite" not in kinds(
         "whoever locks up switches the glue pot off at 17:00.",
         "The glue pot is switched off at 17:00 by whoever locks up.")
 
 
 def test_two_units_the_value_rules_did_not_read_are_two_values() -> None:
-    assert "unit" in _kinds(
+    assert "unit" in kinds(
         "the fume extractor filters on the Bodor fibre laser are changed every 300 operating "
         "days.", "Fume extractor filters on the Bodor fibre laser are changed every 300 "
         "operating hours.")
-    assert "unit" not in _kinds("filters are changed every 300 operating hrs",
+    assert "unit" not in kinds("filters are changed every 300 operating hrs",
                                 "Filters are changed every 300 operating hours.")
 
 
 def test_another_thing_as_the_subject_after_the_same_word_is_another_fact() -> None:
     """"Torn towels are bagged" / "torn sheets are bagged …, because …": the stored text's
     reason hid the one swapped word from the swapped-word rule."""
-    assert "word" in _kinds(
+    assert "word" in kinds(
         "torn towels are bagged for rags instead of being repaired.",
         "Torn sheets are bagged for rags instead of being repaired, because repairs cost more "
         "than replacement.")
-    assert "word" not in _kinds("we buy Crane Lettra stock from Paperhouse in batches",
+    assert "word" not in kinds("we buy Crane Lettra stock from Paperhouse in batches",
                                 "We order Crane Lettra stock from Paperhouse in batches.")
 
 

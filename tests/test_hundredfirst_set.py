@@ -6,9 +6,9 @@ rewording that must keep agreeing, or a pair a rule must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import (
-    agreement,
     aligned,
     crossed_pairs,
     doers,
@@ -21,10 +21,6 @@ from memory_mcp.services import (
 from memory_mcp.services.facets import facets
 
 
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
-
-
 @pytest.mark.parametrize(("request_text", "stored"), [
     ("every pawn ticket is reported to the police LeadsOnline training portal by close of "
      "business.", "Every pawn ticket is reported to the police LeadsOnline portal by close of "
@@ -33,7 +29,7 @@ def _kinds(request_text: str, stored: str) -> set[str]:
      "Station platform doors on the Green Line are reset from console 2, not console 1."),
 ])
 def test_a_training_portal_or_room_is_an_environment(request_text: str, stored: str) -> None:
-    assert "environment" in _kinds(request_text, stored)
+    assert "environment" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -53,14 +49,14 @@ def test_both_kinds_of_a_thing_widen_a_rule_for_one(request_text: str, stored: s
     """"adult **and** paediatric **alike**" / "all **paediatric** … scans": the stored rule is
     for one kind; the request's, for both, is another rule."""
     assert widened.both_kinds(facets(request_text), facets(stored)) is not None
-    assert "scope" in _kinds(request_text, stored)
+    assert "scope" in kinds(request_text, stored)
 
 
 def test_both_kinds_joined_in_the_stored_text_agree() -> None:
     assert widened.both_kinds(facets("Jordan Mills fits every job, commercial and domestic "
                                      "alike."),
                               facets("Jordan Mills fits commercial and domestic jobs.")) is None
-    assert not _kinds("Jordan Mills fits every job, commercial and domestic alike.",
+    assert not kinds("Jordan Mills fits every job, commercial and domestic alike.",
                       "Jordan Mills fits commercial and domestic jobs.")
 
 
@@ -75,7 +71,7 @@ def test_both_kinds_joined_in_the_stored_text_agree() -> None:
 ])
 def test_anywhere_widens_a_rule_held_in_one_place(request_text: str, stored: str) -> None:
     assert widened.anywhere(facets(request_text), facets(stored)) is not None
-    assert "scope" in _kinds(request_text, stored)
+    assert "scope" in kinds(request_text, stored)
 
 
 def test_anywhere_in_the_place_the_stored_text_names_agrees() -> None:
@@ -102,7 +98,7 @@ def test_a_passive_names_the_receiver_or_the_doer(request_text: str, stored: str
     """"must be **reported to ATC**" / "**ATC** must report …", "**supplied by** Kautschuk" /
     "we **supply** … **to** Kautschuk": one end of the doing each way round."""
     assert doers.source_subject(facets(request_text), facets(stored)) is not None
-    assert "direction" in _kinds(request_text, stored)
+    assert "direction" in kinds(request_text, stored)
 
 
 def test_the_same_passive_doer_reworded_agrees() -> None:
@@ -119,7 +115,7 @@ def test_another_number_in_the_same_words_is_another_value() -> None:
               "at most 6 children per instructor.")
     assert framed.other_number(facets(request_text), facets(stored)) == (
         "at most 8 children per", "at most 6 children per")
-    assert "number" in _kinds(request_text, stored)
+    assert "number" in kinds(request_text, stored)
 
 
 def test_the_same_numbers_in_other_words_agree() -> None:
@@ -133,7 +129,7 @@ def test_daylight_is_not_night() -> None:
                     "logs sightings in the BirdTrack app.")
     stored = ("In daylight the bird control patrol drives runway 09/27 every 30 minutes and logs "
               "sightings in the BirdTrack app.")
-    assert "opposite" in _kinds(request_text, stored)
+    assert "opposite" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -144,7 +140,7 @@ def test_daylight_is_not_night() -> None:
 ])
 def test_getting_a_text_is_not_sending_one(request_text: str, stored: str) -> None:
     assert received.got_or_sent(facets(request_text), facets(stored)) is not None
-    assert "direction" in _kinds(request_text, stored)
+    assert "direction" in kinds(request_text, stored)
 
 
 def test_getting_a_text_reworded_agrees() -> None:
@@ -197,7 +193,7 @@ def test_a_name_made_of_the_other_texts_words_is_another_team() -> None:
 ])
 def test_opposite_words_swapped_between_the_same_things(request_text: str, stored: str) -> None:
     assert crossed_pairs.crossed_pair(facets(request_text), facets(stored)) is not None
-    assert "direction" in _kinds(request_text, stored)
+    assert "direction" in kinds(request_text, stored)
 
 
 def test_the_same_pairs_in_clauses_said_the_other_way_round_agree() -> None:

@@ -6,13 +6,10 @@ must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
-from memory_mcp.services import agreement, clauses, teams
+from memory_mcp.services import clauses, teams
 from memory_mcp.services.facets import facets
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -32,7 +29,7 @@ def _kinds(request_text: str, stored: str) -> set[str]:
 ])
 def test_another_team(request_text: str, stored: str) -> None:
     assert teams.other_team(facets(request_text), facets(stored)) is not None
-    assert "thing" in _kinds(request_text, stored)
+    assert "thing" in kinds(request_text, stored)
 
 
 def test_the_same_team_agrees() -> None:
@@ -62,15 +59,15 @@ def test_the_same_team_agrees() -> None:
 def test_words_of_two_clauses_joined(request_text: str, stored: str, borrowed: str) -> None:
     lent = clauses.borrowing_clause(stored, facets(request_text))
     assert lent is not None and borrowed in lent[1]
-    assert {"roles", "role"} & _kinds(request_text, stored)  # "role" where the other doer
+    assert {"roles", "role"} & kinds(request_text, stored)  # "role" where the other doer
     # of the same verb is read first (the 279th set's rule)
 
 
 def test_one_clause_restated_agrees() -> None:
     stored = ("FOH engineer Sam Ortiz mixes on the DiGiCo SD12; monitor engineer Kate Lin uses "
               "the Avid S6L.")
-    assert not _kinds("Sam Ortiz, the FOH engineer, mixes on the DiGiCo SD12.", stored)
-    assert not _kinds("monitor engineer Kate Lin uses the Avid S6L.", stored)
+    assert not kinds("Sam Ortiz, the FOH engineer, mixes on the DiGiCo SD12.", stored)
+    assert not kinds("monitor engineer Kate Lin uses the Avid S6L.", stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -85,7 +82,7 @@ def test_one_clause_restated_agrees() -> None:
      "forecast."),
 ])
 def test_opposite_acts(request_text: str, stored: str) -> None:
-    assert "opposite" in _kinds(request_text, stored)
+    assert "opposite" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -97,7 +94,7 @@ def test_opposite_acts(request_text: str, stored: str) -> None:
      "(firmware 3.1). Turn the evening cycle off when night temperatures fall below 5°C."),
 ])
 def test_raised_lowered_and_switched(request_text: str, stored: str) -> None:
-    assert "opposite" in _kinds(request_text, stored)
+    assert "opposite" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -115,7 +112,7 @@ def test_raised_lowered_and_switched(request_text: str, stored: str) -> None:
      "Stop lines at junctions are 300 mm wide; give-way lines are 200 mm."),
 ])
 def test_rewordings_agree(request_text: str, stored: str) -> None:
-    assert not _kinds(request_text, stored)
+    assert not kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -140,10 +137,10 @@ def test_rewordings_agree(request_text: str, stored: str) -> None:
      "kilograms.", "unit"),
 ])
 def test_near_misses_of_the_third_batch(request_text: str, stored: str, kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 def test_named_units_alike_agree() -> None:
-    assert not _kinds("donations are logged in the Fridge Intake 2026 sheet with weight in kg.",
+    assert not kinds("donations are logged in the Fridge Intake 2026 sheet with weight in kg.",
                       "Volunteers log every donation in the 'Fridge Intake 2026' Google Sheet, "
                       "with weight in kilograms.")

@@ -8,13 +8,10 @@ before it; each guard is a pair a reading must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
-from memory_mcp.services import agreement, crossed_pairs, schedules, steps
+from memory_mcp.services import crossed_pairs, schedules, steps
 from memory_mcp.services.facets import facets
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -50,7 +47,7 @@ def _kinds(request_text: str, stored: str) -> set[str]:
      "Cricket powder lot codes use the format CP-YYMM-NN, e.g. CP-2611-03."),
 ])
 def test_rewordings_agree(request_text: str, stored: str) -> None:
-    assert not _kinds(request_text, stored)
+    assert not kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -96,7 +93,7 @@ def test_rewordings_agree(request_text: str, stored: str) -> None:
      "identifier"),
 ])
 def test_near_misses_conflict(request_text: str, stored: str, kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 def test_every_nth_weekday() -> None:
@@ -110,14 +107,14 @@ def test_every_nth_weekday() -> None:
 
 def test_readings_leave_other_texts_alone() -> None:
     # a range of ages and a duration are no part codes; the same code is the same
-    assert "identifier" not in _kinds("kids 6-11 do a 4-hour class.",
+    assert "identifier" not in kinds("kids 6-11 do a 4-hour class.",
                                       "kids 6-12 do a 4-day class.")
-    assert "identifier" not in _kinds("order part 2580-B, 2 mm wide.",
+    assert "identifier" not in kinds("order part 2580-B, 2 mm wide.",
                                       "Part 2580-B is ordered, 2 mm wide.")
     # a date is not two clock times
     assert facets("the audit on 2026-12-05").tokens[-1] == "2026-12-05"
     # "operations" is not "running": another team
-    assert _kinds("Thunder Gulch opens at 10:00 once the Operations team has done 3 sandbag "
+    assert kinds("Thunder Gulch opens at 10:00 once the Operations team has done 3 sandbag "
                   "test runs.",
                   "Thunder Gulch opens at 10:00, only after the Rides Maintenance team has "
                   "completed 3 sandbag test runs.")

@@ -5,12 +5,9 @@ stored fact before its rule; each guard is a rewording or a pair the rule must l
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import agreement
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -102,7 +99,7 @@ def _kinds(request_text: str, stored: str) -> set[str]:
 ])
 def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: str,
                                                     kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [

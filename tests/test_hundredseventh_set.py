@@ -6,9 +6,9 @@ or a pair a rule must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import (
-    agreement,
     clauses,
     conditioned,
     crossed_pairs,
@@ -19,10 +19,6 @@ from memory_mcp.services import (
     widened,
 )
 from memory_mcp.services.facets import facets
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 def test_both_the_one_and_the_other_widen_a_rule_for_one() -> None:
@@ -42,11 +38,11 @@ def test_both_the_one_and_the_other_widen_a_rule_for_one() -> None:
      "The blue trail Fernline reopens on 1 April after winter drainage work."),
 ])
 def test_peak_hours_and_reopening_have_opposites(request_text: str, stored: str) -> None:
-    assert "opposite" in _kinds(request_text, stored)
+    assert "opposite" in kinds(request_text, stored)
 
 
 def test_off_peak_and_outside_peak_hours_agree() -> None:
-    assert "opposite" not in _kinds("cache purges must be scheduled off-peak.",
+    assert "opposite" not in kinds("cache purges must be scheduled off-peak.",
                                     "Cache purges must be scheduled outside peak hours.")
 
 
@@ -56,8 +52,8 @@ def test_a_clause_after_comma_and_is_read_alone() -> None:
     stored = "Tank T5 feeds the drum-filling line, and any overflow goes back to T3."
     assert clauses.restated_clause(stored, facets("the drum-filling line feeds tank T5.")) \
         == "Tank T5 feeds the drum-filling line"
-    assert _kinds("the drum-filling line feeds tank T5.", stored) & {"roles", "direction"}
-    assert not _kinds("tank T5 feeds the drum-filling line.", stored)
+    assert kinds("the drum-filling line feeds tank T5.", stored) & {"roles", "direction"}
+    assert not kinds("tank T5 feeds the drum-filling line.", stored)
 
 
 def test_another_edition_of_a_code_is_another_value() -> None:
@@ -65,7 +61,7 @@ def test_another_edition_of_a_code_is_another_value() -> None:
     stored = ("Riding hats must meet PAS 015:2011 or VG1, and yard staff check every hire hat for "
               "damage after each ride.")
     assert framed.other_code(facets(request_text), facets(stored)) == ("015:1998", "015:2011")
-    assert "identifier" in _kinds(request_text, stored)
+    assert "identifier" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -81,7 +77,7 @@ def test_a_particle_after_a_purposes_verb_still_opens_a_purpose() -> None:
                     "soluble salts wash out.")
     stored = ("Clay from the east pit is weathered outdoors for six months before pressing, to "
               "break down the lumps.")
-    assert "condition" in _kinds(request_text, stored)
+    assert "condition" in kinds(request_text, stored)
 
 
 def test_a_name_and_what_it_is_before_its_verb() -> None:
@@ -122,7 +118,7 @@ def test_only_some_people_against_everyone() -> None:
     stored = "Respirators with A2 filters are mandatory for everyone in the spray booth."
     assert widened.only_or_everyone(facets(request_text), facets(stored)) == ("only sprayer",
                                                                               "everyone")
-    assert "scope" in _kinds(request_text, stored)
+    assert "scope" in kinds(request_text, stored)
 
 
 
@@ -151,7 +147,7 @@ def test_a_spoken_distance_scales_as_the_digits_do() -> None:
      "The cold store holds 2,500 ice blocks at -7 °C."),
 ])
 def test_rewordings_with_spoken_numbers_agree(request_text: str, stored: str) -> None:
-    assert not _kinds(request_text, stored)
+    assert not kinds(request_text, stored)
 
 
 def test_half_an_hour_and_half_the_staff_stay_as_they_were() -> None:
@@ -167,12 +163,12 @@ def test_half_an_hour_and_half_the_staff_stay_as_they_were() -> None:
      "Dry needling may only be performed by physios who hold the level 2 certificate."),
 ])
 def test_a_job_after_a_shared_word_is_another_person(request_text: str, stored: str) -> None:
-    assert "role" in _kinds(request_text, stored)
+    assert "role" in kinds(request_text, stored)
 
 
 def test_a_job_noun_naming_no_person_is_no_role() -> None:
     """"emergency services **liaison** and must": liaison is a kind of use, not someone."""
-    assert "role" not in _kinds(
+    assert "role" not in kinds(
         "radio channel fourteen is kept for liaising with emergency services and isn't for "
         "routine driver calls.",
         "Radio channel 14 is reserved for emergency services liaison and must not be used for "
@@ -182,10 +178,10 @@ def test_a_job_noun_naming_no_person_is_no_role() -> None:
 def test_things_after_the_same_model_number() -> None:
     """"the Tern 21 **deck**" / "the Tern 21 **hull**": after the same model and number, two
     parts; after the same verb ("tracks the balloon" / "follows the balloon"), a synonym."""
-    assert "word" in _kinds("the moulds for the Tern 21 deck are waxed after every fifth pull.",
+    assert "word" in kinds("the moulds for the Tern 21 deck are waxed after every fifth pull.",
                             "Moulds for the Tern 21 hull are waxed after every fifth pull so the "
                             "parts release cleanly.")
-    assert not _kinds("the chase crew tracks the balloon along the A64 and radios the office.",
+    assert not kinds("the chase crew tracks the balloon along the A64 and radios the office.",
                       "The chase crew follows the balloon along the A64 and radios the office.")
 
 
@@ -194,7 +190,7 @@ def test_things_after_the_same_model_number() -> None:
      "Night shift on the stitching floor starts at 22:00, and the supervisor is Ines Barros."),
 ])
 def test_a_trainer_is_another_job_than_a_supervisor(request_text: str, stored: str) -> None:
-    assert "role" in _kinds(request_text, stored)
+    assert "role" in kinds(request_text, stored)
 
 
 def test_the_same_things_on_the_two_sides_of_one_verb_swapped() -> None:
@@ -213,9 +209,9 @@ def test_upper_floor_and_downstairs_swapped_between_two_things() -> None:
 
 
 def test_served_from_a_time_is_not_served_until_it() -> None:
-    assert "opposite" in _kinds("breakfast trays are served until 06:30.",
+    assert "opposite" in kinds("breakfast trays are served until 06:30.",
                                 "Breakfast trays are served from 06:30.")
-    assert not _kinds("breakfast is served from 06:30 until 09:00.", "Breakfast: 06:30\u201309:00.")
+    assert not kinds("breakfast is served from 06:30 until 09:00.", "Breakfast: 06:30\u201309:00.")
 
 
 def test_the_first_of_some_things_is_not_all_of_them() -> None:
@@ -223,7 +219,7 @@ def test_the_first_of_some_things_is_not_all_of_them() -> None:
                     "leaves the hatchery.")
     stored = "Dr Kate Rowe approves all release batches before they leave the hatchery."
     assert widened.one_of_all(facets(request_text), facets(stored)) is not None
-    assert "scope" in _kinds(request_text, stored)
+    assert "scope" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -234,7 +230,7 @@ def test_the_first_of_some_things_is_not_all_of_them() -> None:
      "org."),
 ])
 def test_a_period_is_not_an_event(request_text: str, stored: str) -> None:
-    assert "schedule" in _kinds(request_text, stored)
+    assert "schedule" in kinds(request_text, stored)
 
 
 def test_as_an_insurer_requires_is_a_reason() -> None:
@@ -242,7 +238,7 @@ def test_as_an_insurer_requires_is_a_reason() -> None:
                     "because it failed last year's MOT.")
     stored = ("The wheelchair lift on coach 07 is inspected monthly by Ferguson Engineering, as "
               "our insurer requires.")
-    assert "condition" in _kinds(request_text, stored)
+    assert "condition" in kinds(request_text, stored)
 
 
 def test_two_steps_in_the_other_order() -> None:

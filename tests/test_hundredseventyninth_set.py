@@ -6,13 +6,10 @@ before this change; each guard is a rewording that must keep agreeing."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import agreement, conditions
 from memory_mcp.services.facets import facets
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -99,7 +96,7 @@ def _kinds(request_text: str, stored: str) -> set[str]:
      "end to tip, following the NVS Judges' Guide 9th edition.", "unit"),
 ])
 def test_near_miss_is_refused(request_text: str, stored: str, kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [

@@ -6,6 +6,7 @@ is a rewording that must keep agreeing, or a pair a rule must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import (
     agreement,
@@ -18,10 +19,6 @@ from memory_mcp.services import (
     wording,
 )
 from memory_mcp.services.facets import facets
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -79,7 +76,7 @@ def _kinds(request_text: str, stored: str) -> set[str]:
      "are kept in compound C until then.", "direction"),
 ])
 def test_near_misses(request_text: str, stored: str, kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -152,7 +149,7 @@ def test_each_rule_reads_its_own_shape() -> None:
      "high, up to a maximum height of 1 m."),
 ])
 def test_readings_agree(request_text: str, stored: str) -> None:
-    assert "negation" not in _kinds(request_text, stored)
+    assert "negation" not in kinds(request_text, stored)
 
 
 def test_apart_from_reads_as_except() -> None:
@@ -191,11 +188,11 @@ def test_a_need_that_is_the_fact_stays() -> None:
      "Studio 1 by sound engineer Tariq Noor."),
 ])
 def test_another_doer(request_text: str, stored: str) -> None:
-    assert _kinds(request_text, stored) & {"role", "roles"}
+    assert kinds(request_text, stored) & {"role", "roles"}
 
 
 def test_the_same_doer_agrees() -> None:
-    assert not _kinds("the dip team leader checks the flux tank density at the start of every "
+    assert not kinds("the dip team leader checks the flux tank density at the start of every "
                       "shift.",
                       "Flux tank density is checked at the start of every shift by the dip team "
                       "leader.") & {"role", "roles"}
@@ -230,7 +227,7 @@ def test_the_same_doer_agrees() -> None:
      "slowly.", "condition"),
 ])
 def test_near_misses_of_the_second_batch(request_text: str, stored: str, kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -255,7 +252,7 @@ def test_second_batch_rewordings_agree(request_text: str, stored: str) -> None:
      "up separately next to the stands."),
 ])
 def test_a_subject_borrowed_from_the_other_clause(request_text: str, stored: str) -> None:
-    assert "roles" in _kinds(request_text, stored)
+    assert "roles" in kinds(request_text, stored)
 
 
 def test_the_clause_own_subject_agrees() -> None:
@@ -266,7 +263,7 @@ def test_the_clause_own_subject_agrees() -> None:
 
 
 def test_out_for_repair_is_out_of_service() -> None:
-    assert "opposite" in _kinds("standpipe SP-04 is back in service.",
+    assert "opposite" in kinds("standpipe SP-04 is back in service.",
                                 "Standpipe SP-04 is out for repair; use SP-06 until it's back.")
 
 
@@ -285,9 +282,9 @@ def test_out_for_repair_is_out_of_service() -> None:
      "direction"),
 ])
 def test_near_misses_of_the_third_batch(request_text: str, stored: str, kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 def test_an_hour_still_matches_a_clock_time() -> None:
-    assert "number" not in _kinds("the shop closes at 6 on Saturdays.",
+    assert "number" not in kinds("the shop closes at 6 on Saturdays.",
                                   "The shop closes at 18:00 on Saturdays.")

@@ -6,14 +6,11 @@ must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
-from memory_mcp.services import agreement, crossed_pairs, schedules
+from memory_mcp.services import crossed_pairs, schedules
 from memory_mcp.services.facets import facets
 from memory_mcp.services.short_forms import degrees
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -25,13 +22,13 @@ def _kinds(request_text: str, stored: str) -> set[str]:
      "Paper copies of passports must be shredded once scanned."),
 ])
 def test_opposite_acts(request_text: str, stored: str) -> None:
-    assert "opposite" in _kinds(request_text, stored)
+    assert "opposite" in kinds(request_text, stored)
 
 
 def test_the_same_acts_reworded_agree() -> None:
-    assert not _kinds("irrigation gets cut back to 50% while the shells harden in June.",
+    assert not kinds("irrigation gets cut back to 50% while the shells harden in June.",
                       "Irrigation is cut back to 50% during shell hardening in June.")
-    assert not _kinds("paper copies of passports are destroyed once scanned.",
+    assert not kinds("paper copies of passports are destroyed once scanned.",
                       "Paper copies of passports must be shredded once scanned.")
 
 
@@ -52,11 +49,11 @@ def test_what_is_never_done_where_swapped() -> None:
         facets("screens get reclaimed in the P12 washout booth, never in the P10 sinks."),
         facets(stored)) is None
     # "never" before a verb negates it: no choice between two places
-    assert not _kinds("The on-call engineer never posts status page updates; the shift lead "
+    assert not kinds("The on-call engineer never posts status page updates; the shift lead "
                       "does.",
                       "Status page updates are posted by the shift lead, never by the on-call "
                       "engineer.")
-    assert not _kinds("hot tools over 120 °C are never to be used on synthetic wigs.",
+    assert not kinds("hot tools over 120 °C are never to be used on synthetic wigs.",
                       "Synthetic wigs must never be styled with hot tools above 120 °C.")
 
 
@@ -71,18 +68,18 @@ def test_a_doer_and_whom_it_reports_to_swapped() -> None:
 
 def test_exactly_is_not_up_to() -> None:
     stored = "Their interviewers make up to 5 call attempts per number."
-    assert "bound" in _kinds("interviewers make exactly 5 call attempts per number.", stored)
-    assert not _kinds("interviewers make at most 5 call attempts per number.", stored)
+    assert "bound" in kinds("interviewers make exactly 5 call attempts per number.", stored)
+    assert not kinds("interviewers make at most 5 call attempts per number.", stored)
 
 
 def test_a_lettered_workshop_is_another_place() -> None:
-    assert "identifier" in _kinds(
+    assert "identifier" in kinds(
         "the Biesse CNC in Workshop A is serviced every 500 spindle hours.",
         "The Biesse CNC in Workshop B is serviced every 500 spindle hours.")
 
 
 def test_another_purpose_with_cover() -> None:
-    assert "condition" in _kinds(
+    assert "condition" in kinds(
         "Jenny Walsh over-recruits by 2 per group so the client can choose the best-fitting "
         "respondents.",
         "Recruiter Jenny Walsh over-recruits by 2 respondents per group to cover no-shows.")
@@ -96,7 +93,7 @@ def test_a_long_run_of_digits_is_read_in_one_pass() -> None:
     assert degrees(digits + " percent") == digits + "%"
     assert degrees("x" + digits + "x") == "x" + digits + "x"
     assert degrees("a 12.5 per cent rise, 30 percent off") == "a 12.5% rise, 30% off"
-    assert "bound" not in _kinds(digits, "The payments team deploys on Fridays at 16:00.")
+    assert "bound" not in kinds(digits, "The payments team deploys on Fridays at 16:00.")
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -106,21 +103,21 @@ def test_a_long_run_of_digits_is_read_in_one_pass() -> None:
      "at body temperature."),
 ])
 def test_more_opposite_acts_and_states(request_text: str, stored: str) -> None:
-    assert "opposite" in _kinds(request_text, stored)
+    assert "opposite" in kinds(request_text, stored)
 
 
 def test_who_gets_a_signature_from_whom_swapped() -> None:
     stored = ("Driver Gary Mills must get a signature from the client's site contact before "
               "loading any console.")
-    assert "direction" in _kinds("the client's site contact must get a signature from driver "
+    assert "direction" in kinds("the client's site contact must get a signature from driver "
                                  "Gary Mills before any console is loaded.", stored)
-    assert not _kinds("driver Gary Mills has to get a signature from the client's site contact "
+    assert not kinds("driver Gary Mills has to get a signature from the client's site contact "
                       "before loading any console.", stored)
 
 
 def test_a_range_of_percentages_is_read_as_numbers() -> None:
     stored = "Bales are only accepted if the Aquaboy meter reads 16-18% moisture."
-    assert "number" in _kinds("bales are only accepted at 14-16% moisture on the Aquaboy.",
+    assert "number" in kinds("bales are only accepted at 14-16% moisture on the Aquaboy.",
                               stored)
-    assert "number" not in _kinds("bales are only accepted if the Aquaboy meter reads 16 to 18 "
+    assert "number" not in kinds("bales are only accepted if the Aquaboy meter reads 16 to 18 "
                                   "percent moisture.", stored)

@@ -6,14 +6,11 @@ leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
-from memory_mcp.services import agreement, counted, crossed_pairs, framed, purposes
+from memory_mcp.services import counted, crossed_pairs, framed, purposes
 from memory_mcp.services.facets import facets
 from memory_mcp.services.wrappers import strip_preamble
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored", "rates"), [
@@ -27,11 +24,11 @@ def _kinds(request_text: str, stored: str) -> set[str]:
 def test_a_rate_per_another_measure_is_another_unit(request_text: str, stored: str,
                                                      rates: tuple[str, str]) -> None:
     assert counted.other_rate(facets(request_text), facets(stored)) == rates
-    assert "unit" in _kinds(request_text, stored)
+    assert "unit" in kinds(request_text, stored)
 
 
 def test_a_rate_said_with_a_or_per_agrees() -> None:
-    assert not _kinds("willow is soaked for 1 day per foot of rod.",
+    assert not kinds("willow is soaked for 1 day per foot of rod.",
                       "Willow is soaked 1 day a foot of rod.")
 
 
@@ -58,16 +55,16 @@ def test_a_rate_said_with_a_or_per_agrees() -> None:
      "Tuesday."),
 ])
 def test_opposite_acts_and_states(request_text: str, stored: str) -> None:
-    assert "opposite" in _kinds(request_text, stored)
+    assert "opposite" in kinds(request_text, stored)
 
 
 def test_a_trip_from_one_place_for_another_reversed() -> None:
     stored = ("Unpaid work groups meet at the Harbour Road depot at 08:00 on Saturdays; the "
               "minibus leaves the office for the depot at 07:30.")
-    assert "direction" in _kinds("the minibus leaves the Harbour Road depot for the office at "
+    assert "direction" in kinds("the minibus leaves the Harbour Road depot for the office at "
                                  "07:30 on Saturdays.", stored)
     # a member who leaves is no trip from the next noun
-    assert not _kinds("When a staff member leaves, their server room badge access is removed "
+    assert not kinds("When a staff member leaves, their server room badge access is removed "
                       "within 24h",
                       "Badge access to the server room is revoked within 24 hours of a staff "
                       "member leaving.")
@@ -107,7 +104,7 @@ def test_shares_to_two_parties_swapped() -> None:
     stored = "Proc fees are split 60% to the adviser and 40% to the firm."
     assert framed.swapped_shares(
         facets("proc fees are split 60% to the firm and 40% to the adviser."), facets(stored))
-    assert not _kinds("proc fees: 60% to the adviser, 40% to the firm.", stored)
+    assert not kinds("proc fees: 60% to the adviser, 40% to the firm.", stored)
 
 
 def test_another_roman_edition_and_a_senior_role() -> None:
@@ -115,7 +112,7 @@ def test_another_roman_edition_and_a_senior_role() -> None:
         facets("colour matching uses the PPG PaintManager X database."),
         facets("Colour matching uses the PPG PaintManager XI database.")) == (
             "paintmanager x", "paintmanager xi")
-    assert "role" in _kinds(
+    assert "role" in kinds(
         "switching at Fenwick 132 kV may be carried out by an Authorised Person.",
         "Switching at Fenwick 132 kV substation may only be carried out by a Senior Authorised "
         "Person.")
@@ -136,7 +133,7 @@ def test_another_reason(request_text: str, stored: str) -> None:
 
 
 def test_a_reason_reworded_before_the_same_time_agrees() -> None:
-    assert not _kinds("every Thursday we reorder batteries from VoltParts so they land before "
+    assert not kinds("every Thursday we reorder batteries from VoltParts so they land before "
                       "the weekend rush.",
                       "Batteries are reordered from VoltParts every Thursday so stock arrives "
                       "before the weekend rush.")
@@ -176,17 +173,17 @@ def test_what_a_request_calls_the_note_is_no_part_of_it(request_text: str, bare:
      "Only a Senior Authorised Person may switch at Fenwick 132 kV."),
 ])
 def test_short_forms_read_as_their_words(request_text: str, stored: str) -> None:
-    assert not _kinds(request_text, stored)
+    assert not kinds(request_text, stored)
 
 
 def test_volts_written_short_are_still_numbers() -> None:
-    assert "number" in _kinds("the 12 volt standby battery is swapped at each service.",
+    assert "number" in kinds("the 12 volt standby battery is swapped at each service.",
                               "Engineers swap the 24V standby battery at each service.")
 
 
 def test_a_bound_beside_the_same_range_agrees() -> None:
-    assert "bound" not in _kinds(
+    assert "bound" not in kinds(
         "grading line two does the 35 to 55 millimetre seed, with oversize going to the ware bin.",
         "Grading line 2 runs 35-55 mm seed; anything over 55 mm goes to the ware bin.")
-    assert "bound" in _kinds("meat bison go to processing at a minimum of 30 months old.",
+    assert "bound" in kinds("meat bison go to processing at a minimum of 30 months old.",
                              "Meat bison go to processing at 24 to 30 months old.")

@@ -6,9 +6,9 @@ rewording that must keep agreeing, or a pair a rule must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import (
-    agreement,
     aligned,
     direction,
     leading,
@@ -20,10 +20,6 @@ from memory_mcp.services import (
     turned,
 )
 from memory_mcp.services.facets import facets
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 def test_a_quantifier_before_a_plural_and_its_verb_meets_the_singular() -> None:
@@ -51,7 +47,7 @@ def test_another_tool_after_a_or_an_is_another_fact(request_text: str, stored: s
     """"with **an** ultrasonic thickness gauge" / "with **the** magnetic rope tester": a thing
     named after "a" or "an" is a thing as after "the"."""
     assert aligned.between(facets(request_text), facets(stored)) is not None
-    assert "word" in _kinds(request_text, stored)
+    assert "word" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -70,7 +66,7 @@ def test_the_same_doer_doing_the_converse_to_the_same_thing_is_turned_round() ->
     stored = "During harvest the Sansa Puglia truck collects pomace twice a week."
     assert direction.converse_verb(facets(request_text), facets(stored)) == ("delivers",
                                                                              "collects")
-    assert "direction" in _kinds(request_text, stored)
+    assert "direction" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -97,7 +93,7 @@ def test_other_things_before_the_same_verb_are_another_fact(request_text: str,
     after a shared word ("unsold"): another object of the same rule. Where "go" reads as
     the verb (a plural before it, the hundred-and-forty-third set), the things rule says so."""
     assert leading.leading(facets(request_text), facets(stored)) is not None
-    assert _kinds(request_text, stored) & {"word", "thing"}
+    assert kinds(request_text, stored) & {"word", "thing"}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -123,11 +119,11 @@ def test_a_reason_naming_what_both_texts_name_is_still_another_reason() -> None:
     the room is the subject both main clauses name, not a reason the two share."""
     request_text = "moxibustion is only done in Room 3 because it's the quietest room."
     stored = "Moxibustion is only done in Room 3 because that room has the extractor fan."
-    assert "condition" in _kinds(request_text, stored)
-    assert "condition" not in _kinds(
+    assert "condition" in kinds(request_text, stored)
+    assert "condition" not in kinds(
         "moxibustion is only done in Room 3 because the room has an extractor fan.", stored)
     # a word both main clauses say, with no number after it, is a reason the two share
-    assert "condition" not in _kinds(
+    assert "condition" not in kinds(
         "fasting glucose bloods only get booked before ten in the morning so people aren't "
         "fasting into the afternoon.", "Fasting glucose draws are only booked before 10:00, so "
         "patients aren't left fasting into the afternoon.")
@@ -138,23 +134,23 @@ def test_at_or_below_is_a_bound_against_at_least() -> None:
                     "at least level 6.")
     stored = ("The ITO ES-160 unit lives in Room 2; for a patient's first session keep the "
               "intensity at or below level 6.")
-    assert "bound" in _kinds(request_text, stored)
+    assert "bound" in kinds(request_text, stored)
 
 
 def test_plurals_in_ves_share_their_singular_stem() -> None:
     """"**most calves** get their" / "**each calf** gets its": one thing, another quantity."""
     request_text = "calf marking is done in late June and most calves get their owner's ear mark."
     stored = "Calf marking is done in late June; each calf gets its owner's ear mark."
-    assert "quantity" in _kinds(request_text, stored)
-    assert "quantity" not in _kinds("every calf gets its owner's ear mark.",
+    assert "quantity" in kinds(request_text, stored)
+    assert "quantity" not in kinds("every calf gets its owner's ear mark.",
                                     "All calves get their owner's ear mark.")
 
 
 def test_a_hyphenated_name_written_as_two_words_leaves_the_opposite_verb() -> None:
     stored = "In winter the chairlift to the start tower stops at 17:00."
-    assert "opposite" in _kinds("in winter the start-tower chairlift starts running at 17:00.",
+    assert "opposite" in kinds("in winter the start-tower chairlift starts running at 17:00.",
                                 stored)
-    assert "opposite" not in _kinds("in winter the start-tower chairlift stops at 17:00.",
+    assert "opposite" not in kinds("in winter the start-tower chairlift stops at 17:00.",
                                     stored)
 
 
@@ -168,7 +164,7 @@ def test_a_hyphenated_name_written_as_two_words_leaves_the_opposite_verb() -> No
 ])
 def test_every_month_or_season_is_once_a_year(request_text: str, stored: str,
                                               differs: bool) -> None:
-    assert ("duration" in _kinds(request_text, stored)) is differs
+    assert ("duration" in kinds(request_text, stored)) is differs
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -181,7 +177,7 @@ def test_every_month_or_season_is_once_a_year(request_text: str, stored: str,
 def test_the_same_two_times_the_other_way_round_are_another_span(request_text: str,
                                                                   stored: str) -> None:
     assert schedules.reversed_span(facets(request_text), facets(stored)) is not None
-    assert "schedule" in _kinds(request_text, stored)
+    assert "schedule" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -220,9 +216,9 @@ def test_any_against_every_in_a_condition_a_few_words_back_differs() -> None:
     word stands a few words before the quantifier."""
     stored = ("The Growlink controller in the larvae barn raises an alarm if CO2 in any crate "
               "room goes above 3000 ppm.")
-    assert "quantity" in _kinds("the Growlink controller in the larvae barn raises an alarm only "
+    assert "quantity" in kinds("the Growlink controller in the larvae barn raises an alarm only "
                                 "if CO2 in every crate room goes above 3000 ppm.", stored)
-    assert "quantity" not in _kinds("any crate room is checked daily.",
+    assert "quantity" not in kinds("any crate room is checked daily.",
                                     "Every crate room is checked daily.")
 
 
@@ -248,7 +244,7 @@ def test_half_of_each_and_both_against_one_are_parts(request_text: str, stored: 
 ])
 def test_the_same_number_in_another_measure_differs_though_the_other_unit_is_named_elsewhere(
         request_text: str, stored: str, differs: bool) -> None:
-    assert ("unit" in _kinds(request_text, stored)) is differs
+    assert ("unit" in kinds(request_text, stored)) is differs
 
 
 @pytest.mark.parametrize(("request_text", "stored", "differs"), [
@@ -263,7 +259,7 @@ def test_the_same_number_in_another_measure_differs_though_the_other_unit_is_nam
 ])
 def test_by_a_time_is_before_it_and_during_the_day_is_not_at_night(
         request_text: str, stored: str, differs: bool) -> None:
-    assert ("opposite" in _kinds(request_text, stored)) is differs
+    assert ("opposite" in kinds(request_text, stored)) is differs
 
 
 @pytest.mark.parametrize(("request_text", "stored", "differs"), [
@@ -277,16 +273,16 @@ def test_by_a_time_is_before_it_and_during_the_day_is_not_at_night(
 ])
 def test_whatever_a_thing_is_against_a_condition_on_it_is_another_condition(
         request_text: str, stored: str, differs: bool) -> None:
-    assert ("condition" in _kinds(request_text, stored)) is differs
+    assert ("condition" in kinds(request_text, stored)) is differs
 
 
 def test_percentages_are_compared_as_percentages() -> None:
     """"more than **5%** weed seed … line 2" / "more than **2%** … line 2": the 2 of "line 2"
     made the request's numbers a superset of the stored text's."""
     stored = "Lots with more than 2% weed seed after the first pass are sent back through line 2."
-    assert "number" in _kinds("lots with more than 5% weed seed after the first pass are sent "
+    assert "number" in kinds("lots with more than 5% weed seed after the first pass are sent "
                               "back through line 2.", stored)
-    assert "number" not in _kinds("lots with over 2 percent weed seed after the first pass are "
+    assert "number" not in kinds("lots with over 2 percent weed seed after the first pass are "
                                   "sent back through line 2.", stored)
 
 
@@ -300,7 +296,7 @@ def test_percentages_are_compared_as_percentages() -> None:
 ])
 def test_paying_against_charging_and_reporting_to_our_team_turn_the_relation_round(
         request_text: str, stored: str) -> None:
-    assert "direction" in _kinds(request_text, stored)
+    assert "direction" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored", "differs"), [

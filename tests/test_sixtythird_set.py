@@ -6,14 +6,11 @@ rewording that must keep agreeing, or a pair a rule must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import agreement, aligned, conditioned, leading, ours
 from memory_mcp.services.facets import facets
 from memory_mcp.services.wrappers import strip_preamble
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -27,7 +24,7 @@ def test_another_thing_opening_the_same_sentence_is_another_fact(request_text: s
                                                                   stored: str) -> None:
     """Another part of the same machine before the same "on lane 7": the stored text's extra
     serials and numbers hid it from the word sets."""
-    assert "word" in _kinds(request_text, stored)
+    assert "word" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -66,7 +63,7 @@ def test_another_tool_or_place_between_the_same_words_is_another_fact(request_te
                                                                        stored: str) -> None:
     """The same words before ("in July with") and after ("to get"), and between them two
     things that share no word: another tool or place in the same slot."""
-    assert "word" in _kinds(request_text, stored)
+    assert "word" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -121,7 +118,7 @@ def test_who_invoices_whom_turned_round_is_another_fact_behind_a_named_note() ->
     request_text = ("Scrap the billing note that boarding yards invoice us monthly, while "
                     "private owners pay on the day by card or cash.")
     stored = "We invoice boarding yards monthly; private owners pay on the day by card or cash."
-    assert "roles" in _kinds(request_text, stored)
+    assert "roles" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -143,7 +140,7 @@ def test_another_condition_after_the_same_word_is_another_fact(request_text: str
     """Rain and wind are two triggers of one rule: "whenever **rain** is forecast" /
     "whenever the forecast **wind speed** is above 25 mph", and "… **and it is raining**" adds
     a state the stored condition does not hold under."""
-    assert "condition" in _kinds(request_text, stored)
+    assert "condition" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -195,7 +192,7 @@ def test_a_thing_dealing_with_us_that_the_note_names_as_source_or_target_is_turn
         request_text: str, stored: str) -> None:
     """"Bywell Clays order … **from us**" / "Clays are ordered **from Bywell Clays**": the
     goods go the other way."""
-    assert "direction" in _kinds(request_text, stored)
+    assert "direction" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -233,7 +230,7 @@ def test_steps_in_another_order_and_things_after_a_modifier_or_before_a_clause_d
     """Two steps in the other order ("… first, **then** …"); another thing after the same
     "its cracked", opening with a measure ("the 200-litre steam kettle"), or where one text
     ends and the other goes on ("… in the grinding room, **because** …")."""
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [

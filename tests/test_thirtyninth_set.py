@@ -6,12 +6,9 @@ stored fact before this change, and each guard was refused or must keep agreeing
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import agreement
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -40,7 +37,7 @@ def test_words_that_deny_by_meaning_count_as_denials(request_text: str, stored: 
     … from" deny as "no" and "doesn't" do; and two texts that each restrict by a denial ("no
     … unless", "forbidden without") say the same. Counted apart, each pair read as one text
     saying the opposite of the other, and the rewording was refused."""
-    assert "negation" not in _kinds(request_text, stored)
+    assert "negation" not in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -55,12 +52,12 @@ def test_a_denial_by_meaning_still_says_the_opposite_of_its_absence(request_text
                                                                      stored: str) -> None:
     """Counting "banned" as a denial keeps "not banned" two denials against one, "allowed"
     none against one; and only two restricting texts cancel their restrictions."""
-    assert "negation" in _kinds(request_text, stored)
+    assert "negation" in kinds(request_text, stored)
 
 
 def test_an_instruction_to_stop_is_no_purpose() -> None:
     """"Patients **have to stop** aspirin" says what to do, not why: no denial."""
-    assert "negation" not in _kinds(
+    assert "negation" not in kinds(
         "patients have to stop aspirin a week before their egg retrieval.",
         "Patients must stop aspirin one week before egg retrieval.")
 
@@ -92,7 +89,7 @@ def test_near_misses_of_the_thirty_ninth_to_forty_first_sets(request_text: str, 
     collects" / "collect … from Murfitts"); two days a week against one weekday, a week
     against every clear night; torque in newton-metres against foot-pounds; "all" of a thing
     against "all" of a narrower kind of it."""
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -142,7 +139,7 @@ def test_a_unit_written_into_its_number_reads_as_the_number_and_the_unit(request
 ])
 def test_a_unit_written_into_its_number_still_differs_from_another_unit(request_text: str,
                                                                          stored: str) -> None:
-    assert "unit" in _kinds(request_text, stored)
+    assert "unit" in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -186,12 +183,12 @@ def test_near_misses_of_the_forty_second_to_forty_fourth_sets(request_text: str,
     so its swap is another team, not a reworded verb; one side of an opposite said more
     often in each text; "because of" one thing or another; a reason half of whose words
     the other text lacks."""
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 def test_a_name_that_reports_to_the_other_is_another_direction() -> None:
     """The forty-fourth set: the name acting in one text is where the other's report goes."""
-    assert "direction" in _kinds(
+    assert "direction" in kinds(
         "welfare officer Priya Nandakumar reports to head coach Liam Ortega on all safeguarding "
         "matters.", "Head coach Liam Ortega reports to the club welfare officer, Priya "
         "Nandakumar, on all safeguarding matters.")
@@ -205,7 +202,7 @@ def test_a_name_that_reports_to_the_other_is_another_direction() -> None:
 ])
 def test_a_name_after_to_or_from_keeps_its_place(request_text: str, stored: str) -> None:
     """A capital that only opens the text is no doer, and the same report reads the same."""
-    assert "direction" not in _kinds(request_text, stored)
+    assert "direction" not in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -230,7 +227,7 @@ def test_near_misses_of_the_forty_fifth_to_forty_seventh_sets(request_text: str,
     """"Every" of a thing against "every" of a narrower kind, "S3 only" after the member, "all
     the" before the noun; a plural subject before "get" is no verb; "N\u00b7m" is newton-
     metres; a price against a measure; two things exchanged around "once"."""
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -245,8 +242,8 @@ def test_near_misses_of_the_forty_fifth_to_forty_seventh_sets(request_text: str,
 def test_guards_of_the_forty_fifth_to_forty_seventh_sets(request_text: str, stored: str) -> None:
     """A modifier said after the noun ("going out", "that comes in") still names the same
     kind; "pounds" may be money; staff are employees."""
-    assert "scope" not in _kinds(request_text, stored) and "unit" not in _kinds(
-        request_text, stored) and "word" not in _kinds(request_text, stored)
+    assert "scope" not in kinds(request_text, stored) and "unit" not in kinds(
+        request_text, stored) and "word" not in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -260,7 +257,7 @@ def test_near_misses_of_the_forty_eighth_to_fiftieth_sets(request_text: str, sto
                                                           kind: str) -> None:
     """A shift named by its people ("**day** scouts" / "**night** scouts"); a one-letter label
     is not found by the other text's article ("Cleanroom **A** and given **a** …")."""
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -271,8 +268,8 @@ def test_near_misses_of_the_forty_eighth_to_fiftieth_sets(request_text: str, sto
 ])
 def test_guards_of_the_forty_eighth_to_fiftieth_sets(request_text: str, stored: str) -> None:
     """"the day ends" is no day shift; "O neg" names the O of "O-negative"."""
-    kinds = _kinds(request_text, stored)
-    assert "environment" not in kinds and "name" not in kinds
+    found = kinds(request_text, stored)
+    assert "environment" not in found and "name" not in found
 
 
 def test_the_universal_rule_reads_each_text_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -303,4 +300,4 @@ def test_a_clock_time_the_fact_lacks_is_another_condition(request_text: str, sto
                                                           added: bool) -> None:
     """Counting "barred" as a denial left this near miss one difference: the added "after
     20:00". A fact that names a time of day itself is left to the times rules."""
-    assert ("condition" in _kinds(request_text, stored)) is added
+    assert ("condition" in kinds(request_text, stored)) is added

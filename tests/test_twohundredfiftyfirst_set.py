@@ -5,12 +5,9 @@ or a pair the rule must leave alone."""
 from __future__ import annotations
 
 import pytest
+from forget_checks import kinds
 
 from memory_mcp.services import agreement
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -81,7 +78,7 @@ def _kinds(request_text: str, stored: str) -> set[str]:
 ])
 def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: str,
                                                     kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -148,6 +145,6 @@ def test_rewordings_still_agree(request_text: str, stored: str) -> None:
 def test_a_day_set_aside_is_left_to_the_day_rule() -> None:
     """"Now on Thursdays **instead of Tuesdays**" corrects "on Tuesdays": a changed day, not a
     denial, so a save can still name the memory it may correct."""
-    kinds = _kinds("Production deploys now happen on Thursdays instead of Tuesdays.",
-                   "Production deploys happen on Tuesdays at 10:00 UTC.")
-    assert "weekday" in kinds and "negation" not in kinds
+    found = kinds("Production deploys now happen on Thursdays instead of Tuesdays.",
+                  "Production deploys happen on Tuesdays at 10:00 UTC.")
+    assert "weekday" in found and "negation" not in found

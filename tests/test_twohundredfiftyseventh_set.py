@@ -6,12 +6,7 @@ must leave alone."""
 from __future__ import annotations
 
 import pytest
-
-from memory_mcp.services import agreement
-
-
-def _kinds(request_text: str, stored: str) -> set[str]:
-    return {c.kind for c in agreement.conflicts(request_text, stored)}
+from forget_checks import kinds
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -94,7 +89,7 @@ def _kinds(request_text: str, stored: str) -> set[str]:
 ])
 def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: str,
                                                     kind: str) -> None:
-    assert kind in _kinds(request_text, stored)
+    assert kind in kinds(request_text, stored)
 
 
 @pytest.mark.parametrize(("request_text", "stored"), [
@@ -149,4 +144,4 @@ def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: 
      "because couriers kept dinging the rails."),
 ])
 def test_rewordings_and_entries_are_left_alone(request_text: str, stored: str) -> None:
-    assert not {"word", "roles", "negation", "direction"} & _kinds(request_text, stored)
+    assert not {"word", "roles", "negation", "direction"} & kinds(request_text, stored)
