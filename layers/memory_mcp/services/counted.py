@@ -186,8 +186,12 @@ def _rates(tokens: tuple[str, ...]) -> dict[float, str]:
             continue
         if tokens[i + 1] in _RATE:
             at = i + 2
-        elif tokens[i + 2] == "per" and i + 3 < len(tokens) and tokens[i + 1].isalpha():
-            at = i + 3
+        elif i + 3 < len(tokens) and tokens[i + 1].isalpha() and (
+                tokens[i + 2] == "per" or (tokens[i + 2] in _RATE and tokens[i + 3] in UNIT_DAYS
+                                           and tokens[i + 1] != "pounds" and (
+                    tokens[i + 1] in MEASURES or tokens[i + 1] in UNIT_SYMBOLS))):
+            at = i + 3  # "3 kg **a week**" / "3 kg **a month**" (the 284th set), not "six
+            # pounds **a head**" (money) nor "120 grams **a person**" / "… per guest"
         elif tokens[i + 3:i + 4] == ("per",) and i + 4 < len(tokens) \
                 and tokens[i + 1].isalpha() and tokens[i + 2].isalpha():
             at = i + 4  # "a £20 card hold **per table**" / "a £20 **per person** card hold"

@@ -95,6 +95,8 @@ SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": 
                  "commenc": "start", "begin": "start", "modifi": "chang",
                  "larg": "big", "quick": "fast", "ahead": "advanc", "land": "arriv",
                  "supplier": "vendor", "corpor": "compani", "final": "last",
+                 # refused rewordings of the 281st-286th sets
+                 "pupil": "student", "request": "ask", "harm": "damag", "demo": "demonstr",
                  # refused rewordings of the forget sets: "once visibility **falls** under 3
                  # km" / "**drops** under", "until the lock is **fixed**" / "**repaired**",
                  # "open to **kids**" / "**children**", "entered **straight** into" /

@@ -66,6 +66,7 @@ behind | front ahead
 daytime daylight | night nights nighttime overnight
 upright vertical | flat horizontal lying
 unless | even_if
+unless | only_if
 unanimous unanimously | majority
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
   destroyed destroying
@@ -116,6 +117,8 @@ postpone postpones postponed postponing defer defers deferred deferring delay de
   delaying | bring_forward move_forward
 eastbound | westbound
 northbound | southbound
+north | south
+east | west
 upstream | downstream
 """
 
@@ -147,6 +150,9 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "cleared **unless** the family asks" / "… **even when** the family asks": the exception
     # one text makes, the other denies
     ("even", "if when though after during", "", "even_if"),
+    # "… **unless** the room is hired" / "… **only when** the room is hired": the exception one
+    # text makes is the other's only case (the 283rd-285th sets)
+    ("only", "if when whenever", "", "only_if"),
     ("least", "one 1", "", "at_least_one"),  # "**at least one** truck" / "every truck"
     # "the crank handle is **fitted on** before …" / "… is **taken off** before loading" (278th)
     ("fit fits fitted fitting", "on", "", "put_on"),
@@ -158,6 +164,9 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "the shade cloth **goes up**" / "… **comes down**": raised and lowered
     ("go goes went gone going come comes came coming", "up", "", "rise"),
     ("go goes went gone going come comes came coming", "down", "", "fall"),
+    # "… at 72 bpm before **moving up** to 88" / "… before **moving down** to 72" (the 282nd)
+    ("move moves moved moving", "up", "", "rise"),
+    ("move moves moved moving", "down", "", "fall"),
     # "the flood boards **are taken down** whenever …" / "… **go up** whenever …"
     ("take takes took taken taking", "down", "", "fall"),
     ("put puts putting", "up", "", "rise"),

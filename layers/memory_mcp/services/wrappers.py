@@ -46,7 +46,7 @@ reminder bit entry one restriction procedure policy info thing""".split())  # no
 #: The last word of a topic that only says what kind of detail follows ("the girth strap
 #: stitching **spec**: …", "the fleet night-wash **schedule**: …").
 _LABELS = frozenset("""spec specs memo split schedule details setup settings routine terms
-arrangement arrangements process""".split())  # noqa: SIM905
+arrangement arrangements process price prices pricing""".split())  # noqa: SIM905
 #: What a request calls the stored note before its words, as the blind sets' requests did:
 #: "Scrap **what we saved about** …", "Erase **what we have on** …", "Clear out **the memory
 #: about** …", "Scrap **the thing about** …", "Can you remove **that** …" (a question: "remove
@@ -70,6 +70,8 @@ def strip_preamble(text: str) -> str:
         named = (topic.group(1) or "").split()
         if named and topic.re is _TOPIC_PLAIN and named[-1].lower() in _KINDS | _LABELS:
             named.pop()  # "the loan **rule**: puzzles go out …": its topic, not its kind
+        if topic.re is _TOPIC_NOTE and all(w.lower() in _LABELS for w in named):
+            named = []  # "drop the **price** note: turkey quills £14 …" (the 281st set)
         if topic.re is _TOPIC_NOTE or not (named and named[0].lower() in _KINDS):  # "the
             # note about …:" is the ask's, which ``_unwrap`` reads
             return f"{' '.join(named)} {text[topic.end():].strip()}".strip()
@@ -91,6 +93,8 @@ def strip_preamble(text: str) -> str:
         stripped = verdicts.in_statement(stripped)  # that" (with no "so" the statement may
         # be the fact itself, and a request already read is read again: "forget that X no
         # longer Y" → "X no longer Y" must stay)
+    if _NO_NEED_AT.match(text):  # "We don't need the note on X **any more**", "… any more: X"
+        stripped = _ANY_MORE.sub(" ", stripped, count=1).strip()
     if stripped and unwrapped != text and _ASKED.match(text):
         stripped = stripped.rstrip("?").rstrip()  # "Can you drop the fact that …?"
     return stripped or text.strip()
@@ -118,6 +122,10 @@ _CHANGED = (r"(?:(?:that|this|it|we)\b[^:;.]{0,40}?\b(?:changed|sorted|moved|reo
 #: "We no longer need this:", "We don't need the memory about …", "We don't need to keep
 #: this:" (20 of 28 such requests in the first 166 forget sets kept their wrapper).
 _NO_NEED = r"(?:we\s+)?(?:no\s+longer|don['\u2019]t|do\s+not)\s+need\s+(?:to\s+keep\s+)?"
+_NO_NEED_AT = re.compile(r"^\s*" + _NO_NEED, re.IGNORECASE)
+#: The "any more" of such a request, after the fact or before a colon that opens it: "We don't
+#: need the note on Kenji checking the pads **any more**" (the 282nd to 286th sets' requests).
+_ANY_MORE = re.compile(r"\s*,?\s+any\s?more\s*(?::\s*|[.!]*\s*$)", re.IGNORECASE)
 _LABEL = re.compile(
     r"^\s*(?:" + _VERDICT + r"[^:;.\u2013\u2014]{0,40}?(?:,\s*(?:so\s+)?(?:please\s+)?" + _ASK
     + r"(?:\s+(?:it|this|that))?)?\s*[:\u2013\u2014]\s*"
@@ -128,7 +136,8 @@ _LABEL = re.compile(
     + r"\s+(?:that|about|to|saying|of)|that)\s+"
     r"|" + _CHANGED + r"(?:please\s+)?" + _ASK + r"\s+"
     r"|" + _NO_NEED + r"(?:(?:this|that|it)(?:\s+any\s?more)?\s*[:\u2013\u2014]\s*"
-    r"|(?:the\s+)?" + _KIND + r"\s+(?:that|about|saying)\s+))", re.IGNORECASE)
+    r"|(?:the\s+)?" + _KIND + r"(?:\s+any\s?more)?\s+(?:that|about|saying|on)\s+))",
+    re.IGNORECASE)
 
 
 def _unwrap(text: str) -> str:
