@@ -94,7 +94,8 @@ def strip_preamble(text: str) -> str:
         # be the fact itself, and a request already read is read again: "forget that X no
         # longer Y" → "X no longer Y" must stay)
     if _NO_NEED_AT.match(text):  # "We don't need the note on X **any more**", "… any more: X"
-        stripped = _ANY_MORE.sub(" ", stripped, count=1).strip()
+        stripped = _ANY_MORE.sub(" ", stripped, count=1).strip().rstrip("-\u2013\u2014 ")
+        # a dash left at the end is read as the request's own, as a second reading would
     if stripped and unwrapped != text and _ASKED.match(text):
         stripped = stripped.rstrip("?").rstrip()  # "Can you drop the fact that …?"
     return stripped or text.strip()
