@@ -12,7 +12,16 @@ may enter" / "entry is restricted to staff holding a blue badge").
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, PRONOUNS, gerund, predicates, verb_like
+from memory_mcp.services.grammar import (
+    AUX,
+    CLAUSE_BREAKS,
+    DETERMINERS,
+    PREPOSITIONS,
+    PRONOUNS,
+    gerund,
+    predicates,
+    verb_like,
+)
 from memory_mcp.services.lexicon import (
     COMMON_VERBS,
     CURRENCIES,
@@ -54,8 +63,16 @@ def _only_phrases(f: Facets) -> list[tuple[list[str], frozenset[str], str]]:
             continue
         words: list[str] = []
         end = i + 1
+        # "only if it **is** windy[,] with the final at 3 pm" (the 292nd set): the condition's
+        # own verb before any word of it is read past; after it, the main clause goes on
+        clause = toks[i + 1:i + 2] in (("if",), ("when",))
+        verb = False
         for w in toks[i + 1:i + 10]:
-            if w in CLAUSE_BREAKS or w in AUX or len(words) == _REACH:
+            if clause and w in AUX and not words:
+                verb, end = True, end + 1
+                continue
+            if w in CLAUSE_BREAKS or w in AUX or len(words) == _REACH or (
+                    verb and words and (w in PREPOSITIONS or w in DETERMINERS)):
                 break
             end += 1
             if content_word(w):

@@ -25,6 +25,8 @@ before prior earlier early until_ beforehand | after later late afterwards after
 above over exceeds exceed exceeding | below under
 minimum least | maximum max most
 all every | some several few at_least_one
+each | some several few
+every each | every_other alternate
 always | sometimes occasionally rarely seldom
 required requires require mandatory compulsory | optional optionally
 manual manually | automatic automatically automated auto
@@ -157,6 +159,10 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "the crank handle is **fitted on** before …" / "… is **taken off** before loading" (278th)
     ("fit fits fitted fitting", "on", "", "put_on"),
     ("take takes took taken taking", "off", "", "take_off"),
+    # "trophies must be **dropped off** at the shop" / "… **collected** from their shop" (292nd)
+    ("drop drops dropped dropping", "off", "", "drop_off"),
+    # "glassine between **every other** sheet" / "… between **each** sheet" (the 291st set)
+    ("every", "other", "", "every_other"),
     # "a rush order **costs an extra** £200" / "… gets a £200 discount" (the 276th set)
     ("cost costs charge charges pay pays", "an", "extra", "surcharge"),
     # "the van **leaves for** the café at 05:45" / "… **arrives at** the café at 05:45"

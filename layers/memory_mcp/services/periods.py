@@ -29,6 +29,9 @@ _ADVERBS = {"hourly": 1 / 24, "daily": 1.0, "nightly": 1.0, "weekly": 7.0, "fort
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 _NTH = {"other": 2, "second": 2, "alternate": 2, "third": 3, "fourth": 4}
 _PER = (("a",), ("an",), ("per",), ("each",), ("every",))
+#: "the **last** Saturday of the month", "the **first** day of each term".
+_ORDINALS = frozenset(["first", "second", "third", "fourth", "last", "final"])
+_OF_THE = frozenset(["the", "each", "every", "a"])
 #: Rates this close are one ("every 6 months" / "twice a year").
 _CLOSE = 0.03
 
@@ -64,6 +67,11 @@ def _rates(raw: tuple[str, ...]) -> dict[float | str, str]:
             unit = _unit(toks[at]) if at < len(toks) else None
             if unit is not None and count is not None:
                 out.setdefault(_rate(1, count, unit), " ".join(toks[i:at + 1]))
+        elif t == "of" and 2 <= i < len(toks) - 2 and toks[i - 2] in _ORDINALS \
+                and toks[i + 1] in _OF_THE and (unit := _unit(toks[i + 2])) is not None:
+            # "the last Saturday **of the month**": once a month, as "monthly" is; not "… of
+            # each quarter" (the two-hundred-and-ninety-second set)
+            out.setdefault(_rate(1, 1, unit), " ".join(toks[i - 2:i + 3]))
         elif (times := _times(toks, i)) is not None and toks[i + 1:i + 2] in _PER \
                 and i + 2 < len(toks) and (unit := _unit(toks[i + 2])) is not None:
             out.setdefault(_rate(times, 1, unit), " ".join(toks[i - (t == "times"):i + 3]))
