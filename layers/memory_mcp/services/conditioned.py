@@ -19,6 +19,7 @@ from memory_mcp.services.conditions import compared
 from memory_mcp.services.grammar import verb_s
 from memory_mcp.services.lexicon import COMMON_VERBS, MEASURES, UNIT_SYMBOLS
 from memory_mcp.services.numerals import number
+from memory_mcp.services.opposite_words import same_side
 from memory_mcp.services.stems import stem
 from memory_mcp.services.wording import is_long
 
@@ -131,10 +132,13 @@ def _one_slot(text_a: str, text_b: str, only_a: set[str], only_b: set[str]) -> b
     if len(xs) != len(ys) or len(xs) < _SLOT_FRAME:
         return False
     apart = [(x, y) for x, y in zip(xs, ys, strict=True) if stem(x) != stem(y)]
+    state = xs[-2].lower() in ("is", "are") and not same_side(xs[-1], ys[-1])  # "if the
+    # ground is **frozen**" / "… is **waterlogged**" (the 297th set): a state, though it ends
+    # in -ed; not "is **shut**" / "is **closed**", one state
     return len(apart) == 1 and apart[0] == (xs[-1], ys[-1]) \
         and apart[0][0] in only_a and apart[0][1] in only_b \
-        and not any(verb_s(w) or w.endswith("ed") for w in apart[0])  # "the manual
-    # **permits** 125 mm" / "… **allows** 125 mm": a verb reworded
+        and not any(verb_s(w) or (w.endswith("ed") and not state) for w in apart[0])  # "the
+    # manual **permits** 125 mm" / "… **allows** 125 mm": a verb reworded
 
 
 def _measured_apart(text_a: str, text_b: str, ra: str, rb: str) -> bool:

@@ -26,6 +26,7 @@ above over exceeds exceed exceeding | below under
 minimum least | maximum max most
 all every | some several few at_least_one
 each | some several few
+double doubles doubled doubling | halve halves halved halving
 every each | every_other alternate
 always | sometimes occasionally rarely seldom
 required requires require mandatory compulsory | optional optionally
