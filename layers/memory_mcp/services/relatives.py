@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from memory_mcp.services.conditions import compared
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS
+from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, SLOT_TOKENS
 from memory_mcp.services.stems import stem
 from memory_mcp.services.word_pool import parts_pool
 
@@ -24,7 +24,10 @@ _MAIN = frozenset(["can", "may", "must", "should", "will", "get", "gets", "pay",
 
 def other_who(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's clause, b's clause) where both texts say "<people> who …" of the same people and
-    no word of either clause is in the other text. Else None."""
+    no word of either clause is in the other text. Else None. Short texts only, as the other
+    pairwise rules: it compares every "who" of one text with every "who" of the other."""
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
+        return None
     clauses_b = _whos(b.tokens)
     if not clauses_b:
         return None
