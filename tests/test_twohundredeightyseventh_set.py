@@ -36,6 +36,11 @@ from memory_mcp.services import agreement
      "Thursday before the championship.",
      "The winners' trophies, engraved by Kettering Engravers, must be collected from their "
      "shop by the Thursday before the championship.", 'opposite'),
+    # a model's generation said as a word against its number (the 287th and 299th sets)
+    ('Forget that the guide, Ingrid Solberg, carries a first aid kit and a first-generation '
+     'Garmin inReach Mini on every walk.',
+     'The guide, Ingrid Solberg, carries a first aid kit and a Garmin inReach Mini 2 on every '
+     'walk.', 'words'),
 ])
 def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: str,
                                                     kind: str) -> None:
@@ -57,6 +62,8 @@ def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: 
      'picked up by them Monday.',
      'Hartley Salvage delivers the crush cars on Thursday morning and collects them on Monday.'),
     ('Forget that each crate holds six bottles.', 'Every crate holds six bottles.'),
+    ('Forget that the guide carries a second-gen Kindle.',
+     'The guide carries a Kindle (2nd generation).'),
 ])
 def test_rewordings_still_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(agreement.strip_preamble(request_text), stored) == []

@@ -43,6 +43,9 @@ _PERCENTILE = re.compile(r"[pP](\d{2}(?:\.\d+)?)")
 #: A quarter as its words: "Q3" is "third quarter".
 _QUARTER = re.compile(r"[qQ]([1-4])")
 _ORDINALS = {"1": "first", "2": "second", "3": "third", "4": "fourth"}
+_GENERATION = re.compile(r"(first|second|third|fourth|1st|2nd|3rd|4th)-gen(?:eration)?")
+_GENERATIONS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2",
+                "3rd": "3", "4th": "4"}
 #: A priority as its words: "P1" is "priority 1".
 _PRIORITY = re.compile(r"[pP]([0-5])s?")
 #: A version as its word: "v29" is "version 29", "v2.1" "version 2.1".
@@ -122,6 +125,9 @@ def expand(raw: list[str]) -> list[str]:
             out += [f"{percentile.group(1)}th", "percentile"]
         elif quarter := _QUARTER.fullmatch(token):
             out += [_ORDINALS[quarter.group(1)], "quarter"]
+        elif generation := _GENERATION.fullmatch(low):  # "the **first-generation** inReach
+            # Mini" / "the inReach Mini **2**" (the 287th and 299th sets): a model's number
+            out += ["generation", _GENERATIONS[generation.group(1)]]
         elif priority := _PRIORITY.fullmatch(token):
             out += ["priority", priority.group(1)]
         elif version := _VERSION.fullmatch(token):
