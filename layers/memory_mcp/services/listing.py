@@ -15,9 +15,17 @@ with a word it never says.
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, DETERMINERS, PREPOSITIONS, PRONOUNS, SLOT_TOKENS
+from memory_mcp.services.grammar import (
+    AUX,
+    CLAUSE_BREAKS,
+    DETERMINERS,
+    PREPOSITIONS,
+    PRONOUNS,
+    SLOT_TOKENS,
+    predicates,
+)
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.stems import content_word, part_stems, stem
 from memory_mcp.services.word_pool import parts_pool
 
 _EVERY = frozenset(["all", "every", "any"])
@@ -107,7 +115,7 @@ def _only_things(toks: tuple[str, ...]) -> list[tuple[str, ...]]:
                                  or toks[k] in DETERMINERS):
             k += 1
         if k == i + 1:  # "only **add** concrete blocks": a verb, or an adjective ("only
-            continue  # senior staff") another rule reads
+            continue  # senior staff"), which ``only_modified`` reads
         words: list[str] = []
         while k < len(toks) and len(words) < _THING and content_word(toks[k]) \
                 and toks[k].isalpha() and toks[k] not in AUX and toks[k] not in CLAUSE_BREAKS \
@@ -124,6 +132,46 @@ _THING = 4
 _MODIFIED = 2
 #: How close a word of the other text must be to count as the modifier said there.
 _CLOSE = 0.75
+
+
+# A kind of a thing right after a request's "only": "**only first-time** customers pay a 50 %
+# deposit" is not "customers pay a 50 % deposit" (the two-hundred-and-eighty-third set); the
+# stored text has the thing itself, not the words that narrow it. ``only_narrowed`` reads the
+# thing after "only" and a preposition or an article.
+#: Content words read after the "only": the kind's words and its thing.
+_KIND_REACH = 3
+
+
+def only_modified(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("only first-time customers", "customers") where the request ``a`` keeps a fact to a
+    kind of a thing with "only" and the stored ``b``, with no "only", names the thing without
+    any word of the kind. Only the request's "only" is read: a stored one often stands before
+    its verb ("the crew **only clears** gullies on the list" / "… clears the listed gullies").
+    Else None."""
+    if any("only" in t for t in b.tokens):
+        return None
+    found, verbs, toks = parts_pool(b), predicates(a), a.tokens
+    for i, t in enumerate(toks[:-2]):
+        if t != "only" or (i and toks[i - 1] == "not"):
+            continue
+        start = i + 1 + (toks[i + 1] in DETERMINERS)
+        words: list[str] = []
+        for k in range(start, min(start + _KIND_REACH, len(toks))):
+            if k in verbs or not content_word(toks[k]):
+                break
+            words.append(toks[k])
+        # the thing is the first word after the kind that the stored text names ("only
+        # first-time **customers** pay": "pay" may be read as a noun too)
+        head = next((j for j in range(1, len(words)) if stem(words[j]) in b.stems), None)
+        if head is None:
+            continue
+        kind = words[:head]
+        if any(w.endswith("s") and not w.endswith("ss") for w in kind):
+            continue  # "only **uses** lanes 1 and 3": a verb, not a kind
+        if any(p in b.stems or found.has(p, _CLOSE) for w in kind for p in part_stems(w)):
+            continue
+        return " ".join(["only", *words[:head + 1]]), words[head]
+    return None
 
 
 #: Words after a thing that narrow which of it a rule holds for ("proofs **containing**

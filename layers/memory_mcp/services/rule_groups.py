@@ -14,7 +14,6 @@ from memory_mcp.services import (
     jobs,
     listing,
     members,
-    narrowed,
     opposites,
     particles,
     parts,
@@ -45,7 +44,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or widened.only_or_everyone(a, b) or widened.one_of_all(a, b) \
         or widened.regardless(a, b) or widened.only_listed(a, b) \
         or widened.only_one_added(a, b) or widened.unrestricted(a, b) \
-        or narrowed.only_modified(a, b) \
+        or listing.only_modified(a, b) \
         or listing.all_or_listed(a, b) or listing.only_narrowed(a, b) \
         or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \
         or listing.joined_subject(a, b)
