@@ -44,7 +44,7 @@ def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
     return in_place(a, b) or leading(a, b) or between(a, b) or sited.opened_place(a, b) \
         or with_other(a, b) or placed.other_place(a, b) or opening_names(a, b) \
         or placed.other_destination(a, b) or means.other_means(a, b) \
-        or placed.other_store(a, b)
+        or placed.other_store(a, b) or placed.moved_place(a, b)
 
 
 def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -146,10 +146,10 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     starts: dict[tuple[str, ...], list[int]] = {}
     for j in range(_SIDE, len(tb) - _SIDE):
         if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS or tb[j - 2] in DETERMINERS \
-                or tb[j - 2] in _WITH or (verb_s(tb[j - 1]) and content_word(tb[j - 2])
-                                          and j > _SIDE and tb[j - 3] in DETERMINERS
-                                          and tb[j - 1] not in b.names
-                                          and tb[j] not in PRONOUNS):
+                or tb[j - 2] in _WITH or (tb[j - 1] in _OUT and content_word(tb[j - 2])) \
+                or (verb_s(tb[j - 1]) and content_word(tb[j - 2])
+                    and j > _SIDE and tb[j - 3] in DETERMINERS
+                    and tb[j - 1] not in b.names and tb[j] not in PRONOUNS):
             # after "the", a noun and its verb: "the instructor **radios** ski patrol on …"
             starts.setdefault(_placed(tb[j - _SIDE:j]), []).append(j)
     for i in range(_SIDE, len(ta) - _SIDE):
@@ -162,6 +162,10 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
             found = _unshared(spans)
             if found is not None and not other_things(found[0], found[1], a, b):
                 found = _heads(found)  # "the **loft** above the shop" / "the drying shed"
+            if found is not None and not other_things(found[0], found[1], a, b) \
+                    and ta[i - 1] in DETERMINERS and tb[j - 1] in DETERMINERS:
+                found = _moved(found, a, b)  # only a thing after its article: a verb's
+                # phrase moved is a rewording ("the captain **briefs** …" / "… **reports**")
             if found is not None and other_things(found[0], found[1], a, b) and (
                     tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS
                     or not COMMON_VERBS & {*found[0], *found[1]}):  # after "its cracked"
@@ -220,6 +224,21 @@ def _heads(found: tuple[tuple[str, ...], tuple[str, ...]]
     return cut(found[0]), cut(found[1])
 
 
+def _moved(found: tuple[tuple[str, ...], tuple[str, ...]], a: Facets, b: Facets
+           ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each thing without a phrase after it that the other text says elsewhere: "on a **phone
+    timer app** in club tournaments" / "In club tournaments … on the **chess clock**" (the
+    305th set): the phrase moved, the tool did not."""
+    def cut(words: tuple[str, ...], other: Facets) -> tuple[str, ...]:
+        said = text_stems(other.tokens)
+        k = next((n for n, w in enumerate(words[:-1]) if n and w in PREPOSITIONS
+                  and all(stem(x) in said for x in words[n + 1:])), len(words))
+        return words[:k]
+    xs, ys = cut(found[0], b), cut(found[1], a)
+    return (xs, ys) if min(len(xs), len(ys)) >= 2 else found  # two things of several words
+    # each: a single word left is as often a synonym ("as **a spare**" / "as **a backup**")
+
+
 _WHERE = frozenset(["above", "below", "behind", "beside", "under", "underneath", "near",
                     "next", "opposite", "outside", "inside", "beneath", "over"])
 
@@ -231,11 +250,15 @@ def _placed(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_IN.get(w, w) for w in words)
 
 
-_IN = {"at": "in", "on": "in", "inside": "in", "an": "a"}  # "with **an** infrared
-# thermometer" / "with **a** thermocouple probe"
+_IN = {"at": "in", "on": "in", "inside": "in", "an": "the", "a": "the"}  # "with **an**
+# infrared thermometer" / "with **a** thermocouple probe", "with **a** tape measure" / "with
+# **the** steel calliper" (the 308th set)
 #: Prepositions before a word and the thing ("fed **with unpasteurised** cider" / "… red
 #: wine", the hundred-and-sixty-first set).
 _WITH = frozenset(["with", "using", "by"])
+#: A verb's particle before its object: "guides hand **out** electrolyte sachets at the second
+#: stop" / "… hand **out** bottled water at …" (the 308th set).
+_OUT = frozenset(["out", "up", "off", "down"])
 
 
 def _ended(x: str, y: str) -> bool:

@@ -25,7 +25,8 @@ from memory_mcp.services.wording import is_long
 
 #: A condition's opening word and its clause, to the next comma, semicolon or full stop.
 _CLAUSE = re.compile(r"\b(if|when|whenever|unless)\b([^,;.:()]*)", re.IGNORECASE)
-#: Openers read as one: "when" and "whenever" name the same condition.
+#: Openers read as one: "when", "whenever" and "if" name the same condition ("only **when**
+#: the leaves are dry" / "only **if** the leaves have stayed wet", the 307th set).
 _SAME = {"whenever": "when"}
 _WORD = re.compile(r"[\w'-]+")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -53,6 +54,10 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
     words_a, words_b = _words(ra), _words(rb)
     for opener, xs, text_a in clauses_a:
         for other, ys, text_b in clauses_b:
+            if opener == other == "only" and text_a.split()[0] != text_b.split()[0] \
+                    and _NUMBER.findall(text_a) == _NUMBER.findall(text_b) != []:
+                continue  # "only if … warmer than 10 °C outside" / "only when … the air
+                # temperature is above 10 °C": one threshold, worded otherwise
             measured = _measured_apart(text_a, text_b, ra, rb)  # the number: one more
             only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
             if opener != other or not ({stem(w) for w in xs} & {stem(w) for w in ys}
@@ -76,7 +81,7 @@ def _far_apart(only_a: set[str], only_b: set[str]) -> bool:
         and len(only_a) + len(only_b) >= _APART_BOTH
 
 
-_APART_EACH, _APART_BOTH = 2, 5
+_APART_EACH, _APART_BOTH = 1, 3
 
 
 def _waived(x: str, y: str, flip: bool = False) -> tuple[str, str] | None:
@@ -169,7 +174,11 @@ def _clauses(text: str) -> list[tuple[str, list[str], str]]:
         opener = m.group(1).lower()
         words = _WORD.findall(m.group(2).lower())
         kept = [w for w in words if compared(w) and w not in COMMON_VERBS and not _unit(w)]
-        out.append((_SAME.get(opener, opener), kept, f"{opener} {' '.join(words)}"))
+        read = "only" if text[:m.start()].rstrip().lower().endswith("only") \
+            else _SAME.get(opener, opener)  # "only **when** the leaves are dry" / "only
+        # **if** the leaves have stayed wet" (the 307th set): one opener; a bare "if" and
+        # "when" are not, whose clauses rewordings word otherwise (15 of the earlier sets)
+        out.append((read, kept, f"{opener} {' '.join(words)}"))
     return out
 
 

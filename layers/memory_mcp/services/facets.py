@@ -17,22 +17,20 @@ from functools import lru_cache
 from memory_mcp.services import negation
 from memory_mcp.services.environments import environments
 from memory_mcp.services.lexicon import (
-    ABBREVIATIONS,
     COMPACT,
     COMPACT_UNITS,
     CURRENCIES,
     CURRENCY,
     ENVIRONMENTS,
-    MEASURES,
     MONTHS,
     NEGATIONS,
     ORDINAL,
     STOP_WORDS,
     TIMES,
     UNIT_DAYS,
-    UNIT_SYMBOLS,
     WEEKDAYS,
 )
+from memory_mcp.services.measured import COUNTED, measured_units
 from memory_mcp.services.numerals import bounds, clock, is_clock, number, prices, spoken
 from memory_mcp.services.short_forms import degrees, expand
 from memory_mcp.services.stems import content_word, singular_weekday, stem
@@ -41,9 +39,6 @@ from memory_mcp.services.stems import content_word, singular_weekday, stem
 #: two addresses, not one word each and a shared "@harlowlaw.com". A minus sign before a
 #: number is a token ("-18": "minus", "18"), so "-18 °C" and "18 °C" differ.
 _SPELLED = re.compile(r"(\d+(?:\.\d+)?)-(second|minute|hour|day|week|month|year)")
-#: A number written into a word: "a **35-tonne** limit", "a **4-seat** cabin" (durations,
-#: "10-minute", are ``COMPACT``'s).
-_COUNTED = re.compile(r"(\d+(?:,\d{3})*(?:\.\d+)?)-[a-z][a-z-]*")
 _JOINED = re.compile(r"\d+(?:[\-/.]\d+)+%?")  # "14-16%" too (the hundred-and-forty-second set)
 _TOKEN = re.compile(r"[\w.+\-]+@\w[\w\-]*(?:\.[\w\-]+)+|(?<![\w\-])[-\u2212\u2013](?=\d)"
                     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?%?|[#@]?\w+(?:[.:'\u2019\-/]\w+)*%?")
@@ -149,7 +144,7 @@ def _read(text: str) -> Facets:
             per = COMPACT_UNITS.get(unit) or UNIT_DAYS[unit]
             durations.append(float(compact.group(1)) * per)
             continue
-        counted = _COUNTED.fullmatch(low)
+        counted = COUNTED.fullmatch(low)
         if value is None and counted and i not in read:  # "a **35-tonne** limit"
             value = float(counted.group(1).replace(",", ""))
             nxt = ""  # its unit is written into it: not a duration of the next word
@@ -188,27 +183,11 @@ def _read(text: str) -> Facets:
         contrasts=negation.contrasts(lower, off), excluded=negation.excluded(lower, off),
         currencies=frozenset(CURRENCIES[c.lower()] for c in CURRENCY.findall(text)),
         prices=prices(text),
-        units=frozenset(w for i, w in enumerate(lower)
-                        if w in MEASURES and i and number(lower[i - 1]) is not None)
-        | _counted_units(lower),
+        units=measured_units(lower),
         negatives=frozenset(v for i, w in enumerate(lower[1:], 1) if lower[i - 1] == "minus"
                             and (v := number(w)) is not None),
         bounds=bounds(lower),
     )
-
-
-def _counted_units(lower: list[str]) -> frozenset[str]:
-    """Units written into their number: "a **225-litre** barrique", "the **600-gram**
-    balloons" carry liters and grams as "225 L" and "600 g" do."""
-    out = set()
-    for w in lower:
-        counted = _COUNTED.fullmatch(w)
-        if counted is not None:
-            unit = w[w.index("-") + 1:]
-            unit = ABBREVIATIONS.get(unit, UNIT_SYMBOLS.get(unit, unit))
-            if unit in MEASURES:
-                out.add(unit)
-    return frozenset(out)
 
 
 def _times(lower: list[str]) -> frozenset[str]:

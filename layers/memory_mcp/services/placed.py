@@ -190,3 +190,45 @@ def _apart(a: Facets, b: Facets, in_a: Placed, in_b: Placed) -> tuple[str, str, 
                 and not {stem(w) for w in theirs} & {stem(w) for w in a.tokens[i:]}:
             return verb, " ".join(mine), " ".join(theirs)
     return None
+
+
+def moved_place(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's place, b's place) where the only words each text has and the other lacks are
+    the words of one place each ("in **the basement**" / "in **the upstairs studio**"), said
+    in another part of the sentence: "the workshop runs from 7 to 9 pm in the basement" / "the
+    workshop in the upstairs studio runs from 7 to 9 pm" (the 308th set). The place rules
+    above read a place after the same thing; here the place moved."""
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
+        return None
+    sa, sb = _stems(a.tokens), _stems(b.tokens)
+    only_a, only_b = sa - sb, sb - sa
+    if not (only_a and only_b):
+        return None
+    mine = next((p[:n] for p in _places(a.tokens) for n in range(1, len(p) + 1)
+                 if {stem(w) for w in p[:n]} == only_a), None)  # "the upstairs studio"
+    theirs = next((p[:n] for p in _places(b.tokens) for n in range(1, len(p) + 1)
+                   if {stem(w) for w in p[:n]} == only_b), None)  # of "… studio runs"
+    if mine is None or theirs is None:
+        return None
+    return " ".join(mine), " ".join(theirs)
+
+
+def _stems(toks: tuple[str, ...]) -> set[str]:
+    return {stem(w) for w in toks if content_word(w)}
+
+
+def _places(toks: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The content words of each place opened by a place word and an article ("in **the
+    upstairs studio**"), up to ``_PLACE_MAX`` words; not a time ("in the morning")."""
+    out = []
+    for j in range(len(toks) - 2):
+        if toks[j] not in _PLACES or toks[j + 1] not in DETERMINERS:
+            continue
+        words = []
+        for w in toks[j + 2:j + 2 + _PLACE_MAX]:
+            if not content_word(w) or not w.isalpha():
+                break
+            words.append(w)
+        if words and not any(w in _WHEN for w in words):
+            out.append(tuple(words))
+    return out

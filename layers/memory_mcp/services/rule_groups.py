@@ -14,6 +14,7 @@ from memory_mcp.services import (
     jobs,
     listing,
     members,
+    modified,
     opposites,
     particles,
     parts,
@@ -32,7 +33,8 @@ Found = tuple[str, str] | None
 
 def quantity(a: Facets, b: Facets) -> Found:
     """How many: "at least two" / "exactly two", one part of a thing against the whole."""
-    return slots.quantity(a, b) or slots.partial(a, b) or parts.any_part(a, b)
+    return slots.quantity(a, b) or slots.partial(a, b) or parts.any_part(a, b) \
+        or modified.only_the_best(a, b)
 
 
 def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
@@ -47,7 +49,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or listing.only_modified(a, b) \
         or listing.all_or_listed(a, b) or listing.only_narrowed(a, b) \
         or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \
-        or listing.joined_subject(a, b)
+        or listing.joined_subject(a, b) or modified.added_kind(a, b) \
+        or modified.only_one(a, b) or modified.any_or_narrowed(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:

@@ -141,7 +141,29 @@ def durations_differ(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     if not (a and b):
         return False
     sa, sb = sorted(set(a)), sorted(set(b))
-    return not (all(_near(x, sb) for x in sa) or all(_near(y, sa) for y in sb))
+    return not (all(_near(x, sb) for x in sa) or all(_near(y, sa) for y in sb)) \
+        or _counted_apart(a, b)
+
+
+#: Durations a text may state for ``_counted_apart`` to pair them one by one (a long text's
+#: thousands are compared as sets only).
+_PAIRED = 4
+
+
+def _counted_apart(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    """As many durations in each, and paired one by one some are left on both sides: "renew
+    the rope rescue qualification **every year** and the first aid certificate every **12
+    months**" / "… **every 3 years** and … every 12 months" (the 309th set). As sets the first
+    text's one year is found in the second; counted, it states it twice."""
+    if len(a) != len(b) or len(a) > _PAIRED:
+        return False
+    left = list(b)
+    for x in a:
+        k = next((k for k, y in enumerate(left) if close(x, y)), None)
+        if k is None:
+            return True
+        del left[k]
+    return False
 
 
 def _near(x: float, ordered: list[float]) -> bool:

@@ -1,0 +1,126 @@
+"""A thing narrowed by words one text puts on it and the other does not: "**a Division 1**
+player who is late forfeits" / "**A** player who is late forfeits", "brushed inside the crown
+**and the brim**" / "… inside the crown **only**", "**any** kendama can be returned" /
+"kendamas **with cracked paint** can be returned", "**all three** timed runs count" / "**only
+the fastest** of the three counts" (the 305th to 307th sets).
+
+The word-set rules see these as a word or two the request adds, which is what a rewording adds
+as often ("a twelve-hour fast"); here the words sit where a kind goes (a name and a number
+between the article and the noun both texts share), or the other text says the thing is the
+only one, or holds of any or all of them. Each is one fact about a narrower or wider set of
+things: forgetting the one must not remove the other.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS, SLOT_TOKENS
+from memory_mcp.services.named_things import text_stems
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word, stem
+
+#: Words that open a relative or a with-phrase narrowing the noun before them.
+_NARROWING = frozenset(["with", "without"])
+_THAT = frozenset(["that", "which", "who", "whose", "in", "of", "from", "for", "on"])
+_ANY = frozenset(["any", "every", "all"])
+_JOINS = frozenset(["and", "or"])
+_ANYWHERE = frozenset(["nowhere", "nothing", "none", "elsewhere", "else", "no", "anything",
+                       "everything", "something"])
+_WHEN = frozenset(["day", "night", "morning", "evening", "afternoon", "week", "month", "year",
+                   "time", "shift", "session"])
+
+
+def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's narrowed noun, b's plain one) where ``a`` puts a name and a number the other text
+    never says ("**Division 1**") between an article and a noun that ``b`` has right after an
+    article, the same word after it in both: another, narrower thing. Any other word put
+    there is as often a rewording's ("the **back-room** Bernina" / "the Bernina in the back
+    room", "the **sim** suite"): 95 rewordings of the earlier sets were refused that way."""
+    if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
+        return None  # a short fact's rule, as the other slot rules
+    ta, tb = a.tokens, b.tokens
+    plain = {(tb[j], tb[j + 1] if j + 1 < len(tb) else "") for j in range(1, len(tb))
+             if tb[j - 1] in DETERMINERS and content_word(tb[j])}
+    for i in range(1, len(ta) - 2):
+        if ta[i - 1] not in DETERMINERS or ta[i] not in a.names or ta[i] in b.names \
+                or (n := number(ta[i + 1])) is None or n in b.numbers:
+            continue
+        head = (ta[i + 2], ta[i + 3] if i + 3 < len(ta) else "")
+        if content_word(head[0]) and head in plain:
+            return " ".join(ta[i - 1:i + 3]), f"{ta[i - 1]} {head[0]}"
+    return None
+
+
+def only_one(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where one text says a noun "only" right after it ("inside the
+    crown **only**") and the other joins another thing to the same noun ("inside the crown
+    **and the brim**") that the first never names."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        tx, ty = x.tokens, y.tokens
+        stems_x = text_stems(tx)
+        for i in range(1, len(tx)):
+            if tx[i] != "only" or not content_word(tx[i - 1]) \
+                    or (i + 1 < len(tx) and content_word(tx[i + 1])):
+                continue
+            noun = tx[i - 1]
+            for j in range(len(ty) - 2):
+                if ty[j] != noun or ty[j + 1] not in _JOINS:
+                    continue
+                k = j + 2 + (ty[j + 2] in DETERMINERS)
+                if k < len(ty) and content_word(ty[k]) and stem(ty[k]) not in stems_x \
+                        and ty[k] not in _ANYWHERE:  # "LS7 and nowhere else"
+                    found = (f"{noun} only", " ".join(ty[j:k + 1]))
+                    return (found[1], found[0]) if flip else found
+    return None
+
+
+def any_or_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where one text says "any" (or "every", "all") of a noun, with
+    nothing after it that narrows it, and the other narrows the same noun with "with" and
+    words the first never says: "**any** kendama can be returned" / "kendamas **with cracked
+    paint** can be returned". Not "that" or "which", whose verb a rewording words otherwise
+    ("any batch that grows bacteria" / "any batch showing bacterial growth")."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        tx, ty = x.tokens, y.tokens
+        nouns = {stem(tx[i + 1]): i for i in range(len(tx) - 1)
+                 if tx[i] in _ANY and content_word(tx[i + 1])
+                 and not (i + 2 < len(tx) and (tx[i + 2] in _NARROWING or tx[i + 2] in _THAT
+                                               or tx[i + 2].endswith("ing")))}
+        if not nouns:
+            continue
+        stems_x = text_stems(tx)
+        for j in range(len(ty) - 2):
+            phrase = [w for w in ty[j + 2:j + 5] if content_word(w)]
+            if stem(ty[j]) in nouns and ty[j + 1] in _NARROWING and content_word(ty[j + 2]) \
+                    and ty[j] not in _WHEN and ty[j + 2] not in _ANYWHERE \
+                    and not any(stem(w) in stems_x for w in phrase):  # not "each night,
+                # **with anything** over 21.5 posted": a time, and what is done then
+                i = nouns[stem(ty[j])]
+                found = (" ".join(tx[i:i + 2]), " ".join(ty[j:j + 3]))
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+def only_the_best(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where one text counts "only the fastest" (the best, the first,
+    the last) of some things and the other counts "all" of them without that word: "**all
+    three** of their timed runs count" / "**only the fastest** of their three timed runs
+    counts" (the 307th set): one of them, not every one."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        tx, ty = x.tokens, y.tokens
+        best = next((tx[i + 2] for i in range(len(tx) - 2) if tx[i] == "only"
+                     and tx[i + 1] == "the" and _ranked(tx[i + 2])), None)
+        every = next((k for k, w in enumerate(ty) if w in _ALL), None)
+        if best is not None and every is not None and stem(best) not in text_stems(ty):
+            found = (f"only the {best}", " ".join(ty[every:every + 2]))
+            return (found[1], found[0]) if flip else found
+    return None
+
+
+_ALL = frozenset(["all", "every", "both"])
+_RANKS = frozenset(["first", "last", "top", "best", "worst", "latest", "earliest"])
+
+
+def _ranked(word: str) -> bool:
+    """A superlative or a rank: "fastest", "highest", "first", "best"."""
+    return word in _RANKS or (word.endswith("est") and len(word) > 5)
