@@ -114,7 +114,9 @@ WRITTEN_APART = (
     "twohundredninetyseventh", "twohundredninetyeighth", "twohundredninetyninth",
     "threehundredth", "threehundredfirst", "threehundredsecond", "threehundredthird",
     "threehundredfourth", "threehundredfifth", "threehundredsixth", "threehundredseventh",
-    "threehundredeighth", "threehundredninth",
+    "threehundredeighth", "threehundredninth", "threehundredtenth", "threehundredeleventh",
+    "threehundredtwelfth", "threehundredthirteenth", "threehundredfourteenth",
+    "threehundredfifteenth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
