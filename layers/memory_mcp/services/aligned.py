@@ -28,7 +28,7 @@ from memory_mcp.services.grammar import (
     SLOT_TOKENS,
     verb_s,
 )
-from memory_mcp.services.leading import SIDE, leading, noun
+from memory_mcp.services.leading import SIDE, leading, noun, opening_names
 from memory_mcp.services.lexicon import COMMON_VERBS, ORDINAL
 from memory_mcp.services.named_things import THE, other_things, text_stems
 from memory_mcp.services.named_things import WHEN as _WHEN
@@ -72,29 +72,6 @@ def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:
                     and not (x.startswith(y) or y.startswith(x)):
                 return x, y
     return None
-
-
-def opening_names(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's name, b's name) where each text opens with a full name of two or three words,
-    the two names share no word, and the same two words follow both: "**Ollie Park** leads the
-    foraging team" / "**Sasha Greene** leads the foraging team and Ollie Park is her deputy"
-    (the 206th set; ``in_place`` reads a name of one word, and a capital opening a sentence
-    may be no name: "**Station** platform doors on the Green Line")."""
-    ra, rb = _name_run(a), _name_run(b)
-    if len(ra) < 2 or len(rb) < 2 or set(ra) & set(rb):
-        return None
-    ta, tb = a.tokens[len(ra):len(ra) + _SIDE], b.tokens[len(rb):len(rb) + _SIDE]
-    return (" ".join(ra), " ".join(rb)) if len(ta) == _SIDE and ta == tb else None
-
-
-def _name_run(f: Facets) -> tuple[str, ...]:
-    """The names the text opens with, at most three words."""
-    run = []
-    for t in f.tokens[:4]:
-        if t not in f.names:
-            break
-        run.append(t)
-    return tuple(run) if len(run) <= 3 else ()
 
 
 def in_place(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -147,6 +124,8 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
     for j in range(_SIDE, len(tb) - _SIDE):
         if tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS or tb[j - 2] in DETERMINERS \
                 or tb[j - 2] in _WITH or (tb[j - 1] in _OUT and content_word(tb[j - 2])) \
+                or (tb[j - 2] in PREPOSITIONS and "-" in tb[j - 1]) \
+                or (tb[j - 2] in _MODALS and content_word(tb[j - 1])) \
                 or (verb_s(tb[j - 1]) and content_word(tb[j - 2])
                     and j > _SIDE and tb[j - 3] in DETERMINERS
                     and tb[j - 1] not in b.names and tb[j] not in PRONOUNS):
@@ -156,7 +135,8 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
         for j in starts.get(_placed(ta[i - _SIDE:i]), ()):
             spans = _spans(ta, i, tb, j)
             if spans is not None and _after_verb(tb, j) \
-                    and tb[j + len(spans[1])] not in PREPOSITIONS:
+                    and tb[j + len(spans[1])] not in PREPOSITIONS \
+                    and tb[j + len(spans[1])] not in _OUT:
                 continue  # after a verb, an object before a place: "radios ski patrol **on**
                 # channel 4", not "the grounds **crew cuts** the fairways"
             found = _unshared(spans)
@@ -177,7 +157,8 @@ def between(a: Facets, b: Facets) -> tuple[str, str] | None:
 def _after_verb(tb: tuple[str, ...], j: int) -> bool:
     """Whether the slot at ``j`` opens after a verb, not a preposition or an article."""
     return not (tb[j - 1] in PREPOSITIONS or tb[j - 1] in DETERMINERS
-                or tb[j - 2] in DETERMINERS or tb[j - 2] in _WITH)
+                or tb[j - 2] in DETERMINERS or tb[j - 2] in _WITH
+                or (tb[j - 2] in PREPOSITIONS and "-" in tb[j - 1]))  # "in **two-tier**"
 
 
 def _spans(ta: tuple[str, ...], i: int, tb: tuple[str, ...],
@@ -229,12 +210,14 @@ def _moved(found: tuple[tuple[str, ...], tuple[str, ...]], a: Facets, b: Facets
     """Each thing without a phrase after it that the other text says elsewhere: "on a **phone
     timer app** in club tournaments" / "In club tournaments … on the **chess clock**" (the
     305th set): the phrase moved, the tool did not."""
-    def cut(words: tuple[str, ...], other: Facets) -> tuple[str, ...]:
-        said = text_stems(other.tokens)
+    def cut(words: tuple[str, ...], other: Facets, slot: tuple[str, ...]) -> tuple[str, ...]:
+        said, there = text_stems(other.tokens), {stem(x) for x in slot}
         k = next((n for n, w in enumerate(words[:-1]) if n and w in PREPOSITIONS
-                  and all(stem(x) in said for x in words[n + 1:])), len(words))
-        return words[:k]
-    xs, ys = cut(found[0], b), cut(found[1], a)
+                  and all(stem(x) in said for x in words[n + 1:])
+                  and not any(stem(x) in there for x in words[n + 1:])), len(words))
+        return words[:k]  # not a phrase the other text says in the slot itself: "the hatch
+        # flags almonds **in the mole**" / "… lists almonds in the **mole** sauce"
+    xs, ys = cut(found[0], b, found[1]), cut(found[1], a, found[0])
     return (xs, ys) if min(len(xs), len(ys)) >= 2 else found  # two things of several words
     # each: a single word left is as often a synonym ("as **a spare**" / "as **a backup**")
 
@@ -259,6 +242,9 @@ _WITH = frozenset(["with", "using", "by"])
 #: A verb's particle before its object: "guides hand **out** electrolyte sachets at the second
 #: stop" / "… hand **out** bottled water at …" (the 308th set).
 _OUT = frozenset(["out", "up", "off", "down"])
+#: A modal before a verb and its object: "clients **must take** aerosols, candles and
+#: houseplants out of the flat" / "… **must take** their pets out of …" (the 313th set).
+_MODALS = frozenset(["must", "should", "can", "may", "will", "shall"])
 
 
 def _ended(x: str, y: str) -> bool:

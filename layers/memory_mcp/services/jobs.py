@@ -220,3 +220,37 @@ _ROLE_STEMS = {stem(r): r for r in ROLE_NOUNS}
 #: Letters a job's other forms share with it ("lead" / "leader", "treasur…").
 _FORM = 4
 
+
+
+def role_or_verb(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where one text says "<name> is a <role>" and the other has
+    the same name do a job's verb the role does not name: "Yuki Tanaka **is a barista** on
+    the late shift" / "Yuki Tanaka **manages** the late shift" (the 310th set). A barista
+    does not manage it."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for name, role in _holders(x):
+            if set(role) & y.stems or not any(_a_job(w) for w in role):
+                continue
+            toks = y.tokens
+            for i in range(len(toks) - 1):
+                verb = stem(toks[i + 1])
+                if toks[i] == name and verb in _LEADING_VERBS \
+                        and not any(w.startswith(verb) for w in role):  # "is the day-shift
+                    # **supervisor**" / "**supervises**": one job
+                    found = (f"{name} is {' '.join(role)}", f"{name} {toks[i + 1]}")
+                    return (found[1], found[0]) if flip else found
+    return None
+
+
+#: Verbs of a job that leads or runs a thing ("manages", "leads", "coaches", "supervises").
+_LEADING_VERBS = frozenset(stem(w) for w in """manages leads coaches supervises runs directs
+captains chairs organises organizes hosts judges referees umpires teaches trains""".split())  # noqa: SIM905
+
+
+def _a_job(word: str) -> bool:
+    """A role's stem that names a job: a listed role noun, or one by its ending ("barista",
+    "florist", "caterer"); not "held" ("the market is held on …")."""
+    return word in _JOB_STEMS or word.endswith(("ist", "ista", "er", "or", "ian", "ant"))
+
+
+_JOB_STEMS = frozenset(stem(w) for w in ROLE_NOUNS)

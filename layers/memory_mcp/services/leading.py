@@ -4,7 +4,8 @@
 
 Split from ``aligned``, which reads the same slot inside a sentence: here the slot is the
 sentence's subject, before the same preposition or the same verb, so the thing's words and the
-verb's agreement with them are read.
+verb's agreement with them are read; or a full name the sentence opens with
+(``opening_names``).
 """
 
 from __future__ import annotations
@@ -146,3 +147,26 @@ def _nouns(words: tuple[str, ...]) -> bool:
 def noun(word: str) -> bool:
     """A content word that is no number (a plural too)."""
     return content_word(word) and not any(c.isdigit() for c in word)
+
+
+def opening_names(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's name, b's name) where each text opens with a full name of two or three words,
+    the two names share no word, and the same two words follow both: "**Ollie Park** leads the
+    foraging team" / "**Sasha Greene** leads the foraging team and Ollie Park is her deputy"
+    (the 206th set; ``in_place`` reads a name of one word, and a capital opening a sentence
+    may be no name: "**Station** platform doors on the Green Line")."""
+    ra, rb = _name_run(a), _name_run(b)
+    if len(ra) < 2 or len(rb) < 2 or set(ra) & set(rb):
+        return None
+    ta, tb = a.tokens[len(ra):len(ra) + SIDE], b.tokens[len(rb):len(rb) + SIDE]
+    return (" ".join(ra), " ".join(rb)) if len(ta) == SIDE and ta == tb else None
+
+
+def _name_run(f: Facets) -> tuple[str, ...]:
+    """The names the text opens with, at most three words."""
+    run = []
+    for t in f.tokens[:4]:
+        if t not in f.names:
+            break
+        run.append(t)
+    return tuple(run) if len(run) <= 3 else ()

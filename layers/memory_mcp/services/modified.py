@@ -32,8 +32,9 @@ _WHEN = frozenset(["day", "night", "morning", "evening", "afternoon", "week", "m
 
 def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's narrowed noun, b's plain one) where ``a`` puts a name and a number the other text
-    never says ("**Division 1**") between an article and a noun that ``b`` has right after an
-    article, the same word after it in both: another, narrower thing. Any other word put
+    never says ("**Division 1**"), or a setting ("**practice**", ``_SETTINGS``), between an
+    article and a noun that ``b`` has right after an article, the same word after it in both:
+    another, narrower thing. Any other word put
     there is as often a rewording's ("the **back-room** Bernina" / "the Bernina in the back
     room", "the **sim** suite"): 95 rewordings of the earlier sets were refused that way."""
     if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
@@ -41,14 +42,27 @@ def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
     ta, tb = a.tokens, b.tokens
     plain = {(tb[j], tb[j + 1] if j + 1 < len(tb) else "") for j in range(1, len(tb))
              if tb[j - 1] in DETERMINERS and content_word(tb[j])}
-    for i in range(1, len(ta) - 2):
-        if ta[i - 1] not in DETERMINERS or ta[i] not in a.names or ta[i] in b.names \
-                or (n := number(ta[i + 1])) is None or n in b.numbers:
+    for i in range(1, len(ta) - 1):
+        if ta[i - 1] not in DETERMINERS:
             continue
-        head = (ta[i + 2], ta[i + 3] if i + 3 < len(ta) else "")
+        if ta[i] in _SETTINGS and ta[i] not in tb:  # "the **practice** course" / "the course"
+            width = 1
+        elif ta[i] in a.names and ta[i] not in b.names and i + 2 < len(ta) \
+                and (n := number(ta[i + 1])) is not None and n not in b.numbers:
+            width = 2  # "a **Division 1** player" / "A player"
+        else:
+            continue
+        k = i + width
+        head = (ta[k], ta[k + 1] if k + 1 < len(ta) else "")
         if content_word(head[0]) and head in plain:
-            return " ".join(ta[i - 1:i + 3]), f"{ta[i - 1]} {head[0]}"
+            return " ".join(ta[i - 1:k + 1]), f"{ta[i - 1]} {head[0]}"
     return None
+
+
+#: Settings a thing is used in, put before its noun: "the **practice** course" is not the
+#: course (the 312th set; the prompt's own example of another environment).
+_SETTINGS = frozenset(["practice", "training", "test", "trial", "rehearsal", "demo", "warm-up",
+                       "backup", "spare"])
 
 
 def only_one(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -124,3 +138,16 @@ _RANKS = frozenset(["first", "last", "top", "best", "worst", "latest", "earliest
 def _ranked(word: str) -> bool:
     """A superlative or a rank: "fastest", "highest", "first", "best"."""
     return word in _RANKS or (word.endswith("est") and len(word) > 5)
+
+
+def only_for(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, "") where ``a`` limits the fact to "<people> only" ("£5 **for members
+    only**", the 314th set) and ``b`` never names them: a narrower rule than the stored one.
+    Only the request's: a request that leaves out a limit the stored text has is shorter,
+    not other."""
+    ta, stems_b = a.tokens, text_stems(b.tokens)
+    for i in range(2, len(ta)):
+        if ta[i] == "only" and ta[i - 2] == "for" and content_word(ta[i - 1]) \
+                and stem(ta[i - 1]) not in stems_b and ta[i - 1] not in _ANYWHERE:
+            return " ".join(ta[i - 2:i + 1]), "no such limit"
+    return None

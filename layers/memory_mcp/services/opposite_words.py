@@ -173,6 +173,8 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("go goes went gone going come comes came coming", "down", "", "fall"),
     # "… at 72 bpm before **moving up** to 88" / "… before **moving down** to 72" (the 282nd)
     ("move moves moved moving", "up", "", "rise"),
+    # "the air conditioner **kicks in** at 22 °C" / "… **switches off** at 22 °C" (the 311th)
+    ("kick kicks kicked kicking", "in", "", "switch_on"),
     ("move moves moved moving", "down", "", "fall"),
     # "the flood boards **are taken down** whenever …" / "… **go up** whenever …"
     ("take takes took taken taking", "down", "", "fall"),

@@ -16,7 +16,7 @@ Two kinds, because a save treats them differently (``agreement``'s subject and v
   apart by a save.
 
 A word with a negating prefix ("**un**encrypted", "**in**valid", "**non**-production") is read
-the same way against its bare form. Two texts conflict only when each has a side the other
+the same way against its bare form (``prefixed``). Two texts conflict only when each has a side the other
 lacks: "prices **rose**, an **increase** of 5 %" and "prices **increased** 5 %" agree.
 
 Converse pairs are left out: "finance **sends** the invoices" and "customers **receive** the
@@ -34,23 +34,19 @@ from functools import lru_cache
 from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.lexicon import NEGATIONS, NUMBER_WORDS, STOP_WORDS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.lexicon import (
+    MONTHS,
+    NEGATIONS,
+    NUMBER_WORDS,
+    STOP_WORDS,
+    TIMES,
+    UNIT_DAYS,
+    WEEKDAYS,
+)
 from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES, WORD_PAIRS, turned_prefix
+from memory_mcp.services.prefixed import bare_of
 from memory_mcp.services.stems import split_as
 from memory_mcp.services.wording import subject_end
-
-#: Prefixes that negate only the listed bases (elsewhere "in", "im", "dis" start ordinary words:
-#: "install", "display", "discover").
-_LISTED_PREFIXES = ("in", "im", "il", "ir", "dis")
-_PREFIXED_BASES = frozenset("""
-active valid correct complete accessible secure consistent compatible sufficient mutable
-possible legal reversible agree agrees agreed like likes liked trust trusted continued
-""".split())  # noqa: SIM905
-#: Endings of a prefixed word that is a state ("unpaid", "unavailable"); others are verbs
-#: ("uninstall", "unpublish"): another event, another fact.
-_STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous", "ic", "id",
-                  "ure", "ete", "ect", "ar", "le")
-
 
 #: Verbs whose particle carries the opposite ("sign **in**" / "sign **out**"), read as one form
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
@@ -101,8 +97,9 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if y == "hours":
             outside = i > 0 and tokens[i - 1] in ("outside", "of")  # "outside working hours"
             out.append("after_hours" if outside else f"{x}_{y}")
-        if x in CLOCK_SIDES and _CLOCK.fullmatch(y):  # "report scores **by** 21:00" / "**after**
-            out.append(CLOCK_SIDES[x])  # 21:00", "served **from** 06:30" / "**until** 06:30"
+        if x in CLOCK_SIDES and (_CLOCK.fullmatch(y) or _dated(tokens, i + 1)):  # "report
+            # scores **by** 21:00" / "**after** 21:00", "served **from** 06:30" / "**until**
+            out.append(CLOCK_SIDES[x])  # 06:30", "posted **by** 1 September" / "**after** …"
         if x == "the" and y == "day" and i > 0 and tokens[i - 1] in ("during", "in"):
             out.append("daytime")  # "record clips **during the day**" / "… **at night**"
     for i, (verb, particle) in enumerate(pairwise(tokens)):
@@ -191,17 +188,13 @@ def _sides() -> dict[str, list[tuple[int, int, bool]]]:
     return out
 
 
-def _bare_of(word: str) -> tuple[str, bool] | None:
-    """'unencrypted' → ('encrypted', a state), 'invalid' → ('valid', a state),
-    'uninstall' → ('install', an event), 'non-production' → ('production', another thing)."""
-    if word.startswith("non-") and len(word) > 7:
-        return word[4:], False
-    if word.startswith("un") and len(word) >= 6 and word not in STOP_WORDS:
-        return word[2:], word.endswith(_STATE_ENDINGS)
-    for prefix in _LISTED_PREFIXES:
-        if word.startswith(prefix) and word[len(prefix):] in _PREFIXED_BASES:
-            return word[len(prefix):], True
-    return None
+def _dated(tokens: tuple[str, ...], i: int) -> bool:
+    """Whether a date starts at ``i``: "1 September", "September 1", "the 1st of September"
+    (the 315th set's "posted **by 1 September**" / "**after 1 September**")."""
+    words = tokens[i:i + 4]
+    return bool(words) and (words[0] in MONTHS or (
+        words[0] == "the" and any(w in MONTHS for w in words[1:])) or (
+        words[0][:1].isdigit() and len(words) > 1 and words[1] in MONTHS))
 
 
 def opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
@@ -214,7 +207,7 @@ def opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     words_a, words_b = set(a.tokens), set(b.tokens)
     for mine, other, flip in ((words_a, words_b, False), (words_b, words_a, True)):
         for word in sorted(mine - other):
-            bare = _bare_of(word)
+            bare = bare_of(word)
             if bare is not None and bare[0] in other and bare[0] not in mine:
                 return (bare[0], word, bare[1]) if flip else (word, bare[0], bare[1])
             turned = turned_prefix(word)

@@ -50,7 +50,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or listing.all_or_listed(a, b) or listing.only_narrowed(a, b) \
         or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \
         or listing.joined_subject(a, b) or modified.added_kind(a, b) \
-        or modified.only_one(a, b) or modified.any_or_narrowed(a, b)
+        or modified.only_one(a, b) or modified.any_or_narrowed(a, b) \
+        or modified.only_for(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:
@@ -73,7 +74,8 @@ def role(a: Facets, b: Facets) -> Found:
     """Who does it, by job, rank or role noun."""
     return jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \
         or jobs.role_head(a, b) or doers.other_doer(a, b) or turned.named_doer(a, b) \
-        or jobs.holder(a, b) or jobs.role_doer(a, b) or jobs.named_role(a, b)
+        or jobs.holder(a, b) or jobs.role_doer(a, b) or jobs.named_role(a, b) \
+        or jobs.role_or_verb(a, b)
 
 
 def opposite(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
