@@ -118,8 +118,8 @@ _ROOM_REACH = 3
 def online_or_on_site(a: Facets, b: Facets) -> tuple[str, str] | None:
     """("online", "in room 3b") where one text holds a meeting or lesson online and the other,
     with no word of a network, in a room or hall: "Aoife gives **online** piccolo lessons on
-    Tuesdays" / "piccolo lessons … run on Tuesdays **in Room 3B**" (the 282nd and 284th sets).
-    Else None."""
+    Tuesdays" / "piccolo lessons … run on Tuesdays **in Room 3B**" (the 282nd and 284th sets);
+    or ``a`` alone says it is online. Else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         said = _ONLINE & set(x.tokens)
         if not said or _ONLINE & set(y.tokens):
@@ -128,6 +128,9 @@ def online_or_on_site(a: Facets, b: Facets) -> tuple[str, str] | None:
         if room is not None:
             found = (sorted(said)[0], room)
             return (found[1], found[0]) if flip else found
+        if not flip:  # the request (or a new save) alone holds it online: "runs **online**
+            # sessions for school groups" / "opens to school groups" (the 316th set)
+            return sorted(said)[0], "no such setting"
     return None
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, SLOT_TOKENS
+from memory_mcp.services.lexicon import UNIT_DAYS
 from memory_mcp.services.named_things import text_stems
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
@@ -150,4 +151,23 @@ def only_for(a: Facets, b: Facets) -> tuple[str, str] | None:
         if ta[i] == "only" and ta[i - 2] == "for" and content_word(ta[i - 1]) \
                 and stem(ta[i - 1]) not in stems_b and ta[i - 1] not in _ANYWHERE:
             return " ".join(ta[i - 2:i + 1]), "no such limit"
+    return None
+
+
+def other_per(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where both texts state an amount "per" a thing and the things
+    differ, the request's never said in the other text: "600 W **per row** of seats" / "power
+    **per seat** is limited to 600 W" (the 317th set). Times are the rate rules' ("per week")."""
+    said_b = text_stems(b.tokens)
+    theirs = [t for i, t in enumerate(b.tokens[1:]) if b.tokens[i] == "per" and content_word(t)]
+    if not theirs:
+        return None
+    for i, t in enumerate(a.tokens[:-1]):
+        x = a.tokens[i + 1]
+        if t == "per" and content_word(x) and x.isalpha() and x not in UNIT_DAYS \
+                and stem(x) not in said_b and not any(
+                    y in UNIT_DAYS or not y.isalpha() or x.endswith(y) or y.endswith(x)
+                    for y in theirs):  # not "per m³" / "per cubic metre", "per barrow" /
+            # "per wheelbarrow", "per three-driver team" / "per team of three"
+            return f"per {x}", f"per {theirs[0]}"
     return None

@@ -51,7 +51,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \
         or listing.joined_subject(a, b) or modified.added_kind(a, b) \
         or modified.only_one(a, b) or modified.any_or_narrowed(a, b) \
-        or modified.only_for(a, b)
+        or modified.only_for(a, b) or modified.other_per(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:

@@ -129,9 +129,13 @@ def partial(a: Facets, b: Facets) -> tuple[str, str] | None:
         bare = {stem(w) for k, w in enumerate(y.tokens) if not (k and _amount(y.tokens[k - 1]))
                 or y.tokens[k - 1] in UNIVERSALS}  # "**a sample of** casings" / "**every** casing"
         for i, t in enumerate(toks[:-2]):
-            if t not in _PARTS or toks[i + 1] != "of":
+            if t == "half" and toks[i + 1] == "the" and (not i or toks[i - 1] != "and") \
+                    and "half" not in y.tokens:
+                j = i + 2  # "**half the** band stands facing south" / "the band stands …"
+            elif t not in _PARTS or toks[i + 1] != "of":  # (the 320th set; not "two and a half")
                 continue
-            j = i + 2 + (toks[i + 2] in DETERMINERS)
+            else:
+                j = i + 2 + (toks[i + 2] in DETERMINERS)
             if j < len(toks) and content_word(toks[j]) and stem(toks[j]) in bare:
                 found = " ".join(toks[i:j + 1])
                 return ("(none)", found) if flip else (found, "(none)")
