@@ -118,7 +118,8 @@ WRITTEN_APART = (
     "threehundredtwelfth", "threehundredthirteenth", "threehundredfourteenth",
     "threehundredfifteenth", "threehundredsixteenth", "threehundredseventeenth",
     "threehundredeighteenth", "threehundrednineteenth", "threehundredtwentieth",
-    "threehundredtwentyfirst",
+    "threehundredtwentyfirst", "threehundredtwentysecond", "threehundredtwentythird",
+    "threehundredtwentyfourth", "threehundredtwentyfifth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
