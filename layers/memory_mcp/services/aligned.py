@@ -180,7 +180,11 @@ def _unshared(found: tuple[tuple[str, ...], tuple[str, ...]] | None
     "the **Tern 21** hull" (the hundred-and-twelfth set) are a deck and a hull."""
     if found is None:
         return None
-    xs, ys = found
+    xs, ys = (w[:-1] if len(w) > 1 and w[-1] in _JOINED else w for w in found)  # "on
+    # **sticky notes and** speaking even once …" / "on **mini whiteboards**; speaking …"
+    if min(len(xs), len(ys)) >= 2:  # (the 324th set): the clause's "and" is no word of the
+        found = xs, ys  # thing; one word left is as often a verb reworded ("before **going
+        # and** the office …" / "before **leaving**, and …")
     k = 0
     while k < min(len(xs), len(ys)) - 1 and xs[k] == ys[k]:
         k += 1
@@ -222,6 +226,7 @@ def _moved(found: tuple[tuple[str, ...], tuple[str, ...]], a: Facets, b: Facets
     # each: a single word left is as often a synonym ("as **a spare**" / "as **a backup**")
 
 
+_JOINED = frozenset(["and", "or", "but", "so"])
 _WHERE = frozenset(["above", "below", "behind", "beside", "under", "underneath", "near",
                     "next", "opposite", "outside", "inside", "beneath", "over"])
 

@@ -206,3 +206,22 @@ foot percent minus""".split())  # noqa: SIM905
 _UNSEEN_MIN = 3
 #: Words a clause holds, its opener with them, to be read slot by slot.
 _SLOT_FRAME = 5
+
+
+def added_only(ra: str, rb: str) -> tuple[str, str] | None:
+    """(a's condition, "no condition") where the request ``ra`` holds its fact "only when" or
+    "only if" something and the stored ``rb`` names no condition at all: "manual wheelchairs
+    are lent free **only when a scooter is hired too**" / "… are lent free of charge" (the
+    323rd set), a narrower rule. Only the request's: one that leaves a condition out is
+    shorter, not other."""
+    found = _ONLY_WHEN.search(ra)
+    if found is None or _ANY_CONDITION.search(rb):
+        return None
+    return found.group(0).lower(), "no condition"
+
+
+_ONLY_WHEN = re.compile(r"\bonly (?:when|if|once)\b[^,;.:()]*", re.IGNORECASE)
+_ANY_CONDITION = re.compile(r"\b(?:if|when|whenever|unless|only|provided|once|until|except|as "
+                            r"long as|subject to|depending on|without|after|before)\b",
+                            re.IGNORECASE)  # "may not ride Storm **without** an instructor",
+# "trimmed **after** the sail is hoisted": a condition in other words

@@ -146,3 +146,40 @@ def _room(toks: tuple[str, ...]) -> str | None:
                 code = end + 1 < len(toks) and any(c.isdigit() for c in toks[end + 1])
                 return " ".join(toks[i:end + 1 + code])  # "in Room **3B**"
     return None
+
+
+def outdoors_or_in(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("outdoors", "in the church hall") where one text holds a thing outdoors and the other,
+    with no word of the open air, in a room or hall; or indoors against a car park, a field or
+    a lawn: "puppy class … **outdoors** on the field behind the church hall" / "… **in the
+    church hall**", "held **indoors** at the allotments" / "… **on the allotment car park**"
+    (the 305th, 323rd and 324th sets). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        toks_x, toks_y = set(x.tokens), set(y.tokens)
+        out = _OUTDOORS & toks_x
+        if out and not _OUTDOORS & toks_y and not _INDOORS & toks_y:
+            room = _room(y.tokens)
+            if room is not None:
+                found = (sorted(out)[0], room)
+                return (found[1], found[0]) if flip else found
+        inside = _INDOORS & toks_x
+        if inside and not _INDOORS & toks_y and not _OUTDOORS & toks_y:
+            open_air = _open_air(y.tokens)
+            if open_air is not None:
+                found = (sorted(inside)[0], open_air)
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+def _open_air(toks: tuple[str, ...]) -> str | None:
+    """The first "car park", "field", "lawn" or "yard" a text names, as written."""
+    for i, t in enumerate(toks):
+        if t in _OPEN_AIR or (t == "park" and i and toks[i - 1] == "car"):
+            return " ".join(toks[max(0, i - 1):i + 1])
+    return None
+
+
+_OUTDOORS = frozenset(["outdoors", "outdoor", "open-air", "alfresco"])  # not "outside office
+# hours", nor "inside the crown"
+_INDOORS = frozenset(["indoors", "indoor"])
+_OPEN_AIR = frozenset(["field", "lawn", "yard", "courtyard", "paddock", "meadow", "beach"])

@@ -14,7 +14,13 @@ things: forgetting the one must not remove the other.
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import DETERMINERS, SLOT_TOKENS
+from memory_mcp.services.grammar import (
+    AUX,
+    CLAUSE_BREAKS,
+    DETERMINERS,
+    PREPOSITIONS,
+    SLOT_TOKENS,
+)
 from memory_mcp.services.lexicon import UNIT_DAYS
 from memory_mcp.services.named_things import text_stems
 from memory_mcp.services.numerals import number
@@ -105,7 +111,7 @@ def any_or_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         stems_x = text_stems(tx)
         for j in range(len(ty) - 2):
-            phrase = [w for w in ty[j + 2:j + 5] if content_word(w)]
+            phrase = _phrase(ty[j + 2:j + 5])
             if stem(ty[j]) in nouns and ty[j + 1] in _NARROWING and content_word(ty[j + 2]) \
                     and ty[j] not in _WHEN and ty[j + 2] not in _ANYWHERE \
                     and not any(stem(w) in stems_x for w in phrase):  # not "each night,
@@ -171,3 +177,15 @@ def other_per(a: Facets, b: Facets) -> tuple[str, str] | None:
             # "per wheelbarrow", "per three-driver team" / "per team of three"
             return f"per {x}", f"per {theirs[0]}"
     return None
+
+
+def _phrase(words: tuple[str, ...]) -> list[str]:
+    """The content words of a "with" phrase, up to its verb or next preposition: "members
+    with **diabetes** are given" (the 322nd set), not "… diabetes are **given**"."""
+    out = []
+    for w in words:
+        if w in AUX or w in PREPOSITIONS or w in CLAUSE_BREAKS:
+            break
+        if content_word(w):
+            out.append(w)
+    return out

@@ -57,6 +57,14 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     told = (_numbered(a.tokens[:at_a]) | _named(a, at_a)) \
         & (_numbered(b.tokens[:at_b]) | _named(b, at_b))
     least = _LEAST
+    k = next((n for n, (x, y) in enumerate(zip(reason_a[1], reason_b[1], strict=False))
+              if stem(x) != stem(y)), min(len(reason_a[1]), len(reason_b[1])))
+    if k >= _DOER and len(reason_a[1]) > k and len(reason_b[1]) > k \
+            and _acts(a, at_a, reason_a[1][k - 1]) and _acts(b, at_b, reason_b[1][k - 1]):  # "so that **the
+        # caretaker, Olu Adeyemi,** can deep clean the ball pool" / "… can check the
+        # electrics" (the 323rd set): the same doer, read past, and what each does
+        reason_a, reason_b = ((f"{r[0].split()[0]} … {' '.join(r[1][k:])}", r[1][k:])
+                              for r in (reason_a, reason_b))
     if _same_verb(reason_a, reason_b):  # "to stop **fly-tipping**" / "to stop **overnight
         # camping**": what the one purpose verb acts on is a thing each
         reason_a, reason_b, least = (reason_a[0], reason_a[1][1:]), (reason_b[0],
@@ -202,6 +210,22 @@ def _missing(words: list[str], other: Facets, topic: set[str]) -> int:
     clauses share."""
     found = parts_pool(other)
     return sum(not found.has(w, 0.75) or stem(w) in topic for w in words)
+
+
+#: Words both reasons open with that name one doer, read past (``other_purpose``).
+_DOER = 2
+
+
+def _acts(f: Facets, at: int, last: str) -> bool:
+    """Whether the reason's doer (its words to ``last``) is followed by a modal or an
+    auxiliary: "so that the caretaker, Olu Adeyemi, **can** …", not "so the bank file **is
+    done** / **ready**", a thing and its state."""
+    toks = f.tokens
+    k = next((k for k in range(at, len(toks) - 1) if toks[k] == last), None)
+    return k is not None and toks[k + 1] in _MODALS
+
+
+_MODALS = frozenset(["can", "could", "will", "would", "may", "might", "must", "should"])
 
 
 def _apart(missing: int, words: list[str]) -> bool:

@@ -67,7 +67,8 @@ def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
         or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
         or anchors.unit_or_event(a, b) or schedules.added_days(a, b) \
         or purposes.other_purpose(a, b) or purposes.added_reason(a, b) \
-        or conditioned.other_clause(request, stored) or relatives.other_who(a, b)
+        or conditioned.other_clause(request, stored) or relatives.other_who(a, b) \
+        or conditioned.added_only(request, stored)
 
 
 def role(a: Facets, b: Facets) -> Found:
