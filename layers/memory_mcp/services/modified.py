@@ -20,6 +20,7 @@ from memory_mcp.services.grammar import (
     DETERMINERS,
     PREPOSITIONS,
     SLOT_TOKENS,
+    verb_s,
 )
 from memory_mcp.services.lexicon import UNIT_DAYS
 from memory_mcp.services.named_things import text_stems
@@ -88,6 +89,8 @@ def only_one(a: Facets, b: Facets) -> tuple[str, str] | None:
                 if ty[j] != noun or ty[j + 1] not in _JOINS:
                     continue
                 k = j + 2 + (ty[j + 2] in DETERMINERS)
+                if k == j + 2 and verb_s(ty[k]):
+                    continue  # "on Thursdays **and sends** a written quote": a clause
                 if k < len(ty) and content_word(ty[k]) and stem(ty[k]) not in stems_x \
                         and ty[k] not in _ANYWHERE:  # "LS7 and nowhere else"
                     found = (f"{noun} only", " ".join(ty[j:k + 1]))
