@@ -156,17 +156,12 @@ def outdoors_or_in(a: Facets, b: Facets) -> tuple[str, str] | None:
     (the 305th, 323rd and 324th sets). Else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         toks_x, toks_y = set(x.tokens), set(y.tokens)
-        out = _OUTDOORS & toks_x
-        if out and not _OUTDOORS & toks_y and not _INDOORS & toks_y:
-            room = _room(y.tokens)
-            if room is not None:
-                found = (sorted(out)[0], room)
-                return (found[1], found[0]) if flip else found
-        inside = _INDOORS & toks_x
-        if inside and not _INDOORS & toks_y and not _OUTDOORS & toks_y:
-            open_air = _open_air(y.tokens)
-            if open_air is not None:
-                found = (sorted(inside)[0], open_air)
+        if (_OUTDOORS | _INDOORS) & toks_y:
+            continue  # the other text says a setting of its own: the setting rules' case
+        for words, place in ((_OUTDOORS, _room), (_INDOORS, _open_air)):
+            said, where = words & toks_x, place(y.tokens)
+            if said and where is not None:
+                found = (sorted(said)[0], where)
                 return (found[1], found[0]) if flip else found
     return None
 
