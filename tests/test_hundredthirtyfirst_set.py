@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from forget_checks import kinds
 
-from memory_mcp.services import crossed_pairs, schedules
+from memory_mcp.services import chosen, crossed_pairs, schedules
 from memory_mcp.services.facets import facets
 from memory_mcp.services.short_forms import degrees
 
@@ -42,10 +42,10 @@ def test_a_span_of_amounts_the_other_way_round() -> None:
 
 def test_what_is_never_done_where_swapped() -> None:
     stored = "Screens are reclaimed in the washout booth in Room P12, never in the sinks in P10."
-    assert crossed_pairs.swapped_choice(
+    assert chosen.swapped_choice(
         facets("screens are reclaimed in the P10 sinks and never in the P12 washout booth."),
         facets(stored)) is not None
-    assert crossed_pairs.swapped_choice(
+    assert chosen.swapped_choice(
         facets("screens get reclaimed in the P12 washout booth, never in the P10 sinks."),
         facets(stored)) is None
     # "never" before a verb negates it: no choice between two places

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from forget_checks import kinds
 
-from memory_mcp.services import counted, crossed_pairs, framed, purposes
+from memory_mcp.services import chosen, counted, crossed_pairs, framed, purposes
 from memory_mcp.services.facets import facets
 from memory_mcp.services.wrappers import strip_preamble
 
@@ -94,8 +94,8 @@ def test_what_is_chosen_and_what_is_passed_over_swapped() -> None:
                     "queued overnight.")
     stored = ("Render jobs over 200 frames are queued overnight through Deadline 10 rather than "
               "submitted during the day.")
-    assert crossed_pairs.swapped_choice(facets(request_text), facets(stored)) is not None
-    assert crossed_pairs.swapped_choice(
+    assert chosen.swapped_choice(facets(request_text), facets(stored)) is not None
+    assert chosen.swapped_choice(
         facets("render jobs over 200 frames go in the overnight queue rather than being "
                "submitted during the day."), facets(stored)) is None
 

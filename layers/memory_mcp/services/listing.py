@@ -273,6 +273,16 @@ def joined_subject(a: Facets, b: Facets) -> tuple[str, str] | None:
             if ta[i:i + 3] == tb[j:j + 3] and ta[i - 4:i - 2] == tb[j - 2:j]:
                 kept = " ".join(tb[j - 2:j])
                 return f"{kept} and {added}", kept
+    return _joined_first(ta, tb, b)
+
+
+def _joined_first(ta: tuple[str, ...], tb: tuple[str, ...], b: Facets) -> tuple[str, str] | None:
+    """The thing joined before the stored subject, the text's first words: "**all staff and**
+    visitors must shower in" / "visitors must shower in" (the 326th set)."""
+    at = 1 + (ta[:1] in (("all",), ("both",), ("the",)))
+    if len(ta) > at + 4 and ta[at] == "and" and content_word(ta[at - 1]) \
+            and stem(ta[at - 1]) not in b.stems and ta[at + 1:at + 4] == tb[:3]:
+        return f"{ta[at - 1]} and {tb[0]}", tb[0]
     return None
 
 

@@ -56,6 +56,9 @@ def _lists(x: Facets, y: Facets) -> list[tuple[str, str]]:
             continue
         left = [w for w in toks[max(0, i - _REACH):i] if _item(w, x)]
         right = [w for w in toks[i + 1:i + 1 + _REACH] if _item(w, x)]
+        if len(_kinds(right)) == 1 and _kinds(left) != _kinds(right):  # "**Lines** 1 and 2":
+            # a label said as a name before the numbers of the list (the 327th set)
+            left = [w for w in left if _kinds([w]) == _kinds(right)]
         if not (left and right) or _kinds(left) != _kinds(right) \
                 or _RANGES & set(toks[max(0, i - _REACH - 1):i]):
             continue  # "every 6 weeks **and Blaze**": two clauses; "between 6 and 10": a range

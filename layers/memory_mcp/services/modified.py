@@ -47,13 +47,15 @@ def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
     room", "the **sim** suite"): 95 rewordings of the earlier sets were refused that way."""
     if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None  # a short fact's rule, as the other slot rules
-    ta, tb = a.tokens, b.tokens
+    ta, tb = ("^", *a.tokens), ("^", *b.tokens)  # "^": a text's start, where an article
+    # would be ("**Field-grown** melons are harvested …" / "Melons are harvested …")
     plain = {(tb[j], tb[j + 1] if j + 1 < len(tb) else "") for j in range(1, len(tb))
-             if tb[j - 1] in DETERMINERS and content_word(tb[j])}
+             if tb[j - 1] in _OPENS and content_word(tb[j])}
     for i in range(1, len(ta) - 1):
-        if ta[i - 1] not in DETERMINERS:
+        if ta[i - 1] not in _OPENS:
             continue
-        if ta[i] in _SETTINGS and ta[i] not in tb:  # "the **practice** course" / "the course"
+        if (ta[i] in _SETTINGS or _grown(ta[i])) and ta[i] not in tb:  # "the **practice**
+            # course" / "the course"
             width = 1
         elif ta[i] in a.names and ta[i] not in b.names and i + 2 < len(ta) \
                 and (n := number(ta[i + 1])) is not None and n not in b.numbers:
@@ -63,8 +65,21 @@ def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
         k = i + width
         head = (ta[k], ta[k + 1] if k + 1 < len(ta) else "")
         if content_word(head[0]) and head in plain:
-            return " ".join(ta[i - 1:k + 1]), f"{ta[i - 1]} {head[0]}"
+            return " ".join(ta[i - 1:k + 1]).lstrip("^ "), f"{ta[i - 1]} {head[0]}".lstrip("^ ")
     return None
+
+
+_OPENS = DETERMINERS | {"^"}
+
+
+def _grown(word: str) -> bool:
+    """"**field-grown**", "**tunnel-grown**", "**barn-reared**": where a crop or an animal is
+    raised (the 329th set), not how ("home-grown", "fast-grown")."""
+    first, _, last = word.partition("-")
+    return last in ("grown", "reared", "raised") and first not in _HOW_GROWN
+
+
+_HOW_GROWN = frozenset(["home", "locally", "well", "fast", "slow", "free", "farm", "hand"])
 
 
 #: Settings a thing is used in, put before its noun: "the **practice** course" is not the

@@ -21,6 +21,8 @@ from memory_mcp.services.stems import content_word, stem
 _STATES = frozenset(["back", "stays", "stay", "remains", "remain", "kept", "left"])
 #: Words between a thing and the state it is set to: "with the extractor **switched** off".
 _SET = frozenset(["switched", "turned", "left", "kept", "set", "powered"])
+#: Words before a bare verb: "must shower in".
+_BARE = frozenset((w,) for w in ["must", "should", "can", "will", "may", "to"])
 _PAIRS = {"up": "down", "down": "up", "in": "out", "out": "in", "on": "off", "off": "on"}
 
 
@@ -66,7 +68,10 @@ def _keys(toks: tuple[str, ...]) -> dict[tuple[str, str], set[str]]:
         if t not in _PAIRS:
             continue
         prev = toks[i - 1] if i else ""
-        if prev and content_word(prev) and prev.isalpha() and prev.endswith(("ed", "s", "t")):
+        if prev and content_word(prev) and prev.isalpha() and (prev.endswith(("ed", "s", "t"))
+                                                              or toks[i - 2:i - 1] in _BARE):
+            # "visitors must shower **in**" / "… must shower **out**" (the 326th set): a bare
+            # verb after a modal
             out.setdefault(("after", stem(prev)), set()).add(t)
         after = toks[i + 1:i + 3]
         if len(after) == 2 and after[0] in DETERMINERS and content_word(after[1]) \

@@ -26,7 +26,30 @@ _PART_SAID = _PART | frozenset("majority minority portion share part half".split
 def any_part(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The first part against a whole that one of this module's reads finds, or None."""
     return part_of_bare(a, b) or either_or(a, b) or count_per(a, b) or part_of_whole(a, b) \
-        or both_of_one(a, b)
+        or both_of_one(a, b) or part_of_everyone(a, b)
+
+
+def part_of_everyone(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("most", "everyone") where one text takes part of the people ("if **most of those**
+    present agree") that the other says all of, before the same word ("if **everyone**
+    present agrees", the 327th set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        toks, other = x.tokens, y.tokens
+        for i, word in enumerate(toks[:-3]):
+            if word not in _PART or toks[i + 1] != "of" or toks[i + 2] not in _THOSE:
+                continue
+            after = stem(toks[i + 3])
+            found = next((t for k, t in enumerate(other[:-1])
+                          if t in _EVERYONE and stem(other[k + 1]) == after), None)
+            if found is not None and content_word(toks[i + 3]) \
+                    and not _PART_SAID & set(other):
+                return (found, word) if flip else (word, found)
+    return None
+
+
+#: Words that name the people a part is taken of: "most **of those** present".
+_THOSE = frozenset(["those", "them", "these", "the"])
+_EVERYONE = frozenset(["everyone", "everybody", "all"])
 
 
 def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -183,8 +183,9 @@ def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
 
 
 #: Words that end a reason and open when it matters: "so they can be pre-treated **before
-#: washing**" / "so the customer is told **before washing**" are two reasons (the 128th set).
-_THEN = frozenset(["before", "after", "until", "while", "once"])
+#: washing**" / "so the customer is told **before washing**" are two reasons (the 128th set);
+#: "so the herd can cool off **when it is above 28 °C**" ends its reason at "when" (the 326th).
+_THEN = frozenset(["before", "after", "until", "while", "once", "when"])
 #: Verbs of a rule's source after "as": "**as** our insurer **requires**".
 _REQUIRES = frozenset(["requires", "require", "required", "demands", "specifies", "recommends",
                        "asks", "expects", "stipulates"])
@@ -212,8 +213,9 @@ def _missing(words: list[str], other: Facets, topic: set[str]) -> int:
     return sum(not found.has(w, 0.75) or stem(w) in topic for w in words)
 
 
-#: Words both reasons open with that name one doer, read past (``other_purpose``).
-_DOER = 2
+#: Words both reasons open with that name one doer, read past (``other_purpose``): "so that
+#: the caretaker, Olu Adeyemi, can …" (the 323rd set), "so the herd can …" (the 326th).
+_DOER = 1
 
 
 def _acts(f: Facets, at: int, last: str) -> bool:

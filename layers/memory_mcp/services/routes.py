@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from memory_mcp.services import (
     agents,
+    chosen,
     contacts,
     crossed_pairs,
     direction,
@@ -33,7 +34,7 @@ def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
         or received.received_or_shipped(a, b) or route_ends.other_route(a, b) \
         or crossed_pairs.crossed_pair(a, b) \
         or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
-        or crossed_pairs.swapped_choice(a, b) or framed.swapped_shares(a, b) \
+        or chosen.swapped_choice(a, b) or framed.swapped_shares(a, b) \
         or crossed_pairs.swapped_to(a, b) or crossed_pairs.swapped_from(a, b) \
         or steps.swapped_steps(a, b) or steps.swapped_stages(a, b) or steps.swapped_sides(a, b) \
         or steps.swapped_object(a, b) \

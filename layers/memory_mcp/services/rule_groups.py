@@ -24,6 +24,7 @@ from memory_mcp.services import (
     schedules,
     slots,
     turned,
+    voiced,
     widened,
 )
 from memory_mcp.services.facets import Facets
@@ -76,7 +77,7 @@ def role(a: Facets, b: Facets) -> Found:
     return jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \
         or jobs.role_head(a, b) or doers.other_doer(a, b) or turned.named_doer(a, b) \
         or jobs.holder(a, b) or jobs.role_doer(a, b) or jobs.named_role(a, b) \
-        or jobs.role_or_verb(a, b)
+        or jobs.role_or_verb(a, b) or voiced.other_agent(a, b)
 
 
 def opposite(a: Facets, b: Facets) -> tuple[str, str, bool] | None:

@@ -23,7 +23,7 @@ from functools import lru_cache
 from memory_mcp.services.direction import BETWEEN, PASSIVE_AUX, participle
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, verb_s
-from memory_mcp.services.stems import content_word, verb_stem
+from memory_mcp.services.stems import content_word, stem, verb_stem
 
 #: Words that stand as a verb's object right after it ("pay **us**", "tell **them**").
 _OBJECTS = frozenset("us them him her me you".split())  # noqa: SIM905
@@ -102,3 +102,46 @@ def _subject(toks: tuple[str, ...], i: int) -> int | None:
     if s > 0 and toks[s - 1] in DETERMINERS:
         s -= 1
     return k if s == 0 or toks[s - 1] in _OPENERS else None
+
+
+def other_agent(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's doer, b's doer) where one text says who does a thing in the active ("the league
+    **commissioner enters** scores") and the other, in the passive, names another doer after
+    "by" ("scores **are entered** … **by the winning team**", the 327th set), neither text
+    naming the other's doer anywhere. Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for thing, verb, agent in _agents(y.tokens):
+            for j in range(1, len(x.tokens) - 1):
+                toks = x.tokens
+                obj = j + 1 + (toks[j + 1] in DETERMINERS)
+                if not verb_s(toks[j]) or verb_stem(toks[j]) != verb or obj >= len(toks) \
+                        or stem(toks[obj]) != stem(thing):
+                    continue
+                who = _subject(toks, j)
+                if who is not None and stem(toks[who]) not in y.stems \
+                        and stem(agent) not in x.stems:
+                    return (agent, toks[who]) if flip else (toks[who], agent)
+    return None
+
+
+def _agents(toks: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(the thing acted on, the verb stem, the doer's first word) of each "<thing> are
+    <participle> … by [the] <doer>" within a few words."""
+    out = []
+    for i in range(1, len(toks) - 1):
+        if toks[i] not in _AUX or not participle(toks[i + 1]):
+            continue
+        who = _subject(toks, i)
+        by = next((k for k in range(i + 2, min(len(toks) - 1, i + 2 + _BY_REACH))
+                   if toks[k] == "by"), None)
+        if who is None or by is None:
+            continue
+        k = by + 1 + (toks[by + 1] in DETERMINERS)
+        if k < len(toks) and content_word(toks[k]):
+            out.append((toks[who], verb_stem(toks[i + 1]), toks[k]))
+    return out
+
+
+#: How far after the participle its "by" may stand ("are entered **into the Scoreholio app
+#: by**").
+_BY_REACH = 6
