@@ -238,9 +238,10 @@ def _placed(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(_IN.get(w, w) for w in words)
 
 
-_IN = {"at": "in", "on": "in", "inside": "in", "an": "the", "a": "the"}  # "with **an**
-# infrared thermometer" / "with **a** thermocouple probe", "with **a** tape measure" / "with
-# **the** steel calliper" (the 308th set)
+_IN = {"at": "in", "on": "in", "inside": "in", "an": "the", "a": "the", "into": "to",
+       "onto": "to"}  # "with **an** infrared thermometer" / "with **a** thermocouple probe",
+# "with **a** tape measure" / "with **the** steel calliper" (the 308th set); "go from the
+# greenhouse **into** the polytunnel" / "… **to** the open field" (the 335th)
 #: Prepositions before a word and the thing ("fed **with unpasteurised** cider" / "… red
 #: wine", the hundred-and-sixty-first set).
 _WITH = frozenset(["with", "using", "by"])

@@ -119,8 +119,9 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
             return f"{n:g} per {kinds_a[n]}", f"{n:g} per {kinds_b[n]}"
     for n in sorted(rates_a.keys() & rates_b.keys()):
         x, y = rates_a[n], rates_b[n]
-        if "each" in (x, y) and not {x, y} & _GROUPS:
-            continue  # "£5 each" is "£5 per item", "a piece", "per fly"
+        if "each" in (x, y) and not {x, y} & (_GROUPS | MEASURES):
+            continue  # "£5 each" is "£5 per item", "a piece", "per fly"; not "€2.20 per
+            # **kg**" (the 336th set)
         if stem(x) != stem(y) and not (x.startswith(y) or y.startswith(x)) \
                 and (x not in b.tokens or y not in a.tokens):  # "a loco" / "per locomotive"
             return _per(n, x), _per(n, y)

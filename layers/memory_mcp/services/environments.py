@@ -161,27 +161,29 @@ def outdoors_or_in(a: Facets, b: Facets) -> tuple[str, str] | None:
         for words, place in ((_OUTDOORS, _room), (_INDOORS, _open_air)):
             said, where = words & toks_x, place(y.tokens)
             if where is None and place is _room:
-                where = _gym(y.tokens, toks_x)
+                where = _covered(y.tokens, toks_x)
             if said and where is not None:
                 found = (sorted(said)[0], where)
                 return (found[1], found[0]) if flip else found
     return None
 
 
-def _gym(toks: tuple[str, ...], other: set[str]) -> str | None:
-    """The first "at the Eastside Rec Center **gym**" of a text whose gym the other text does
-    not name ("… on the outdoor courts at Eastside Rec Center", the 328th set)."""
+def _covered(toks: tuple[str, ...], other: set[str]) -> str | None:
+    """The first "at the Eastside Rec Center **gym**", "from our Liguria **greenhouse**" of a
+    text whose gym or greenhouse the other text does not name ("… on the outdoor courts at
+    Eastside Rec Center", "… from our outdoor beds in Liguria": the 328th and 333rd sets)."""
     for i, t in enumerate(toks):
-        if t in _GYMS and t not in other:
-            start = next((j for j in range(i - 1, max(-1, i - _GYM_REACH - 1), -1)
-                          if toks[j] in ("at", "in")), None)
+        if t in _COVERED and t not in other:
+            start = next((j for j in range(i - 1, max(-1, i - _COVERED_REACH - 1), -1)
+                          if toks[j] in ("at", "in", "from", "inside")), None)
             if start is not None:
                 return " ".join(toks[start:i + 1])
     return None
 
 
-_GYMS = frozenset(["gym", "gymnasium", "gyms"])
-_GYM_REACH = 5
+_COVERED = frozenset(["gym", "gymnasium", "gyms", "greenhouse", "greenhouses", "glasshouse",
+                      "polytunnel", "polytunnels"])
+_COVERED_REACH = 5
 
 
 def _open_air(toks: tuple[str, ...]) -> str | None:

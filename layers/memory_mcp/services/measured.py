@@ -2,8 +2,8 @@
 **fahrenheit**", "a **225-litre** barrique", "2 **cubic metres**".
 
 Apart from ``facets.py``, which reads everything else of a text, because a unit is read from
-the words around a number in four ways: after it, written into it, after "cubic" or "square",
-or with a power ("20 m³").
+the words around a number in five ways: after it, written into it, after "cubic" or "square",
+with a power ("20 m³"), or a scale's name before it ("force 6").
 """
 
 from __future__ import annotations
@@ -24,11 +24,18 @@ _RAISED = {"m3": "cubic-meters", "m\u00b3": "cubic-meters", "m2": "square-meters
            "m\u00b2": "square-meters"}
 
 
+#: Scales whose name comes before the number: "**force** 6" is the Beaufort scale, not knots
+#: (the 334th set).
+_SCALES = {"force": "beaufort", "beaufort": "beaufort"}
+
+
 def measured_units(lower: list[str]) -> frozenset[str]:
     """The units after a number ("18 celsius"), written into it ("a 225-litre barrique"), or
     after a number and "cubic" / "square" ("2 cubic metres": "cubic-meters")."""
     out = set()
     for i, w in enumerate(lower[1:], 1):
+        if lower[i - 1] in _SCALES and number(w) is not None:
+            out.add(_SCALES[lower[i - 1]])  # "under **force 6**" / "under 6 knots"
         if number(lower[i - 1]) is None:
             if i > 1 and lower[i - 1] in _POWERS and number(lower[i - 2]) is not None \
                     and (unit := UNIT_SYMBOLS.get(w, w)) in MEASURES:

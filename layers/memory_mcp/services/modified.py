@@ -51,6 +51,8 @@ def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
     # would be ("**Field-grown** melons are harvested …" / "Melons are harvested …")
     plain = {(tb[j], tb[j + 1] if j + 1 < len(tb) else "") for j in range(1, len(tb))
              if tb[j - 1] in _OPENS and content_word(tb[j])}
+    numbered = {tb[j] for j in range(1, len(tb) - 1) if number(tb[j + 1]) is not None
+                and number(tb[j + 1]) not in a.numbers}  # "the **pilot line**" / "**Line 2**"
     for i in range(1, len(ta) - 1):
         if ta[i - 1] not in _OPENS:
             continue
@@ -64,7 +66,7 @@ def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         k = i + width
         head = (ta[k], ta[k + 1] if k + 1 < len(ta) else "")
-        if content_word(head[0]) and head in plain:
+        if content_word(head[0]) and (head in plain or (width == 1 and head[0] in numbered)):
             return " ".join(ta[i - 1:k + 1]).lstrip("^ "), f"{ta[i - 1]} {head[0]}".lstrip("^ ")
     return None
 
@@ -85,7 +87,7 @@ _HOW_GROWN = frozenset(["home", "locally", "well", "fast", "slow", "free", "farm
 #: Settings a thing is used in, put before its noun: "the **practice** course" is not the
 #: course (the 312th set; the prompt's own example of another environment).
 _SETTINGS = frozenset(["practice", "training", "test", "trial", "rehearsal", "demo", "warm-up",
-                       "backup", "spare"])
+                       "backup", "spare", "pilot"])
 
 
 def only_one(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -58,6 +58,7 @@ refundable | forfeit forfeits forfeited non-refundable nonrefundable
 in_service in_use | retire retires retired retiring decommission decommissions decommissioned
   out_of_service out_of_use
 alone solo | pairs twos
+lenient laxer | strict stricter strictest
 surcharge surcharges surcharged | discount discounts discounted
 keep keeps keeping | lose loses losing lost
 dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
@@ -123,6 +124,9 @@ northbound | southbound
 north | south
 east | west
 upstream | downstream
+pause pauses paused pausing suspend suspends suspended suspending | resume resumes resumed
+  resuming
+across | along
 """
 
 #: Words before a clock time that say which side of it a rule holds: "by 21:00" is before it,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS
+from memory_mcp.services.lexicon import ORDINAL
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.slots import UNIVERSALS, after_quantity, universals
@@ -26,7 +27,29 @@ _PART_SAID = _PART | frozenset("majority minority portion share part half".split
 def any_part(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The first part against a whole that one of this module's reads finds, or None."""
     return part_of_bare(a, b) or either_or(a, b) or count_per(a, b) or part_of_whole(a, b) \
-        or both_of_one(a, b) or part_of_everyone(a, b)
+        or both_of_one(a, b) or part_of_everyone(a, b) or every_nth(a, b)
+
+
+def every_nth(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("every tenth", "each") where one text takes every nth thing ("**every tenth** one gets
+    a serial stencil") and the other each of them ("**each** gets a serial stencil", the 335th
+    set), neither saying the other's; a count of time after the ordinal ("every second
+    Thursday") is how often, the schedule rules' case. Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        toks = x.tokens
+        for i, word in enumerate(toks[:-2]):
+            nth = toks[i + 1]
+            if word != "every" or nth == "first" or not ORDINAL.fullmatch(nth) \
+                    or (toks[i + 2] in EVERY_COUNTS and toks[i + 2] != "one") \
+                    or nth in y.tokens:
+                continue
+            at = i + 2 + (toks[i + 2] == "one")  # "every tenth **one gets**"
+            found = next((t for k, t in enumerate(y.tokens[:-1]) if t in ("each", "every")
+                          and y.tokens[k + 1] == toks[at]), None) if at < len(toks) else None
+            if found is not None:  # the same word after both ("… one **gets**" / "each
+                # **gets**"), not "every fourth batch" / "every four batches"
+                return (found, f"every {nth}") if flip else (f"every {nth}", found)
+    return None
 
 
 def part_of_everyone(a: Facets, b: Facets) -> tuple[str, str] | None:

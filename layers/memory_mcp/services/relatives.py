@@ -15,17 +15,18 @@ from memory_mcp.services.grammar import AUX, CLAUSE_BREAKS, SLOT_TOKENS
 from memory_mcp.services.stems import stem
 from memory_mcp.services.word_pool import parts_pool
 
-#: Content words of a clause read, at most, and needed on each side, at least.
-_REACH, _LEAST = 5, 2
+#: Content words of a clause read, at most, and needed in the two clauses together, at least.
+_REACH, _TOGETHER = 5, 3
 #: Words that end a "who" clause and go back to the main one: its modal ("… who have paid
 #: the subscription **can** borrow").
 _MAIN = frozenset(["can", "may", "must", "should", "will", "get", "gets", "pay", "pays"])
 
 
 def other_who(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's clause, b's clause) where both texts say "<people> who …" of the same people and
-    no word of either clause is in the other text. Else None. Short texts only, as the other
-    pairwise rules: it compares every "who" of one text with every "who" of the other."""
+    """(a's clause, b's clause) where both texts say "<people> who …" of the same people, the
+    two clauses share no word, and three of their words are nowhere in the other text. Else
+    None. Short texts only, as the other pairwise rules: it compares every "who" of one text
+    with every "who" of the other."""
     if max(len(a.tokens), len(b.tokens)) > SLOT_TOKENS:
         return None
     clauses_b = _whos(b.tokens)
@@ -34,11 +35,17 @@ def other_who(a: Facets, b: Facets) -> tuple[str, str] | None:
     pool_a, pool_b = parts_pool(a), parts_pool(b)
     for head, words_a, shown_a in _whos(a.tokens):
         for other, words_b, shown_b in clauses_b:
-            if other != head or len(words_a) < _LEAST or len(words_b) < _LEAST:
-                continue
-            if not any(pool_b.has(w, 0.75) for w in words_a) \
-                    and not any(pool_a.has(w, 0.75) for w in words_b):
-                return shown_a, shown_b
+            if other != head or not (words_a and words_b) \
+                    or len(words_a) + len(words_b) < _TOGETHER:
+                continue  # "guests **who have eaten** it here before" / "guests **who sign
+                # the heat waiver**": one word of a clause against three (the 335th set)
+            lost_a = [w for w in words_a if not pool_b.has(w, 0.75)]
+            lost_b = [w for w in words_b if not pool_a.has(w, 0.75)]
+            if len(lost_a) + len(lost_b) >= _TOGETHER and lost_a and lost_b \
+                    and not {stem(w) for w in words_a} & {stem(w) for w in words_b}:
+                return shown_a, shown_b  # a clause's word the other text says in its main
+                # clause only is no shared condition ("chilli **heat**" / "the **heat**
+                # waiver")
     return None
 
 

@@ -146,3 +146,23 @@ def _object_ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str]]:
 
 #: Words an object may take before its "to".
 _OBJECT_WORDS = 3
+
+
+def before_or_once(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("before the first pods", "once the first pods") where one text does a thing before
+    an event and the other once (or when) the same event has come, the three words after the
+    joining word the same: "pinch out the tops **before** the first pods set" / "… **once**
+    the first pods set" (the 336th set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        after = {x.tokens[i + 1:i + 4] for i, t in enumerate(x.tokens[:-3]) if t == "before"}
+        for j, t in enumerate(y.tokens[:-3]):
+            event = y.tokens[j + 1:j + 4]
+            if t in _AT_EVENT and event in after and "before" not in y.tokens \
+                    and t not in x.tokens:
+                found = f"before {' '.join(event)}", f"{t} {' '.join(event)}"
+                return (found[1], found[0]) if flip else found
+    return None
+
+
+#: Words that hold a thing at or after an event: "**once** the first pods set".
+_AT_EVENT = frozenset(["once", "when", "after"])
