@@ -126,6 +126,9 @@ WRITTEN_APART = (
     "threehundredthirtysecond", "threehundredthirtythird",
     "threehundredthirtyfourth", "threehundredthirtyfifth",
     "threehundredthirtysixth", "threehundredthirtyseventh",
+    "threehundredthirtyeighth", "threehundredthirtyninth",
+    "threehundredfortieth", "threehundredfortyfirst",
+    "threehundredfortysecond", "threehundredfortythird",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
