@@ -17,6 +17,7 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import COMPACT_UNITS, STOP_WORDS, UNIT_DAYS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word
+from memory_mcp.services.values import show_number
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 #: The words read before and after each number; both sides must be the same in both texts.
@@ -25,8 +26,9 @@ _BEFORE, _AFTER = 2, 2
 
 def other_number(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where a number of ``a`` stands between the same two words
-    before and two after as another number of ``b``, neither number is in the other text,
-    and the words after name what is counted (a content word). Else None."""
+    before and two after as another number of ``b``, ``a``'s number is not in ``b`` and
+    ``b``'s is fewer times in ``a``, and the words after name what is counted (a content
+    word). Else None."""
     ta, tb = a.tokens, b.tokens
     frames = {(tb[j - _BEFORE:j], tb[j + 1:j + 1 + _AFTER]): tb[j]
               for j in range(_BEFORE, len(tb) - _AFTER) if _NUMBER.fullmatch(tb[j])}
@@ -37,8 +39,10 @@ def other_number(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         before, after = ta[i - _BEFORE:i], ta[i + 1:i + 1 + _AFTER]
         theirs = frames.get((before, after))
-        if theirs is not None and theirs != ta[i] and ta[i] not in tb and theirs not in ta \
-                and any(content_word(w) for w in after):
+        if theirs is not None and theirs != ta[i] and ta[i] not in tb \
+                and ta.count(theirs) < tb.count(theirs) \
+                and any(content_word(w) for w in after):  # "a tray of **eight**, … £3.80
+            # for six" / "a tray of **six**, … £3.80 for six": one six fewer (the 339th set)
             phrase = " ".join(before), " ".join(after)
             return (f"{phrase[0]} {ta[i]} {phrase[1]}", f"{phrase[0]} {theirs} {phrase[1]}")
     return _counted_after(ta, tb)
@@ -56,7 +60,22 @@ def _counted_after(ta: tuple[str, ...], tb: tuple[str, ...]) -> tuple[str, str] 
                 and theirs not in ta and (ta[i], ta[i + 1]) not in pairwise(tb):
             words = " ".join(ta[i - _BEFORE:i])
             return f"{words} {ta[i]} {ta[i + 1]}", f"{words} {theirs} {ta[i + 1]}"
+    values_a, values_b = [number(t) for t in ta], [number(t) for t in tb]
+    ended = {tb[j - _LEAD:j]: values_b[j] for j in range(_LEAD, len(tb))
+             if values_b[j] is not None and (j + 1 == len(tb) or not content_word(tb[j + 1]))}
+    for i in range(_LEAD, len(ta)):  # "for **a tray of eight**, while …" / "… a tray of
+        # six, while …" (the 339th set): three words before a number that ends its phrase
+        theirs, mine = ended.get(ta[i - _LEAD:i]), values_a[i]
+        if theirs is not None and mine is not None and theirs != mine \
+                and mine not in values_b and values_a.count(theirs) < values_b.count(theirs) \
+                and ta[i - 1] == "of" and content_word(ta[i - 2]):  # a count of things ("a
+            # tray of"), not a clock ("opens at 7" / "… at 19:00")
+            words = " ".join(ta[i - _LEAD:i])
+            return f"{words} {ta[i]}", f"{words} {show_number(theirs)}"
     return None
+
+
+_LEAD = 3
 
 
 #: A code of parts joined by ":", "/" or "." with a digit in it: "015:1998", "BS/7671".

@@ -56,10 +56,12 @@ earliest oldest | latest newest
 encrypted | decrypted plaintext
 refundable | forfeit forfeits forfeited non-refundable nonrefundable
 in_service in_use | retire retires retired retiring decommission decommissions decommissioned
-  out_of_service out_of_use
+  out_of_service out_of_use withdrawn
 alone solo | pairs twos
 lenient laxer | strict stricter strictest
-surcharge surcharges surcharged | discount discounts discounted
+valid | expired invalid lapsed
+kept_for | discard discards discarded discarding
+surcharge surcharges surcharged mark_up | discount discounts discounted
 keep keeps keeping | lose loses losing lost
 dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
 refund refunds refunded refunding | reject rejects rejected rejecting deny denies denied
@@ -183,6 +185,13 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "the flood boards **are taken down** whenever …" / "… **go up** whenever …"
     ("take takes took taken taking", "down", "", "fall"),
     ("put puts putting", "up", "", "rise"),
+    # "floor models are **marked up** by 20%" / "… **discounted** by 20%", "**signs off** the
+    # first roll" / "**rejects** …", "**kept for** the next service" / "**thrown away**" (the
+    # 338th-343rd sets)
+    ("mark marks marked marking", "up", "", "mark_up"),
+    ("sign signs signed signing", "off", "", "approve"),
+    ("kept keep keeps keeping", "for", "the", "kept_for"),  # not "keeps for 24 hours"
+    ("throw throws threw thrown throwing", "away out", "", "discard"),
 ))
 
 

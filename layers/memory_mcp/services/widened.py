@@ -107,6 +107,10 @@ def anywhere(a: Facets, b: Facets) -> tuple[str, str] | None:
     for i, t in enumerate(toks[:-1]):
         if t not in _PLACE:
             continue
+        if t == "within" and toks[i + 1][:1].isdigit() and "within" not in a.tokens:
+            # "**within 20 miles** of the Leeds depot" / "applies everywhere" (the 341st set):
+            # a distance that bounds the place; not "anywhere within 50 m"
+            return min(wide), " ".join(toks[i:i + 3])
         words: list[str] = []
         for w in toks[i + 1:i + 1 + _PLACE_WORDS + 1]:
             if w in ("the", "a", "an", "our") and not words:
@@ -198,7 +202,7 @@ def one_of_all(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 #: Words that open a rule's "whatever the size" ("**regardless of** condition", "**no matter**
 #: how little", "**irrespective of** the tier").
-_REGARDLESS = (("regardless", "of"), ("irrespective", "of"), ("no", "matter"))
+_REGARDLESS = (("regardless", "of"), ("irrespective", "of"), ("no", "matter"), ("however", "far"))
 
 
 def regardless(a: Facets, b: Facets) -> tuple[str, str] | None:
