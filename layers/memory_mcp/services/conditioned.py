@@ -24,7 +24,7 @@ from memory_mcp.services.stems import stem
 from memory_mcp.services.wording import is_long
 
 #: A condition's opening word and its clause, to the next comma, semicolon or full stop.
-_CLAUSE = re.compile(r"\b(if|when|whenever|unless)\b([^,;.:()]*)", re.IGNORECASE)
+_CLAUSE = re.compile(r"\b(if|when|whenever|unless|once)\b([^,;.:()]*)", re.IGNORECASE)
 #: Openers read as one: "when", "whenever" and "if" name the same condition ("only **when**
 #: the leaves are dry" / "only **if** the leaves have stayed wet", the 307th set).
 _SAME = {"whenever": "when"}
@@ -178,6 +178,9 @@ def _clauses(text: str) -> list[tuple[str, list[str], str]]:
             else _SAME.get(opener, opener)  # "only **when** the leaves are dry" / "only
         # **if** the leaves have stayed wet" (the 307th set): one opener; a bare "if" and
         # "when" are not, whose clauses rewordings word otherwise (15 of the earlier sets)
+        if opener == "once" and read != "only":
+            continue  # "only **once** the deposit has cleared" (the 347th set); a bare
+            # "once" is as often one time ("once a week")
         out.append((read, kept, f"{opener} {' '.join(words)}"))
     return out
 

@@ -125,6 +125,12 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
         if stem(x) != stem(y) and not (x.startswith(y) or y.startswith(x)) \
                 and (x not in b.tokens or y not in a.tokens):  # "a loco" / "per locomotive"
             return _per(n, x), _per(n, y)
+    for x, y, flip in ((rates_a, b.tokens, False), (rates_b, a.tokens, True)):
+        flat = next((n for n in sorted(x) if x[n] != "each" and _flat(y, n)), None)
+        if flat is not None:  # "billed at £35 **per hour**" / "billed at **a flat** £35" (the
+            # 345th set)
+            found = _per(flat, x[flat]), f"flat {flat:g}"
+            return (found[1], found[0]) if flip else found
     chains_b = _chained(b.tokens)  # "£3.20 per metre **per week**" / "… per metre per night"
     for n, (x, y) in _chained(a.tokens).items():
         first, second = chains_b.get(n, (x, y))
@@ -132,6 +138,13 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and (y not in b.tokens or second not in a.tokens):
             return f"{n:g} per {x} per {y}", f"{n:g} per {first} per {second}"
     return None
+
+
+def _flat(tokens: tuple[str, ...], n: float) -> bool:
+    """Whether the text says ``n`` as a flat amount: "a **flat** £35", "£35 **flat**"."""
+    return any(number(t) == n and ("flat" in tokens[max(0, i - 2):i]
+                                   or tokens[i + 1:i + 2] == ("flat",))
+               for i, t in enumerate(tokens))
 
 
 def _per(n: float, thing: str) -> str:

@@ -59,6 +59,11 @@ def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
         if (ta[i] in _SETTINGS or _grown(ta[i])) and ta[i] not in tb:  # "the **practice**
             # course" / "the course"
             width = 1
+        elif ta[i].count("-") == 1 and ta[i] not in tb and (
+                ta[i].split("-")[1], ta[i + 1]) in plain and ta[i].split("-")[0].isalpha() \
+                and ta[i].split("-")[0] not in b.tokens:  # "**e-bikes** not collected" /
+            # "bikes not collected" (the 344th set): a kind of the thing, written into it
+            return ta[i], ta[i].split("-")[1]
         elif ta[i] in a.names and ta[i] not in b.names and i + 2 < len(ta) \
                 and (n := number(ta[i + 1])) is not None and n not in b.numbers:
             width = 2  # "a **Division 1** player" / "A player"

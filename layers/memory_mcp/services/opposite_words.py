@@ -60,6 +60,7 @@ in_service in_use | retire retires retired retiring decommission decommissions d
 alone solo | pairs twos
 lenient laxer | strict stricter strictest
 valid | expired invalid lapsed
+stocked | discontinued
 kept_for | discard discards discarded discarding
 surcharge surcharges surcharged mark_up | discount discounts discounted
 keep keeps keeping | lose loses losing lost
@@ -192,6 +193,8 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("sign signs signed signing", "off", "", "approve"),
     ("kept keep keeps keeping", "for", "the", "kept_for"),  # not "keeps for 24 hours"
     ("throw throws threw thrown throwing", "away out", "", "discard"),
+    # "griptape **costs extra**" / "griptape is applied **free of charge**" (the 344th set)
+    ("cost costs costing", "extra", "", "chargeable"),
 ))
 
 

@@ -55,11 +55,20 @@ def every_nth(a: Facets, b: Facets) -> tuple[str, str] | None:
 def part_of_everyone(a: Facets, b: Facets) -> tuple[str, str] | None:
     """("most", "everyone") where one text takes part of the people ("if **most of those**
     present agree") that the other says all of, before the same word ("if **everyone**
-    present agrees", the 327th set). Else None."""
+    present agrees", the 327th set); or part of a thing against all of it ("**half of it**" /
+    "**all of it**", the 349th). Else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         toks, other = x.tokens, y.tokens
-        for i, word in enumerate(toks[:-3]):
-            if word not in _PART or toks[i + 1] != "of" or toks[i + 2] not in _THOSE:
+        for i, word in enumerate(toks[:-2]):
+            if (word in _PART or word == "half") and toks[i + 1] == "of" \
+                    and toks[i + 2] in _PRONOUNS and word not in other:
+                whole = next((other[k] for k in range(len(other) - 2)
+                              if other[k] in _ALL and other[k + 1:k + 3] == toks[i + 1:i + 3]),
+                             None)  # "freezes **half of it**" / "**all of it** is frozen"
+                if whole is not None:  # (the 349th set)
+                    return (whole, word) if flip else (word, whole)
+            if word not in _PART or toks[i + 1] != "of" or toks[i + 2] not in _THOSE \
+                    or i + 3 >= len(toks):
                 continue
             after = stem(toks[i + 3])
             found = next((t for k, t in enumerate(other[:-1])
@@ -73,6 +82,8 @@ def part_of_everyone(a: Facets, b: Facets) -> tuple[str, str] | None:
 #: Words that name the people a part is taken of: "most **of those** present".
 _THOSE = frozenset(["those", "them", "these", "the"])
 _EVERYONE = frozenset(["everyone", "everybody", "all"])
+_PRONOUNS = frozenset(["it", "them", "these", "those"])
+_ALL = frozenset(["all", "both", "each"])
 
 
 def part_of_bare(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -123,8 +123,8 @@ def _every_nth(f: Facets) -> int | None:
         if singular_weekday(t) in WEEKDAYS and (singular_weekday(t) != t or toks[
                 i + 1:i + 2] in _PLURAL_PARTS):  # "on Wednesdays", "Wednesday mornings"
             found = 1
-        if t != "every" or i + 1 == len(toks):
-            continue
+        if t not in ("every", "each") or i + 1 == len(toks):
+            continue  # "**each** Friday afternoon" / "every second Friday" (the 346th set)
         nxt = toks[i + 1]
         after = toks[i + 2] if i + 2 < len(toks) else ""
         if nxt in _EVERY_NTH and (singular_weekday(after) in WEEKDAYS
