@@ -51,6 +51,10 @@ UNIT_SYMBOLS = {"kg": "kilograms", "kgs": "kilograms", "ha": "hectares", "acre":
                 "centimeter": "centimeters", "mm": "millimeters", "millimetres": "millimeters",
                 "millimetre": "millimeters", "millimeter": "millimeters",
                 "kilowatt": "kilowatts", "megawatt": "megawatts",
+                # "fan kits draw 1.2 **amps**" / "… 1.2 **watts**" (the 351st set)
+                "w": "watts", "watt": "watts", "watts": "watts", "amp": "amperes",
+                "amps": "amperes",
+                "ampere": "amperes", "amperes": "amperes",
                 # apparent power: "generators over 20 **kVA**" / "… 20 **kW**" (the 245th set)
                 "kva": "kilovolt-amperes",
                 # concentrations and pressures: "alarms at 10 **ppm**" / "… 10 **mg/m³**"
@@ -77,7 +81,7 @@ SCALED = {"kilometers": ("meters", 1000.0), "centimeters": ("millimeters", 10.0)
 #: A number and a unit of measure written as one token ("30kg", "10GB", "-18C"), and the unit
 #: it reads as (``ABBREVIATIONS`` or a temperature scale). Not "mm": "35mm" and "16mm" are
 #: film gauges and lenses as often as lengths.
-COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|cm|ml|kv|v|c|f)",
+COMPACT_MEASURE = re.compile(r"(\d+(?:\.\d+)?)(kg|lbs?|km|mi|kb|mb|gb|tb|cm|ml|kv|v|w|c|f)",
                              re.IGNORECASE)
 MEASURE_UNITS = {"c": "celsius", "f": "fahrenheit"}
 #: The units of measure a number may carry, as the rules spell them: two texts giving one
@@ -88,7 +92,8 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
                       "liters", "gallons", "feet", "meters", "centimeters", "millimeters",
                       "ppm", "ppb", "mg/m3", "mg/l", "psi", "bar", "kilopascals", "grams",
                       "nm", "ft-lb", "tonnes", "milliliters", "g/hl", "g/l", "mg/kg", "volts",
-                      "kilovolts", "acres", "hectares", "kilovolt-amperes"])
+                      "kilovolts", "acres", "hectares", "kilovolt-amperes", "watts",
+                      "amperes"])
 #: Stems that mean the same in a team's facts: read as one ("you **need** a ticket" /
 #: "**requires** a ticket"). Only true synonyms: a pair that can name two facts is not here.
 SYNONYM_STEMS = {"requir": "need", "utilis": "use", "utiliz": "use", "purchas": "buy",

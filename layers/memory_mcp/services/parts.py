@@ -27,7 +27,26 @@ _PART_SAID = _PART | frozenset("majority minority portion share part half".split
 def any_part(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The first part against a whole that one of this module's reads finds, or None."""
     return part_of_bare(a, b) or either_or(a, b) or count_per(a, b) or part_of_whole(a, b) \
-        or both_of_one(a, b) or part_of_everyone(a, b) or every_nth(a, b)
+        or both_of_one(a, b) or part_of_everyone(a, b) or every_nth(a, b) or any_of_all(a, b)
+
+
+def any_of_all(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("any of the four", "all four") where one text's rule holds when any one of a counted
+    whole does a thing and the other's when all of them do: "unless **any of the four**
+    technicians is booked" / "unless **all four** technicians are booked" (the 352nd set).
+    Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        toks = x.tokens
+        for i in range(len(toks) - 3):
+            if toks[i:i + 3] != ("any", "of", "the") or number(toks[i + 3]) is None:
+                continue
+            count = number(toks[i + 3])
+            for k in range(len(y.tokens) - 1):
+                if y.tokens[k] in ("all", "both") and number(y.tokens[k + 1]) == count \
+                        and "any" not in y.tokens:
+                    found = " ".join(toks[i:i + 4]), " ".join(y.tokens[k:k + 2])
+                    return (found[1], found[0]) if flip else found
+    return None
 
 
 def every_nth(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -15,6 +15,7 @@ from memory_mcp.services import (
     listing,
     members,
     modified,
+    offsets,
     opposites,
     particles,
     parts,
@@ -83,4 +84,4 @@ def role(a: Facets, b: Facets) -> Found:
 def opposite(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     """(a's words, b's words, whether a state) for opposite words, particles or compounds."""
     return opposites.opposed(a, b) or particles.particle_opposed(a, b) \
-        or particles.compound_opposed(a, b)
+        or particles.compound_opposed(a, b) or offsets.extra_or_off(a, b)
