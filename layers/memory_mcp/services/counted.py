@@ -125,11 +125,11 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
         if stem(x) != stem(y) and not (x.startswith(y) or y.startswith(x)) \
                 and (x not in b.tokens or y not in a.tokens):  # "a loco" / "per locomotive"
             return _per(n, x), _per(n, y)
-    for x, y, flip in ((rates_a, b.tokens, False), (rates_b, a.tokens, True)):
-        flat = next((n for n in sorted(x) if x[n] != "each" and _flat(y, n)), None)
+    for rates, other, flip in ((rates_a, b.tokens, False), (rates_b, a.tokens, True)):
+        flat = next((n for n in sorted(rates) if rates[n] != "each" and _flat(other, n)), None)
         if flat is not None:  # "billed at £35 **per hour**" / "billed at **a flat** £35" (the
             # 345th set)
-            found = _per(flat, x[flat]), f"flat {flat:g}"
+            found = _per(flat, rates[flat]), f"flat {flat:g}"
             return (found[1], found[0]) if flip else found
     chains_b = _chained(b.tokens)  # "£3.20 per metre **per week**" / "… per metre per night"
     for n, (x, y) in _chained(a.tokens).items():

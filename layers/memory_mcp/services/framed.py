@@ -65,13 +65,14 @@ def _counted_after(ta: tuple[str, ...], tb: tuple[str, ...]) -> tuple[str, str] 
              if values_b[j] is not None and (j + 1 == len(tb) or not content_word(tb[j + 1]))}
     for i in range(_LEAD, len(ta)):  # "for **a tray of eight**, while …" / "… a tray of
         # six, while …" (the 339th set): three words before a number that ends its phrase
-        theirs, mine = ended.get(ta[i - _LEAD:i]), values_a[i]
-        if theirs is not None and mine is not None and theirs != mine \
-                and mine not in values_b and values_a.count(theirs) < values_b.count(theirs) \
+        their_value, mine = ended.get(ta[i - _LEAD:i]), values_a[i]
+        if their_value is not None and mine is not None and their_value != mine \
+                and mine not in values_b \
+                and values_a.count(their_value) < values_b.count(their_value) \
                 and ta[i - 1] == "of" and content_word(ta[i - 2]):  # a count of things ("a
             # tray of"), not a clock ("opens at 7" / "… at 19:00")
             words = " ".join(ta[i - _LEAD:i])
-            return f"{words} {ta[i]}", f"{words} {show_number(theirs)}"
+            return f"{words} {ta[i]}", f"{words} {show_number(their_value)}"
     return None
 
 
