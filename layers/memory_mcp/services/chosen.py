@@ -29,9 +29,15 @@ def swapped_choice(a: Facets, b: Facets) -> tuple[str, str] | None:
     (chosen_a, passed_a, join), (chosen_b, passed_b, _) = sides_a, sides_b
     if chosen_a & passed_b and passed_a & chosen_b \
             and not (chosen_a & chosen_b or passed_a & passed_b):
-        return (f"{min(chosen_a & passed_b)} {join} {min(passed_a & chosen_b)}",
-                f"{min(passed_a & chosen_b)} {join} {min(chosen_a & passed_b)}")
+        first, second = (_said(a.tokens, min(chosen_a & passed_b)),
+                         _said(a.tokens, min(passed_a & chosen_b)))
+        return f"{first} {join} {second}", f"{second} {join} {first}"
     return None
+
+
+def _said(toks: tuple[str, ...], stemmed: str) -> str:
+    """The text's first word of that stem, as a conflict shows it ("minutes", not "minut")."""
+    return next((t for t in toks if stem(t) == stemmed), stemmed)
 
 
 _CHOICE_SPAN = 6  # words each side: "washout booth in Room P12, **never** in the sinks in P10"
