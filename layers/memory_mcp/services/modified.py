@@ -51,19 +51,18 @@ def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
     # would be ("**Field-grown** melons are harvested …" / "Melons are harvested …")
     plain = {(tb[j], tb[j + 1] if j + 1 < len(tb) else "") for j in range(1, len(tb))
              if tb[j - 1] in _OPENS and content_word(tb[j])}
-    numbered = {tb[j] for j in range(1, len(tb) - 1) if number(tb[j + 1]) is not None
-                and number(tb[j + 1]) not in a.numbers}  # "the **pilot line**" / "**Line 2**"
+    numbered = {tb[j] for j in range(1, len(tb) - 1)
+                if (n := number(tb[j + 1])) is not None and n not in a.numbers}  # "the **pilot
+    # line**" / "**Line 2**"
     for i in range(1, len(ta) - 1):
         if ta[i - 1] not in _OPENS:
             continue
         if (ta[i] in _SETTINGS or _grown(ta[i])) and ta[i] not in tb:  # "the **practice**
             # course" / "the course"
             width = 1
-        elif ta[i].count("-") == 1 and ta[i] not in tb and (
-                ta[i].split("-")[1], ta[i + 1]) in plain and ta[i].split("-")[0].isalpha() \
-                and ta[i].split("-")[0] not in b.tokens:  # "**e-bikes** not collected" /
+        elif _kind_written_in(ta[i], ta[i + 1], plain, tb):  # "**e-bikes** not collected" /
             # "bikes not collected" (the 344th set): a kind of the thing, written into it
-            return ta[i], ta[i].split("-")[1]
+            return ta[i], ta[i].partition("-")[2]
         elif ta[i] in a.names and ta[i] not in b.names and i + 2 < len(ta) \
                 and (n := number(ta[i + 1])) is not None and n not in b.numbers:
             width = 2  # "a **Division 1** player" / "A player"
@@ -77,6 +76,15 @@ def added_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 
 _OPENS = DETERMINERS | {"^"}
+
+
+def _kind_written_in(word: str, after: str, plain: set[tuple[str, str]],
+                     other: tuple[str, ...]) -> bool:
+    """Whether ``word`` is one hyphenated kind and thing ("e-bikes") whose thing the other
+    text says bare before the same word, and whose kind it never says."""
+    kind, _, thing = word.partition("-")
+    return word.count("-") == 1 and word not in other and (thing, after) in plain \
+        and kind.isalpha() and kind not in other
 
 
 def _grown(word: str) -> bool:
