@@ -91,7 +91,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     elif (system := environments.added_system(a, b)) is not None:
         out.append(Conflict("environment", True, f'only one names a system: "{system}"'))
     elif (held := environments.online_or_on_site(a, b)
-          or environments.outdoors_or_in(a, b)) is not None:
+          or environments.outdoors_or_in(a, b) or environments.indoor_kind(a, b)) is not None:
         out.append(Conflict("environment", True, f'held elsewhere: "{held[0]}" vs "{held[1]}"'))
     swap = things.swapped_modifiers(a, b) or teams.other_team(a, b) or teams.shift_team(a, b)
     if swap is not None:

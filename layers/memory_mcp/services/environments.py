@@ -168,6 +168,26 @@ def outdoors_or_in(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+def indoor_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("the indoor winter market", "the market") where the request puts "indoor" or "outdoor"
+    (and one more word of its own at most) between an article and a noun the stored text says
+    right after an article, and the stored text names no setting of the kind: "generators are
+    banned **at the indoor winter market**" / "… banned **at the market**" (the 357th set), a
+    narrower fact. Read from the request's side, as every narrowing is."""
+    toks, other = a.tokens, b.tokens
+    if (_OUTDOORS | _INDOORS) & set(other):
+        return None
+    bare = {other[j] for j in range(1, len(other)) if other[j - 1] in ("the", "a", "an")}
+    for i in range(1, len(toks) - 1):
+        if toks[i] not in _OUTDOORS | _INDOORS or toks[i - 1] not in ("the", "a", "an"):
+            continue
+        for k in (i + 1, i + 2):
+            if k < len(toks) and toks[k] in bare and content_word(toks[k]) \
+                    and all(w not in other for w in toks[i + 1:k]):
+                return " ".join(toks[i - 1:k + 1]), f"the {toks[k]}"
+    return None
+
+
 def _covered(toks: tuple[str, ...], other: set[str]) -> str | None:
     """The first "at the Eastside Rec Center **gym**", "from our Liguria **greenhouse**" of a
     text whose gym or greenhouse the other text does not name ("… on the outdoor courts at

@@ -56,7 +56,7 @@ earliest oldest | latest newest
 encrypted | decrypted plaintext
 refundable | forfeit forfeits forfeited non-refundable nonrefundable
 in_service in_use | retire retires retired retiring decommission decommissions decommissioned
-  out_of_service out_of_use withdrawn
+  out_of_service out_of_use withdrawn binned scrapped
 alone solo | pairs twos
 lenient laxer | strict stricter strictest
 valid | expired invalid lapsed
@@ -75,6 +75,7 @@ upright vertical | flat horizontal lying
 unless | even_if
 unless | only_if
 unanimous unanimously | majority
+go_ahead | cancel cancels cancelled canceled cancelling canceling called_off
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
   destroyed destroying
 """
@@ -130,6 +131,7 @@ upstream | downstream
 pause pauses paused pausing suspend suspends suspended suspending | resume resumes resumed
   resuming
 across | along
+left_side left-hand lefthand | right_side right-hand righthand
 """
 
 #: Words before a clock time that say which side of it a rule holds: "by 21:00" is before it,
@@ -195,6 +197,17 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("throw throws threw thrown throwing", "away out", "", "discard"),
     # "griptape **costs extra**" / "griptape is applied **free of charge**" (the 344th set)
     ("cost costs costing", "extra", "", "chargeable"),
+    # "flights **go ahead** if …" / "flights are **cancelled** if …", "called off" the same
+    # (the 358th set)
+    ("go goes went gone going", "ahead", "", "go_ahead"),
+    ("call calls called calling", "off", "", "called_off"),
+    # "the guideline **turns right** at the T-junction" / "… **turns left** …" (the 357th set):
+    # "left" alone is also "leave"'s past, "right" alone also "correct", so a side is read only
+    # after a word that turns to it or places a thing on it
+    ("turn turns turned turning bear bears veer veers keep keeps swing swings the", "left", "",
+     "left_side"),
+    ("turn turns turned turning bear bears veer veers keep keeps swing swings the", "right", "",
+     "right_side"),
 ))
 
 

@@ -27,7 +27,8 @@ _PART_SAID = _PART | frozenset("majority minority portion share part half".split
 def any_part(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The first part against a whole that one of this module's reads finds, or None."""
     return part_of_bare(a, b) or either_or(a, b) or count_per(a, b) or part_of_whole(a, b) \
-        or both_of_one(a, b) or part_of_everyone(a, b) or every_nth(a, b) or any_of_all(a, b)
+        or both_of_one(a, b) or part_of_everyone(a, b) or every_nth(a, b) or any_of_all(a, b) \
+        or first_or_every(a, b)
 
 
 def any_of_all(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -68,6 +69,11 @@ def every_nth(a: Facets, b: Facets) -> tuple[str, str] | None:
             if found is not None:  # the same word after both ("… one **gets**" / "each
                 # **gets**"), not "every fourth batch" / "every four batches"
                 return (found, f"every {nth}") if flip else (f"every {nth}", found)
+            if not flip and at < len(toks) and content_word(toks[at]) \
+                    and stem(toks[at]) in y.stems and not {"each", "every"} & set(y.tokens):
+                return f"every {nth} {toks[at]}", "(all of them)"  # "**only every second
+                # quadrat** is photographed" / "quadrats are photographed" (the 356th set): the
+                # request takes part of what the stored text says of all (read from its side)
     return None
 
 
@@ -216,3 +222,21 @@ def both_of_one(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 _ALL_OF = frozenset(["both", "each", "every", "all", "either", "pair"])
 _BEFORE_BOTH = frozenset(["the", "our", "their", "of", "its"])
+
+
+def first_or_every(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("every coating", "first coating") where one text says every one of a thing ("the club
+    pays for **every coating** a member has done") and the other the first one alone ("… for
+    each member's **first coating**", the 358th set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        firsts = {stem(n): n for f, n in zip(y.tokens, y.tokens[1:], strict=False)
+                  if f == "first" and content_word(n)}
+        if not firsts or "first" in x.tokens:
+            continue
+        for e, n in zip(x.tokens, x.tokens[1:], strict=False):
+            if e in ("every", "each", "all", "any") and stem(n) in firsts \
+                    and n not in EVERY_COUNTS:  # "in week one, dropping 3 degrees **every
+                # week** after" / "for their **first week**": how often, not how many
+                found = f"{e} {n}", f"first {firsts[stem(n)]}"
+                return (found[1], found[0]) if flip else found
+    return None

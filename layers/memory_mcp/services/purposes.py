@@ -29,7 +29,8 @@ _NOT_AFTER_SO = frozenset(["far", "much", "many", "long", "few", "little", "ofte
 _PURPOSE_VERBS = frozenset("""keep stop prevent avoid make ensure allow protect reduce let give
 help save meet comply free get spare limit cut minimise minimize maximise maximize kill detect
 confirm verify warn alert cover speed drive maintain preserve extend
-control provide create attract deter encourage support build tune set prepare rehearse
+control provide create attract deter encourage support build tune set prepare rehearse catch
+spot reveal
 """.split())  # noqa: SIM905  "arrive by 6 pm **to tune**" / "… **to set out** the chairs" (285th)
 #: Words after "since" that make it a reason, not a time ("**since the** dive shop can't
 #: certify it", "**since they** arrive late"; "since 2019", "since March" are times).

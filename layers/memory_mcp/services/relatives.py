@@ -33,9 +33,9 @@ def other_who(a: Facets, b: Facets) -> tuple[str, str] | None:
     if not clauses_b:
         return None
     pool_a, pool_b = parts_pool(a), parts_pool(b)
-    for head, words_a, shown_a in _whos(a.tokens):
-        for other, words_b, shown_b in clauses_b:
-            if other != head or not (words_a and words_b) \
+    for head, words_a, shown_a, who_a in _whos(a.tokens):
+        for other, words_b, shown_b, who_b in clauses_b:
+            if other != head or not (words_a and words_b) or not (who_a or who_b) \
                     or len(words_a) + len(words_b) < _TOGETHER:
                 continue  # "guests **who have eaten** it here before" / "guests **who sign
                 # the heat waiver**": one word of a clause against three (the 335th set)
@@ -49,12 +49,16 @@ def other_who(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
-def _whos(toks: tuple[str, ...]) -> list[tuple[str, list[str], str]]:
-    """(the people's stem, the clause's content words, the clause as written) for each "<noun>
-    who …" of a text."""
+def _whos(toks: tuple[str, ...]) -> list[tuple[str, list[str], str, bool]]:
+    """(the people's stem, the clause's content words, the clause as written, whether it opens
+    with "who") for each "<noun> who …" of a text, and each "<noun> with …" before a modal:
+    "only volunteers **with a current rabies vaccination** may handle bats" / "only volunteers
+    **who have done the handling course** may …" (the 355th set). A "with" clause is read only
+    against a "who" clause, as "staff with gloves" / "staff with masks" are things, not a
+    condition."""
     out = []
     for i, t in enumerate(toks[1:-1], 1):
-        if t != "who":
+        if t != "who" and not (t == "with" and _MAIN & set(toks[i + 1:i + 2 + _REACH])):
             continue
         words: list[str] = []
         end = i + 1
@@ -64,5 +68,5 @@ def _whos(toks: tuple[str, ...]) -> list[tuple[str, list[str], str]]:
             end += 1
             if compared(w) and w not in AUX:
                 words.append(w)
-        out.append((stem(toks[i - 1]), words, " ".join(toks[i - 1:end])))
+        out.append((stem(toks[i - 1]), words, " ".join(toks[i - 1:end]), t == "who"))
     return out

@@ -11,6 +11,7 @@ from memory_mcp.services import (
     agents,
     chosen,
     contacts,
+    crossed_objects,
     crossed_pairs,
     direction,
     doers,
@@ -39,4 +40,5 @@ def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
         or steps.swapped_steps(a, b) or steps.swapped_stages(a, b) or steps.swapped_sides(a, b) \
         or steps.swapped_object(a, b) or steps.before_or_once(a, b) \
         or voiced.turned_subject(a, b) or contacts.turned_contact(a, b) \
-        or agents.swapped_agents(a, b) or agents.taken_from(a, b)
+        or agents.swapped_agents(a, b) or agents.taken_from(a, b) \
+        or crossed_objects.swapped_things(a, b)

@@ -6,6 +6,7 @@ can grow without the comparison's own steps growing with it.
 from __future__ import annotations
 
 from memory_mcp.services import (
+    added_when,
     anchors,
     bounded,
     conditioned,
@@ -65,9 +66,9 @@ def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
     """Under which condition, trigger, bound, event or purpose the fact holds."""
     return conditions.only_condition(a, b) or conditions.narrowed(a, b) \
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
-        or bounded.added_bound(a, b) or schedules.added_clock(a, b) \
+        or bounded.added_bound(a, b) or added_when.added_clock(a, b) \
         or anchors.other_event(a, b) or anchors.value_or_words(a, b) \
-        or anchors.unit_or_event(a, b) or schedules.added_days(a, b) \
+        or anchors.unit_or_event(a, b) or added_when.added_days(a, b) \
         or purposes.other_purpose(a, b) or purposes.added_reason(a, b) \
         or conditioned.other_clause(request, stored) or relatives.other_who(a, b) \
         or conditioned.added_only(request, stored)

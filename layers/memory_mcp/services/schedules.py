@@ -166,7 +166,7 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
     for x, y, px, py, flip in ((a, b, pa, pb, False), (b, a, pb, pa, True)):  # "**once a
         # month**" / "**every Monday**": a period longer than a week against weekdays (not
         # "every week on Monday")
-        if px and not py and y.weekdays and not x.weekdays and (
+        if px and not py and y.weekdays and (not x.weekdays or _monthly_day(x, y, px)) and (
                 "week" not in px or (px.startswith("twice") and len(y.weekdays) == 1)):
             # "**twice a week**" / "every Monday": two days a week against one
             days = "every " + ", ".join(sorted(y.weekdays))
@@ -178,6 +178,15 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
     if eb and not ea and _by_calendar(a) and not _by_calendar(b):
         return "by the calendar", eb
     return None
+
+
+def _monthly_day(x: Facets, y: Facets, period: str) -> bool:
+    """Whether ``x`` holds on one weekday once in a period longer than a week and ``y`` on
+    every one of that weekday: "restocked **once a month on a Friday** afternoon" / "restocked
+    **every Friday** afternoon" (the 356th and 359th sets). Not when ``x`` also says every such
+    day ("every Friday, and the deep clean once a month")."""
+    return "week" not in period and bool(x.weekdays & y.weekdays) \
+        and _every_nth(y) == 1 and _every_nth(x) is None
 
 
 def _per_event(f: Facets) -> str | None:
@@ -246,55 +255,3 @@ def days_named(f: Facets) -> frozenset[str]:
 
 
 _WEEKEND, _WORKDAYS = frozenset(["sat", "sun"]), frozenset(["mon", "tue", "wed", "thu", "fri"])
-
-
-#: Words that name days without a weekday's name.
-_DAY_WORDS = frozenset(["weekday", "weekdays", "weekend", "weekends", "day", "days", "daily",
-                        "nightly", "weekly", "everyday", "week", "weeks",
-                        # the two short forms ``lexicon.WEEKDAYS`` leaves out, being words too
-                        # ("Staging DB refresh: **Sun** 02:00 UTC"); the others are weekdays
-                        "sat", "sun"])
-
-
-_DEADLINE = frozenset(["by", "until", "till", "before", "after"])
-
-
-def added_days(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(the days, "(any day)") where the request ``a`` holds the fact on some days ("tandem
-    kayaks rent for $45 for two hours **on weekdays**", "… **on Saturdays**") and the stored
-    ``b`` names no day, no daily schedule and no time of day at all: a narrower fact (read from
-    the request's side, as every narrowing is)."""
-    if any(t in _DEADLINE and singular_weekday(u) in WEEKDAYS
-           for t, u in zip(a.tokens, a.tokens[1:], strict=False)):
-        return None  # "paid **by Friday**": a deadline, the value rules' to compare
-    named = sorted(a.weekdays) or [t for t in a.tokens if t in ("weekdays", "weekends")]
-    if not named or b.weekdays or b.times or b.months \
-            or any(t in _DAY_WORDS for t in b.tokens):
-        return None
-    return ", ".join(named), "(any day)"
-
-
-#: Words that bound a doing by a clock time: "barred **after** 20:00", "open **until** 6 pm".
-_CLOCK_BOUNDS = frozenset(["after", "before", "until", "till", "from", "past"])
-_CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm|a\.m|p\.m)")
-
-
-def added_clock(a: Facets, b: Facets) -> tuple[str, str] | None:
-    """(a's bound, "") where the request bounds the fact by a clock time and the stored text
-    names no time of day at all: "guests under 18 are barred from the pool **after 20:00**" /
-    "no guests under 18 in the pool" (the forty-eighth set). Read from the request's side, as
-    the other added conditions are."""
-    if any(_clock_at(b.tokens, i) for i in range(len(b.tokens))) or b.times:
-        return None
-    toks = a.tokens
-    for i, t in enumerate(toks[:-1]):
-        if t in _CLOCK_BOUNDS and _clock_at(toks, i + 1):
-            return f"{t} {toks[i + 1]}", ""
-    return None
-
-
-def _clock_at(toks: tuple[str, ...], i: int) -> bool:
-    """A clock time at ``i``: "20:00", "6pm", or a number before "am" / "pm"."""
-    t = toks[i]
-    return bool(_CLOCK.fullmatch(t)) or (t.isdigit() and toks[i + 1:i + 2] in (
-        ("am",), ("pm",), ("a.m",), ("p.m",)))
