@@ -44,7 +44,8 @@ def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
     return in_place(a, b) or leading(a, b) or between(a, b) or sited.opened_place(a, b) \
         or with_other(a, b) or placed.other_place(a, b) or opening_names(a, b) \
         or placed.other_destination(a, b) or means.other_means(a, b) \
-        or placed.other_store(a, b) or placed.moved_place(a, b)
+        or placed.other_store(a, b) or placed.moved_place(a, b) \
+        or placed.landmark_as_place(a, b)
 
 
 def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -134,7 +134,10 @@ def _one_slot(text_a: str, text_b: str, only_a: set[str], only_b: set[str]) -> b
     **grass**" (the two-hundred-and-fifty-fifth set). A synonym rarely keeps every other word
     in its place ("60% chance of rain" / "rain probability above 60%")."""
     xs, ys = text_a.split(), text_b.split()
-    if len(xs) != len(ys) or len(xs) < _SLOT_FRAME:
+    placed = len(xs) == _SLOT_FRAME - 1 and xs[-2] in ("on", "in", "with", "for")  # "when
+    # stamping **on paper**" / "… **on cloth**" (the 360th set): a short clause whose last
+    # word is the thing a preposition names
+    if len(xs) != len(ys) or (len(xs) < _SLOT_FRAME and not placed):
         return False
     apart = [(x, y) for x, y in zip(xs, ys, strict=True) if stem(x) != stem(y)]
     state = xs[-2].lower() in ("is", "are") and not same_side(xs[-1], ys[-1])  # "if the

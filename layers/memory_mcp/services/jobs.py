@@ -156,11 +156,23 @@ def _role_nouns(f: Facets) -> dict[str, str]:
         single = "foreman" if t == "foremen" else t.removesuffix("s")
         job = ROLE_SYNONYMS.get(t) or ROLE_SYNONYMS.get(single) or (
             t if t in ROLE_NOUNS else single if single in ROLE_NOUNS else None) or (
-            single if single.endswith(_SPECIALISTS) else None)
+            single if single.endswith(_SPECIALISTS) or _hyphen_agent(single) else None)
         if job is not None:
             out.setdefault(job, t)
     return out
 
+
+def _hyphen_agent(word: str) -> bool:
+    """A job written as a thing and its doer: "licensed **shot-firers**" / "licensed safety
+    officers" (the 363rd set), "the **fire-eater**". Doers only, as most hyphened words in
+    -er are things ("the **hard-water** descale", the 42nd set)."""
+    first, _, last = word.rpartition("-")
+    return bool(first) and first.isalpha() and last in _DOERS
+
+
+_DOERS = frozenset("""firer eater walker keeper maker builder minder rider setter cutter fitter
+picker packer seller cleaner handler breaker sitter watcher spotter tender fighter loader
+mover feeder catcher""".split())  # noqa: SIM905
 
 
 def role_doer(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -254,7 +254,7 @@ celebrant chaplain signaller signalman steward marshal usher verger glazier plas
 apprentice labourer laborer keyholder trainee conservator organist choirmaster
 groundsman greenkeeper farrier optometrist orthodontist groomer auctioneer
 trainer vet warden porter mentor caretaker janitor midwife judge umpire chairman chairwoman
-chairperson landlord landlady bookkeeper archivist deckhand stagehand rigger
+chairperson landlord landlady bookkeeper archivist deckhand stagehand rigger aider
 """.split())  # noqa: SIM905
 #: Words before a job that make it another job ("the **deputy** harbour master", "the
 #: **associate** director of admissions"): one text with it and one without name two people.

@@ -15,6 +15,8 @@ from memory_mcp.services.numerals import number
 #: Words after an amount that add it, and words that take it off.
 _ADDED = frozenset(["extra", "more", "surcharge", "added", "on top"])
 _TAKEN = frozenset(["off", "discount", "less", "cheaper", "reduction"])
+#: Verbs that add the amount after them to a price: "**adds** €2 to every glass".
+_ADDS = frozenset(["add", "adds", "added", "adding"])
 
 
 def extra_or_off(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
@@ -36,10 +38,12 @@ def _signs(toks: tuple[str, ...]) -> dict[float, tuple[bool, str]]:
     for i, t in enumerate(toks[:-1]):
         value = number(t.rstrip("%"))
         nxt = toks[i + 1]
-        if value is None or not (nxt in _ADDED or nxt in _TAKEN):
+        adds = i > 0 and toks[i - 1] in _ADDS and nxt in ("to", "onto")  # "happy hour **adds
+        # €2 to** every glass" / "… with €2 off every glass" (the 362nd set)
+        if value is None or not (nxt in _ADDED or nxt in _TAKEN or adds):
             continue
-        sign = nxt in _ADDED
+        sign = adds or nxt in _ADDED
         if value in out and out[value][0] != sign:
             both.add(value)
-        out.setdefault(value, (sign, f"{t} {nxt}"))
+        out.setdefault(value, (sign, f"{toks[i - 1]} {t} {nxt}" if adds else f"{t} {nxt}"))
     return {v: s for v, s in out.items() if v not in both}

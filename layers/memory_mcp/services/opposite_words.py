@@ -74,6 +74,8 @@ daytime daylight | night nights nighttime overnight
 upright vertical | flat horizontal lying
 unless | even_if
 unless | only_if
+unless | whenever
+inside within | outside
 unanimous unanimously | majority
 go_ahead | cancel cancels cancelled canceled cancelling canceling called_off
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
@@ -174,7 +176,7 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "glassine between **every other** sheet" / "… between **each** sheet" (the 291st set)
     ("every", "other", "", "every_other"),
     # "a rush order **costs an extra** £200" / "… gets a £200 discount" (the 276th set)
-    ("cost costs charge charges pay pays", "an", "extra", "surcharge"),
+    ("cost costs charge charges charged pay pays", "an", "extra", "surcharge"),
     # "the van **leaves for** the café at 05:45" / "… **arrives at** the café at 05:45"
     ("leave leaves leaving", "for", "", "leaves_for"),
     # "the shade cloth **goes up**" / "… **comes down**": raised and lowered

@@ -122,6 +122,11 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if split is not None and (particle in ("the", "a", "an", "its", "their", "it", "them")
                                   or (particle.isalpha() and particle not in STOP_WORDS)):
             out.extend(_split_particle(tokens, i, split))
+    for i in range(len(tokens) - 3):  # "parked **with the engine off**" / "… with the engine
+        # running" (the 360th set): a state the thing is left in, said after it
+        if tokens[i] == "with" and tokens[i + 1] in ("the", "its", "their") \
+                and tokens[i + 3] in _SWITCHED and tokens[i + 4:i + 5] in ((), ("and",)):
+            out.append(f"switch_{tokens[i + 3]}")
     ons = [form for form in out if form in _ON_FORMS]
     if ons and ("and", "off") in set(pairwise(tokens)):  # "goes on … **and off** after sunrise"
         out.extend([f"{form[:-3]}_off" for form in ons] + ["switch_off"])

@@ -229,8 +229,10 @@ def first_or_every(a: Facets, b: Facets) -> tuple[str, str] | None:
     pays for **every coating** a member has done") and the other the first one alone ("… for
     each member's **first coating**", the 358th set). Else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        firsts = {stem(n): n for f, n in zip(y.tokens, y.tokens[1:], strict=False)
-                  if f == "first" and content_word(n)}
+        firsts = {stem(n): " ".join(y.tokens[k + 1:k + 2 + counted])
+                  for k, f in enumerate(y.tokens[:-1]) if f == "first"
+                  for counted in (number(y.tokens[k + 1]) is not None,)  # "the first **3** cans"
+                  for n in y.tokens[k + 1 + counted:k + 2 + counted] if content_word(n)}
         if not firsts or "first" in x.tokens:
             continue
         for e, n in zip(x.tokens, x.tokens[1:], strict=False):

@@ -232,3 +232,34 @@ def _places(toks: tuple[str, ...]) -> list[tuple[str, ...]]:
         if words and not any(w in _WHEN for w in words):
             out.append(tuple(words))
     return out
+
+
+def landmark_as_place(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("in the cold room", "in the dry store next to the cold room") where the stored text
+    puts a thing in one place beside a landmark and the request puts it in the landmark
+    itself, never naming the place: "can ends … are stored **in the cold room**" / "… stored
+    in the **dry store next to the cold room**" (the 362nd set). Read from the request's side:
+    one that names the place and leaves the landmark out is shorter, not other."""
+    toks, other = a.tokens, b.tokens
+    for j in range(2, len(other) - 2):
+        width = 2 if other[j:j + 2] == ("next", "to") else 1 if other[j] in _BESIDE else 0
+        if not width or not content_word(other[j - 1]) or other[j - 1] in toks:
+            continue
+        start = j + width + (other[j + width] in DETERMINERS)
+        landmark = other[start:start + _PLACE_MAX]
+        landmark = landmark[:next((k for k, w in enumerate(landmark) if not content_word(w)),
+                                  len(landmark))]
+        if not landmark:
+            continue
+        for i in range(len(toks) - len(landmark) - 1):
+            if toks[i] in ("in", "inside", "into") and toks[i + 1] in DETERMINERS \
+                    and toks[i + 2:i + 2 + len(landmark)] == landmark:
+                place = next(k for k in range(j - 1, -1, -1)
+                             if other[k] in _PLACES or other[k] in DETERMINERS)
+                return " ".join(toks[i:i + 2 + len(landmark)]), \
+                    " ".join(other[place:start + len(landmark)])
+    return None
+
+
+#: Words that set a place beside a landmark: "the dry store **beside** the cold room".
+_BESIDE = frozenset(["beside", "behind", "opposite", "alongside", "near"])

@@ -65,3 +65,25 @@ def _counts(toks: tuple[str, ...]) -> dict[str, tuple[float, tuple[str, ...], st
             # a measure is the value rules' ("30 cm apart" / "rows 75 cm apart")
             seen.setdefault(stem(run[-1]), []).append((n, tuple(run[:-1]), run[-1]))
     return {h: found[0] for h, found in seen.items() if len(found) == 1}
+
+
+def single_or_more(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("a single horse", "2 horses") where one text counts one of a thing with "a single"
+    and the other two or more of it: "when the trailer will carry **a single horse**" / "…
+    will carry **two horses**" (the 363rd set). "single" is no number of the lexicon, being
+    a kind as often ("single-phase", "a single room"), so the number rules see a count in one
+    text only. Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        toks = x.tokens
+        for i in range(1, len(toks) - 1):
+            if toks[i] != "single" or toks[i - 1] not in ("a", "one") \
+                    or not content_word(toks[i + 1]):
+                continue
+            head = stem(toks[i + 1])
+            found = next((f"{n:g} {w}" for k, w in enumerate(y.tokens[1:], 1)
+                          if stem(w) == head and (n := number(y.tokens[k - 1])) is not None
+                          and n >= 2), None)
+            if found is not None:
+                return (found, f"a single {toks[i + 1]}") if flip else \
+                    (f"a single {toks[i + 1]}", found)
+    return None

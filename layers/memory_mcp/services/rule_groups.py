@@ -26,6 +26,7 @@ from memory_mcp.services import (
     schedules,
     slots,
     turned,
+    unrestricted,
     voiced,
     widened,
 )
@@ -48,7 +49,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or widened.both_kinds(b, a) or widened.anywhere(a, b) or widened.anywhere(b, a) \
         or widened.only_or_everyone(a, b) or widened.one_of_all(a, b) \
         or widened.regardless(a, b) or widened.only_listed(a, b) \
-        or widened.only_one_added(a, b) or widened.unrestricted(a, b) \
+        or unrestricted.only_one_added(a, b) or unrestricted.unrestricted(a, b) \
+        or unrestricted.another_alternative(a, b) \
         or listing.only_modified(a, b) \
         or listing.all_or_listed(a, b) or listing.only_narrowed(a, b) \
         or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \

@@ -189,12 +189,15 @@ def _monthly_day(x: Facets, y: Facets, period: str) -> bool:
         and _every_nth(y) == 1 and _every_nth(x) is None
 
 
+_EVENT_WORDS = frozenset(["after", "before", "on", "between"])
+
+
 def _per_event(f: Facets) -> str | None:
     """"after each flight day", "before every public session", "at the start of each shift",
-    "on every pull request": a schedule set by events."""
+    "on every pull request", "between every dog" (the 362nd set): a schedule set by events."""
     toks = f.tokens
     for i in range(len(toks) - 2):
-        if (toks[i] in ("after", "before", "on") or (toks[i] == "of" and i and toks[i - 1] in (
+        if (toks[i] in _EVENT_WORDS or (toks[i] == "of" and i and toks[i - 1] in (
                 "start", "end", "beginning"))) and toks[i + 1] in ("each", "every") \
                 and content_word(toks[i + 2]) and (toks[i + 2] not in EVERY_COUNTS
                                                    or toks[i + 2] == "shift"
