@@ -140,6 +140,9 @@ WRITTEN_APART = (
     "threehundredsixtieth", "threehundredsixtyfirst",
     "threehundredsixtysecond", "threehundredsixtythird",
     "threehundredsixtyfourth", "threehundredsixtyfifth",
+    "threehundredsixtysixth", "threehundredsixtyseventh",
+    "threehundredsixtyeighth", "threehundredsixtyninth",
+    "threehundredseventieth", "threehundredseventyfirst",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
