@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from forget_checks import kinds
 
-from memory_mcp.services import agreement, conditions
+from memory_mcp.services import agreement, narrowed
 from memory_mcp.services.facets import facets
 
 
@@ -128,7 +128,7 @@ def test_rewording_agrees(request_text: str, stored: str) -> None:
 def test_gerund_is_no_narrowing_but_a_modifier_still_is() -> None:
     """"restricting learners" reads as a verb; "Parking permits are issued …" keeps its
     modifier, as it has an auxiliary."""
-    assert conditions.narrowed(facets("restricting learners to the treble"),
-                               facets("Learners ring only the treble")) is None
-    assert conditions.narrowed(facets("Parking permits are issued at reception"),
-                               facets("Permits are issued at reception")) is not None
+    assert narrowed.narrowed(facets("restricting learners to the treble"),
+                             facets("Learners ring only the treble")) is None
+    assert narrowed.narrowed(facets("Parking permits are issued at reception"),
+                             facets("Permits are issued at reception")) is not None

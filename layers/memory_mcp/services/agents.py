@@ -157,3 +157,36 @@ def taken_from(a: Facets, b: Facets) -> tuple[str, str] | None:
                     return (found[1], found[0]) if flip else found
     return None
 
+
+
+def other_holder(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's doer and task, b's) where the request gives a task to one of the people the
+    stored text lists and the stored text gives it to another: "… a three-person team, with
+    **the entrant holding the permit**" / "… an entrant, a top person and **a supervisor who
+    holds the permit**" (the 367th set). The task is a verb in -s or -ing and its object,
+    said once in each text. Else None."""
+    mine, theirs = _tasks(a.tokens), _tasks(b.tokens)
+    for task, doer in mine.items():
+        other = theirs.get(task)
+        if other is not None and other[0] != doer[0] and doer[0] in {stem(t) for t in b.tokens} \
+                and other[0] not in {stem(t) for t in a.tokens}:
+            return doer[1], other[1]
+    return None
+
+
+def _tasks(toks: tuple[str, ...]) -> dict[tuple[str, str], tuple[str, str]]:
+    """(the verb's stem, its object's stem) → (the doer's stem, the words), for each "<doer>
+    (who) <verb>s|<verb>ing the <object>" with "the <doer>" or "a <doer>" before it."""
+    out: dict[tuple[str, str], tuple[str, str]] = {}
+    for i in range(1, len(toks) - 2):
+        verb = toks[i]
+        if not (verb.endswith("ing") or verb_s(verb)) or toks[i + 1] not in ("the", "a", "an"):
+            continue
+        k = i - 1 - (toks[i - 1] in ("who", "that"))
+        if k < 1 or not content_word(toks[k]) or toks[k] in AUX \
+                or toks[k - 1] not in ("the", "a", "an"):
+            continue  # one of the people, after its article: not a name ("Priya **Nand**
+            # sweeps"), nor a word of a longer name ("the plant engineering **team** checks")
+        out.setdefault((stem(verb), stem(toks[i + 2])),
+                       (stem(toks[k]), " ".join(toks[k:i + 3])))
+    return out

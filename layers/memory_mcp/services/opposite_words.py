@@ -70,6 +70,7 @@ refund refunds refunded refunding | reject rejects rejected rejecting deny denie
 live | pre-recorded prerecorded recorded taped
 strong stronger strongest | weak weaker weakest
 behind | front ahead
+behind | before
 daytime daylight | night nights nighttime overnight
 upright vertical | flat horizontal lying
 unless | even_if

@@ -38,8 +38,10 @@ _SINCE_REASON = frozenset(["the", "they", "it", "we", "our", "their", "its", "he
                            "there", "this", "that", "these", "those", "you"])
 #: Content words of a reason that are read.
 _REACH = 6
-#: Words the two reasons must miss between them, at least.
+#: Words the two reasons must miss between them, at least; and each and both, where the
+#: reasons share words too.
 _LEAST = 3
+_EACH, _BOTH = 2, 5
 
 
 def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -81,7 +83,10 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
     # noun each is not ("because of the **noise**" / "because of the **slurry**")
     if _of_thing(reason_a[0]) and _of_thing(reason_b[0]):
         least = 2
-    if _apart(lost_a, reason_a[1]) and _apart(lost_b, reason_b[1]) and lost_a + lost_b >= least:
+    if (_apart(lost_a, reason_a[1]) and _apart(lost_b, reason_b[1]) and lost_a + lost_b >= least) \
+            or _each_apart(reason_a[1], reason_b[1], a, b):  # "so that **the
+        # colours of** the ice cream **stay bright**" / "so that the ice cream **stays soft
+        # enough to scoop**" (the 370th set): the same thing, two ends for it
         return reason_a[0], reason_b[0]
     if lost_a and lost_b and lost_a + lost_b >= least \
             and not _shared(reason_a[1], reason_b[1], told) \
@@ -90,6 +95,16 @@ def other_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
         # / "since the dive shop can't certify medical oxygen": each reason names things the
         # other text's main clause does, but the two reasons share no word
     return None
+
+
+def _each_apart(words_a: list[str], words_b: list[str], a: Facets, b: Facets) -> bool:
+    """Whether each reason names at least ``_EACH`` words the other text says nowhere (its
+    main clause included), ``_BOTH`` between them, though the reasons share others."""
+    pool_a, pool_b = parts_pool(a), parts_pool(b)
+    lost_a = sum(not pool_b.has(w, 0.75) and not w.endswith(("ed", "ing")) for w in words_a)
+    lost_b = sum(not pool_a.has(w, 0.75) and not w.endswith(("ed", "ing")) for w in words_b)
+    return min(lost_a, lost_b) >= _EACH and lost_a + lost_b >= _BOTH  # a verb is as often
+    # reworded ("since the best-before **changed**" / "since we **switched** …", the 235th)
 
 
 def _numbered(toks: tuple[str, ...]) -> set[str]:

@@ -16,6 +16,7 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import SLOT_TOKENS
 from memory_mcp.services.lexicon import MEASURES, UNIT_DAYS, UNIT_SYMBOLS
 from memory_mcp.services.numerals import number
+from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.stems import content_word, stem
 
 #: Words that scale a count, so that two numbers may count the same things: "2 **dozen**
@@ -76,14 +77,30 @@ def single_or_more(a: Facets, b: Facets) -> tuple[str, str] | None:
     for x, y, flip in ((a, b, False), (b, a, True)):
         toks = x.tokens
         for i in range(1, len(toks) - 1):
-            if toks[i] != "single" or toks[i - 1] not in ("a", "one") \
-                    or not content_word(toks[i + 1]):
-                continue
+            single = toks[i] == "single" and toks[i - 1] in ("a", "one")
+            if not (single or (toks[i] in ("a", "an") and i + 2 < len(toks)
+                               and toks[i + 2] not in _OF_MANY and not _measure(toks[i + 1]))) \
+                    or not content_word(toks[i + 1]) or toks[i + 1] in _SCALES:
+                continue  # "**an** inspection finds" / "**two** inspections in a row find"
+                # (the 368th set); not "a dozen of", "a pair of", nor a unit ("twice **a
+                # week**" / "2 weeks", "**an hour**" / "24 hours": 43 earlier rewordings)
             head = stem(toks[i + 1])
             found = next((f"{n:g} {w}" for k, w in enumerate(y.tokens[1:], 1)
-                          if stem(w) == head and (n := number(y.tokens[k - 1])) is not None
-                          and n >= 2), None)
+                          if stem(w) == head and w != toks[i + 1]
+                          and (n := number(y.tokens[k - 1])) is not None
+                          and n >= 2 and n not in x.numbers), None)
             if found is not None:
-                return (found, f"a single {toks[i + 1]}") if flip else \
-                    (f"a single {toks[i + 1]}", found)
+                mine = f"{'a single' if single else toks[i]} {toks[i + 1]}"
+                return (found, mine) if flip else (mine, found)
     return None
+
+
+def _measure(word: str) -> bool:
+    """A unit of time or measure, or a word made of one ("weekly")."""
+    bare = word.removesuffix("ly")
+    return any(w in UNIT_DAYS or w in MEASURES or w in UNIT_SYMBOLS or w in EVERY_COUNTS
+               for w in (word, bare, bare + "s", word + "s"))
+
+
+#: Words after "a <noun>" that make it a group of several ("a **set of** 4 keys").
+_OF_MANY = frozenset(["of"])

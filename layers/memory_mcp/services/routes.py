@@ -41,4 +41,4 @@ def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
         or steps.swapped_object(a, b) or steps.before_or_once(a, b) \
         or voiced.turned_subject(a, b) or contacts.turned_contact(a, b) \
         or agents.swapped_agents(a, b) or agents.taken_from(a, b) \
-        or crossed_objects.swapped_things(a, b)
+        or crossed_objects.swapped_things(a, b) or agents.other_holder(a, b)

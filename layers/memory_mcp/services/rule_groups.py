@@ -16,6 +16,7 @@ from memory_mcp.services import (
     listing,
     members,
     modified,
+    narrowed,
     offsets,
     opposites,
     particles,
@@ -66,7 +67,7 @@ def schedule(a: Facets, b: Facets) -> Found:
 
 def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
     """Under which condition, trigger, bound, event or purpose the fact holds."""
-    return conditions.only_condition(a, b) or conditions.narrowed(a, b) \
+    return conditions.only_condition(a, b) or narrowed.narrowed(a, b) \
         or conditions.added_clause(a, b) or conditions.added_purpose(a, b) \
         or bounded.added_bound(a, b) or added_when.added_clock(a, b) \
         or anchors.other_event(a, b) or anchors.value_or_words(a, b) \

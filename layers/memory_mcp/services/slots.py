@@ -24,7 +24,7 @@ from memory_mcp.services.values import show_number
 #: ("Issues with no reply are closed"), so only the others conflict with none.
 QUANTIFIERS = frozenset("all every each some most many few several both any".split())  # noqa: SIM905
 #: "All", "every", "each", "any" of things: a whole set, against which a narrower one is another
-#: fact (``scope``, ``conditions.narrowed``).
+#: fact (``scope``, ``narrowed.narrowed``).
 UNIVERSALS = frozenset(["all", "every", "each", "any"])
 #: Words a condition starts with, after which "any" and "every" differ.
 _WHEN = frozenset(["when", "whenever", "if", "once", "until", "unless", "as"])

@@ -28,7 +28,27 @@ def swapped_steps(a: Facets, b: Facets) -> tuple[str, str] | None:
         if first != second and (second, first) in pb and (first, second) not in pb \
                 and (second, first) not in pa:
             return f"{first} … {second}", f"{second} … {first}"
+    for first, second in pa:  # "flattened … first and **then hung**" / "rinsed, **hung** on
+        # the lines … and **then flattened**" (the 368th set): the other text's step before
+        # its joining word is one of a list, not the clause's verb
+        if first != second and _ordered(b.tokens, second, first) \
+                and not _ordered(b.tokens, first, second):
+            return f"{first} … {second}", f"{second} … {first}"
     return None
+
+
+def _ordered(toks: tuple[str, ...], first: str, second: str) -> bool:
+    """Whether the text says the step ``first`` (a stem said once) within ``_LIST_REACH``
+    words before a "then" and ``second`` (said once) right after it."""
+    stems = [stem(t) for t in toks]
+    if stems.count(first) != 1 or stems.count(second) != 1:
+        return False
+    i, j = stems.index(first), stems.index(second)
+    return any(toks[k] == "then" and i < k < j and k - i <= _LIST_REACH and j - k <= 2
+               for k in range(len(toks)))
+
+
+_LIST_REACH = 12
 
 
 @lru_cache(maxsize=1024)  # one text is compared with several candidates

@@ -136,10 +136,12 @@ def only_or_everyone(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         said = {stem(t) for t in y.tokens}
         for i, t in enumerate(x.tokens[:-1]):
-            if t != "only" or x.tokens[i + 1] not in ("the", "a", "an"):
+            if t != "only" or x.tokens[i + 1] not in ("the", "a", "an", "our", "their"):
                 continue  # "only **the** sprayer", not "only fire up the coil"
-            who = next((w for w in x.tokens[i + 1:i + 3] if content_word(w)), None)
-            if who is not None and stem(who) not in said:
+            who = next((w for w in x.tokens[i + 1:i + 4] if content_word(w) and w != "own"),
+                       None)  # "only **our own work riders**" / "anyone riding out …,
+            # **including** work riders on loan" (the 369th set): everyone, those too
+            if who is not None and (stem(who) not in said or "including" in y.tokens):
                 found = f"only {who}", next(w for w in y.tokens if w in _EVERYONE)
                 return (found[1], found[0]) if flip else found
     return None
