@@ -143,6 +143,9 @@ WRITTEN_APART = (
     "threehundredsixtysixth", "threehundredsixtyseventh",
     "threehundredsixtyeighth", "threehundredsixtyninth",
     "threehundredseventieth", "threehundredseventyfirst",
+    "threehundredseventysecond", "threehundredseventythird",
+    "threehundredseventyfourth", "threehundredseventyfifth",
+    "threehundredseventysixth", "threehundredseventyseventh",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
