@@ -29,6 +29,7 @@ from memory_mcp.services import (
     environments,
     framed,
     heads,
+    lone,
     numbered,
     opposites,
     recounted,
@@ -264,7 +265,7 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
         xs = [(i, w) for i, w in only_a if w not in opposite]
         ys = [(i, w) for i, w in only_b if w not in opposite]
         swap = wording.swap(a, b, xs, ys) or blocks.swapped_block(a, b, xs, ys) \
-            or aligned.any_slot(a, b) or heads.other_head(a, b)
+            or aligned.any_slot(a, b) or heads.other_head(a, b) or lone.lone_swap(a, b, xs, ys)
         # the same words around another kind, opening thing or tool, which the word sets
         # hide ("the **West** Chapel")
         added = None if swap is not None else blocks.added_block(a, b, only_a, only_b)

@@ -202,7 +202,8 @@ def _covered(toks: tuple[str, ...], other: set[str]) -> str | None:
 
 
 _COVERED = frozenset(["gym", "gymnasium", "gyms", "greenhouse", "greenhouses", "glasshouse",
-                      "polytunnel", "polytunnels"])
+                      "polytunnel", "polytunnels", "arena"])  # "at Westfield **Arena**" / "on
+# the outdoor rink at Westfield" (the 372nd set)
 _COVERED_REACH = 5
 
 

@@ -195,11 +195,13 @@ def _role_doers(f: Facets) -> dict[tuple[str, str], tuple[str, bool]]:
     toks = f.tokens
     out: dict[tuple[str, str], tuple[str, bool]] = {}
     for i in range(1, len(toks) - 2):
-        verb = toks[i]
-        if not (verb.endswith("s") and not verb.endswith("ss") and content_word(verb)):
-            continue
-        prev = toks[i - 1]
+        verb, prev = toks[i], toks[i - 1]
         single = prev.removesuffix("s")
+        plural = prev != single and (single in ROLE_NOUNS or single in ROLE_SYNONYMS)
+        if not ((verb.endswith("s") and not verb.endswith("ss")) or plural) \
+                or not content_word(verb):
+            continue  # "ring **stewards hand** the judge's book" / "ring judges hand …" (the
+            # 373rd set): a plural job before its verb
         job = ROLE_SYNONYMS.get(prev) or (prev if prev in ROLE_NOUNS else
                                           single if single in ROLE_NOUNS else None)
         if job is not None:

@@ -187,9 +187,16 @@ def only_for(a: Facets, b: Facets) -> tuple[str, str] | None:
     not other."""
     ta, stems_b = a.tokens, text_stems(b.tokens)
     for i in range(2, len(ta)):
-        if ta[i] == "only" and ta[i - 2] == "for" and content_word(ta[i - 1]) \
-                and stem(ta[i - 1]) not in stems_b and ta[i - 1] not in _ANYWHERE:
-            return " ".join(ta[i - 2:i + 1]), "no such limit"
+        if ta[i] != "only":
+            continue
+        start = next((k for k in range(i - 2, max(-1, i - 4), -1) if ta[k] == "for"), None)
+        said = ta[start + 1:i] if start is not None else ()
+        if said and all(content_word(w) for w in said) and not set(said) & _ANYWHERE \
+                and any(stem(w) not in stems_b for w in said) \
+                and (len(said) == 1 or "only" not in b.tokens):  # "for **grand** pianos only"
+            # / "£85 per piano" (the 377th set); "for non-porous **ones** only" / "… surfaces
+            # only" keeps the stored limit, worded otherwise
+            return " ".join(ta[start:i + 1]), "no such limit"
     return None
 
 

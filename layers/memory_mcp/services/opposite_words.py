@@ -78,7 +78,7 @@ unless | only_if
 unless | whenever
 inside within | outside
 unanimous unanimously | majority
-go_ahead | cancel cancels cancelled canceled cancelling canceling called_off
+go_ahead | cancel cancels cancelled canceled cancelling canceling called_off on_hold
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
   destroyed destroying
 """
@@ -204,6 +204,7 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # (the 358th set)
     ("go goes went gone going", "ahead", "", "go_ahead"),
     ("call calls called calling", "off", "", "called_off"),
+    ("put puts putting", "on", "hold", "on_hold"),  # "jumps are **put on hold**" (the 372nd)
     # "the guideline **turns right** at the T-junction" / "… **turns left** …" (the 357th set):
     # "left" alone is also "leave"'s past, "right" alone also "correct", so a side is read only
     # after a word that turns to it or places a thing on it

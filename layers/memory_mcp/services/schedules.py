@@ -177,6 +177,10 @@ def schedule(a: Facets, b: Facets) -> tuple[str, str] | None:
         return ea, "by the calendar"
     if eb and not ea and _by_calendar(a) and not _by_calendar(b):
         return "by the calendar", eb
+    if eb and not ea and pa and not pb:  # "wiped **once a week** and deep cleaned on the last
+        return pa, eb  # Sunday" / "wiped **after every session** and …" (the 374th set)
+    if ea and not eb and pb and not pa:
+        return ea, pb
     return None
 
 

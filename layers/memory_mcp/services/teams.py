@@ -32,6 +32,11 @@ def other_team(a: Facets, b: Facets) -> tuple[str, str] | None:
         pool_a, pool_b = parts_pool(a), parts_pool(b)
         if any(not pool_b.has(w, 0.0) for w in xa) or any(not pool_a.has(w, 0.0) for w in xb):
             return f"{sorted(xa)[0]} {head}", f"{sorted(xb)[0]} {head}"
+        doing = _acting(a) & _acting(b)  # "the **car park** crew sets up the show rings" /
+        # "the **ring** crew sets up …" (the 373rd set): the same group noun doing the same,
+        # though each word is said elsewhere in the other ("nearest the car park")
+        if any(h == head for h, _ in doing):
+            return f"{sorted(xa)[0]} {head}", f"{sorted(xb)[0]} {head}"
     if ma and not mb and not any(t in GROUPS for t in b.tokens):  # the request narrows to a
         # team the stored text names no group for: "Raj Mehta in the council's **planning
         # department**" / "… is Raj Mehta at Stroud District Council" (the 198th set)
@@ -84,6 +89,14 @@ def _teams(f: Facets) -> dict[str, set[str]]:
             continue
         out.setdefault(_ALIKE.get(h, stem(h)), set()).add(x)
     return out
+
+
+def _acting(f: Facets) -> set[tuple[str, str]]:
+    """(group noun stem, the stem of the word after it) for each group noun followed by a
+    verb in -s ("crew **sets**")."""
+    toks = f.tokens
+    return {(_ALIKE.get(h, stem(h)), stem(toks[i + 1])) for i, h in enumerate(toks[:-1])
+            if h in GROUPS and toks[i + 1].endswith("s") and content_word(toks[i + 1])}
 
 
 #: Group nouns that name the same kind of group: "the **junior squad**" / "the **county
