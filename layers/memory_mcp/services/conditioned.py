@@ -24,11 +24,13 @@ from memory_mcp.services.stems import stem
 from memory_mcp.services.wording import is_long
 
 #: A condition's opening word and its clause, to the next comma, semicolon or full stop.
-_CLAUSE = re.compile(r"\b(if|when|whenever|unless|once)\b([^,;.:()]*)", re.IGNORECASE)
+_CLAUSE = re.compile(r"\b(if|when|whenever|unless|once)\b((?:[^,;.:()]|(?<=\d)\.(?=\d))*)",
+                     re.IGNORECASE)  # a decimal point ends no clause ("under **1.5** m and
+# the tide is slack", the 380th set)
 #: Openers read as one: "when", "whenever" and "if" name the same condition ("only **when**
 #: the leaves are dry" / "only **if** the leaves have stayed wet", the 307th set).
 _SAME = {"whenever": "when"}
-_WORD = re.compile(r"[\w'-]+")
+_WORD = re.compile(r"[\w'-]+(?:\.\d+)*")  # "1.5" one word
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _AND_STATE = re.compile(r"\band (?:it is|it's|there is) (?:also )?(\w+)")
 

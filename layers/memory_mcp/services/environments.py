@@ -185,6 +185,10 @@ def indoor_kind(a: Facets, b: Facets) -> tuple[str, str] | None:
             if k < len(toks) and toks[k] in bare and content_word(toks[k]) \
                     and all(w not in other for w in toks[i + 1:k]):
                 return " ".join(toks[i - 1:k + 1]), f"the {toks[k]}"
+        if i + 1 < len(toks) and content_word(toks[i + 1]) and toks[i + 1] not in other \
+                and (i + 2 == len(toks) or not content_word(toks[i + 2])):
+            return " ".join(toks[i - 1:i + 2]), "(no setting)"  # "rinks 1 to 3 **on the
+            # indoor green**" / "Rinks 1 to 3 are reserved …" (the 381st set)
     return None
 
 

@@ -99,7 +99,7 @@ run runs running | shut_down switch_off turn_off
 grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
 add adds added adding place places placed placing put puts putting apply applies applied
-  applying | remove removes
+  applying install installs installed installing | remove removes
   removed removing delete deletes deleted deleting dropped
 lock locks locked locking | unlock unlocks unlocked unlocking release releases released
 inflate inflates inflated inflating pump_up blow_up | deflate deflates deflated deflating
@@ -135,6 +135,8 @@ pause pauses paused pausing suspend suspends suspended suspending | resume resum
   resuming
 across | along
 left_side left-hand lefthand | right_side right-hand righthand
+clockwise | anticlockwise counterclockwise anti-clockwise counter-clockwise
+forecast forecasts forecasted predicted | measured observed fallen
 """
 
 #: Words before a clock time that say which side of it a rule holds: "by 21:00" is before it,

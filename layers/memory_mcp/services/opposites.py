@@ -59,7 +59,7 @@ _PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: "is on **call**", "is on **Saturdays**" say no state.
 _SWITCHED = {"on": "enabled", "off": "disabled"}
 _SWITCH_VERBS = ("is", "are", "was", "were", "be", "been", "stays", "stay", "remains", "remain",
-                 "turn", "switch", "toggl")
+                 "turn", "switch", "toggl", "left", "kept")  # "panels are **left on**" (382nd)
 #: "is up" / "is down" after a copula alone (the first six): a flag or a barrier raised or
 #: lowered, which ``STATES`` opposes.
 _RAISED = {"up": "raised", "down": "lowered"}

@@ -28,7 +28,7 @@ def any_part(a: Facets, b: Facets) -> tuple[str, str] | None:
     """The first part against a whole that one of this module's reads finds, or None."""
     return part_of_bare(a, b) or either_or(a, b) or count_per(a, b) or part_of_whole(a, b) \
         or both_of_one(a, b) or part_of_everyone(a, b) or every_nth(a, b) or any_of_all(a, b) \
-        or first_or_every(a, b)
+        or first_or_every(a, b) or first_few(a, b)
 
 
 def any_of_all(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -242,3 +242,22 @@ def first_or_every(a: Facets, b: Facets) -> tuple[str, str] | None:
                 found = f"{e} {n}", f"first {firsts[stem(n)]}"
                 return (found[1], found[0]) if flip else found
     return None
+
+
+def first_few(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("first two teachers", "teachers") where the request takes the first few of a thing
+    ("**only the first two teachers** go in free") that the stored text says with no count
+    and no "first" ("**accompanying teachers** go in free", the 382nd set). Read from the
+    request's side: a narrower rule. Else None."""
+    if "first" in b.tokens:
+        return None
+    toks = a.tokens
+    for i in range(len(toks) - 2):
+        n = number(toks[i + 1])
+        if toks[i] == "first" and n is not None and n not in b.numbers \
+                and content_word(toks[i + 2]) and stem(toks[i + 2]) in b.stems \
+                and toks[i + 2] not in EVERY_COUNTS:  # "free for the **first thirty days**" /
+            # "held free for 30 days": a period, the value rules' (the 17th set)
+            return " ".join(toks[i:i + 3]), toks[i + 2]
+    return None
+
