@@ -166,10 +166,13 @@ def other_holder(a: Facets, b: Facets) -> tuple[str, str] | None:
     holds the permit**" (the 367th set). The task is a verb in -s or -ing and its object,
     said once in each text. Else None."""
     mine, theirs = _tasks(a.tokens), _tasks(b.tokens)
+    if not (mine and theirs):
+        return None
+    said_a, said_b = {stem(t) for t in a.tokens}, {stem(t) for t in b.tokens}
     for task, doer in mine.items():
         other = theirs.get(task)
-        if other is not None and other[0] != doer[0] and doer[0] in {stem(t) for t in b.tokens} \
-                and other[0] not in {stem(t) for t in a.tokens}:
+        if other is not None and other[0] != doer[0] and doer[0] in said_b \
+                and other[0] not in said_a:
             return doer[1], other[1]
     return None
 

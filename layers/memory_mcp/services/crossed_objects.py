@@ -17,7 +17,7 @@ from collections import Counter
 from functools import lru_cache
 from itertools import combinations
 
-from memory_mcp.services.crossed_pairs import _OBJECT_OPENERS, _phrase_end
+from memory_mcp.services.crossed_pairs import OBJECT_OPENERS, phrase_end
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.opposite_words import other_side
 from memory_mcp.services.stems import content_word, stem
@@ -53,11 +53,11 @@ def _things(toks: tuple[str, ...]) -> dict[str, tuple[str, str]]:
         if counts[stems[i]] != 1 or not content_word(t) or t[:1].isdigit():
             continue
         j = i + 2 if toks[i + 1] in _LINKS else i + 1
-        if j < len(toks) and toks[j] in _OBJECT_OPENERS:
+        if j < len(toks) and toks[j] in OBJECT_OPENERS:
             j += 1
         if j >= len(toks) or not content_word(toks[j]) or toks[j][:1].isdigit():
             continue
-        end = _phrase_end(toks, j)
+        end = phrase_end(toks, j)
         if counts[stems[end]] == 1:
             out[stems[i]] = (stems[end], " ".join(toks[i:end + 1]))
     return out

@@ -111,7 +111,7 @@ def _ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
                 or not content_word(before) \
                 or not content_word(toks[j]) or toks[j][:1].isdigit():
             continue
-        end = _phrase_end(toks, j)
+        end = phrase_end(toks, j)
         out[stems[i]] = (stems[k], stems[end], " ".join(toks[k:end + 1]))
     return out
 
@@ -144,10 +144,10 @@ def _from_end(toks: tuple[str, ...]) -> tuple[str, frozenset[str], str] | None:
     if len(at) != 1 or at[0] + 1 >= len(toks):
         return None
     i = at[0]
-    j = i + 2 if toks[i + 1] in _OBJECT_OPENERS else i + 1
+    j = i + 2 if toks[i + 1] in OBJECT_OPENERS else i + 1
     if j >= len(toks) or not content_word(toks[j]) or toks[j][:1].isdigit():
         return None
-    end = _phrase_end(toks, j)
+    end = phrase_end(toks, j)
     return stem(toks[end]), frozenset(stem(t) for t in toks[:i]), " ".join(toks[i:end + 1])
 
 
@@ -169,8 +169,8 @@ def _to_ends(toks: tuple[str, ...]) -> dict[str, tuple[str, str, str]]:
                 or participle(verb) or verb.endswith(_NOT_VERBS) or verb in _BOTH_WAYS \
                 or not content_word(before):
             continue
-        j = to + 2 if toks[to + 1:to + 2] and toks[to + 1] in _OBJECT_OPENERS else to + 1
-        end = _phrase_end(toks, j)
+        j = to + 2 if toks[to + 1:to + 2] and toks[to + 1] in OBJECT_OPENERS else to + 1
+        end = phrase_end(toks, j)
         if j < len(toks) and content_word(toks[j]) and not toks[j][:1].isdigit():
             out[stems[i]] = (stems[k], stems[end], " ".join(toks[k:end + 1]))
     return out
@@ -187,7 +187,7 @@ def _reversed(ends_a: dict[str, tuple[str, str, str]], ends_b: dict[str, tuple[s
     return None
 
 
-def _phrase_end(toks: tuple[str, ...], j: int) -> int:
+def phrase_end(toks: tuple[str, ...], j: int) -> int:
     """The last word of the noun phrase that opens at ``j``: up to four content words, no
     preposition or number ("calls the discharge **lounge** on extension 5520", "radio crew
     leader Dwayne **Okafor** before …")."""
@@ -204,7 +204,7 @@ _MODALS = frozenset("must should shall will would can could may might".split()) 
 _HAVE_TO = frozenset("has have had need needs ought".split())  # noqa: SIM905
 #: Words between a verb and the thing it is done to: "radios **each** field ranger", "radio
 #: **in to the** dispatch office".
-_OBJECT_OPENERS = frozenset("the a an our their his her its this each every all any".split())  # noqa: SIM905
+OBJECT_OPENERS = frozenset("the a an our their his her its this each every all any".split())  # noqa: SIM905
 
 
 def _doer_at(toks: tuple[str, ...], i: int) -> int:
@@ -224,7 +224,7 @@ def _object_at(toks: tuple[str, ...], i: int) -> int:
         j += 2
     elif j < len(toks) and toks[j] in ("into", "to"):
         j += 1
-    return j + 1 if j < len(toks) and toks[j] in _OBJECT_OPENERS else j
+    return j + 1 if j < len(toks) and toks[j] in OBJECT_OPENERS else j
 
 
 def swapped_order(a: Facets, b: Facets) -> tuple[str, str] | None:
