@@ -32,10 +32,12 @@ from memory_mcp.services import (
     lone,
     numbered,
     opposites,
+    ranged,
     recounted,
     routes,
     rule_groups,
     schedules,
+    subjects,
     teams,
     things,
     turned,
@@ -43,7 +45,7 @@ from memory_mcp.services import (
     wording,
 )
 from memory_mcp.services.facets import LONG_TEXT, Facets, facets
-from memory_mcp.services.names_found import unmatched_names
+from memory_mcp.services.names_found import appositive, unmatched_names
 from memory_mcp.services.word_pool import parts_pool
 from memory_mcp.services.wrappers import strip_preamble
 
@@ -94,7 +96,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     elif (held := environments.online_or_on_site(a, b)
           or environments.outdoors_or_in(a, b) or environments.indoor_kind(a, b)) is not None:
         out.append(Conflict("environment", True, f'held elsewhere: "{held[0]}" vs "{held[1]}"'))
-    swap = things.swapped_modifiers(a, b) or teams.other_team(a, b) or teams.shift_team(a, b)
+    swap = things.swapped_modifiers(a, b) or teams.other_team(a, b) \
+        or teams.shift_team(a, b) or subjects.other_subject(a, b)
     if swap is not None:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
     else:
@@ -126,7 +129,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         out.append(Conflict("identifier", False, f'codes differ: "{code[0]}" vs "{code[1]}"'))
     if (a.negatives ^ b.negatives) & a.numbers & b.numbers:  # "-18 °C" / "18 °C"
         out.append(Conflict("number", False, "one number is negative in one text only"))
-    bound = values.bounds_differ(a, b) or counted.bound_or_range(a, b) \
+    bound = values.bounds_differ(a, b) or ranged.bound_or_range(a, b) \
         or bounded.unbounded(a, b)
     if bound is not None:  # "at most two" / "more than two"; in the subject, which things
         out.append(Conflict("bound", bound[2], f'bounds differ: "{bound[0]}" vs "{bound[1]}"'))
@@ -249,8 +252,9 @@ def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool
                                            f'"{roles[1]}"'))
     wa, wb = wording.words(a), wording.words(b)
     pool_b, pool_a = parts_pool(b), parts_pool(a)
-    only_a = [(i, w) for i, w in wa if not pool_b.has(w, 0.75)]
-    only_b = [(i, w) for i, w in wb if not pool_a.has(w, 0.75)]
+    aside_a, aside_b = appositive(ra) - appositive(rb), appositive(rb) - appositive(ra)
+    only_a = [(i, w) for i, w in wa if not pool_b.has(w, 0.75) and w not in aside_a]
+    only_b = [(i, w) for i, w in wb if not pool_a.has(w, 0.75) and w not in aside_b]
     if wording.is_long(ra, rb) and len(only_a) + len(only_b) > wording.LONG_ALLOWANCE:
         out.append(Conflict("long", True, f"long texts that differ in {len(only_a)} and "
                                           f"{len(only_b)} words"))

@@ -24,12 +24,13 @@ from memory_mcp.services.stems import stem
 from memory_mcp.services.wording import is_long
 
 #: A condition's opening word and its clause, to the next comma, semicolon or full stop.
-_CLAUSE = re.compile(r"\b(if|when|whenever|unless|once)\b((?:[^,;.:()]|(?<=\d)\.(?=\d))*)",
+_CLAUSE = re.compile(r"\b(if|when|whenever|unless|once|except)\b((?:[^,;.:()]|(?<=\d)\.(?=\d))*)",
                      re.IGNORECASE)  # a decimal point ends no clause ("under **1.5** m and
 # the tide is slack", the 380th set)
 #: Openers read as one: "when", "whenever" and "if" name the same condition ("only **when**
 #: the leaves are dry" / "only **if** the leaves have stayed wet", the 307th set).
-_SAME = {"whenever": "when"}
+_SAME = {"whenever": "when", "except": "unless"}  # "**unless** the patient brings a
+# doctor's note" / "**except for** the patient's first missed appointment" (the 387th set)
 _WORD = re.compile(r"[\w'-]+(?:\.\d+)*")  # "1.5" one word
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _AND_STATE = re.compile(r"\band (?:it is|it's|there is) (?:also )?(\w+)")
@@ -60,8 +61,18 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
                     and _NUMBER.findall(text_a) == _NUMBER.findall(text_b) != []:
                 continue  # "only if … warmer than 10 °C outside" / "only when … the air
                 # temperature is above 10 °C": one threshold, worded otherwise
-            measured = _measured_apart(text_a, text_b, ra, rb)  # the number: one more
+            measured = _measured_apart(text_a, text_b, ra, rb)  # the number: one more;
+            # with a word of its own on the other side, enough: "if a clock **has stopped**" /
+            # "if a clock is **more than 2 minutes out**" (the 385th set)
             only_a, only_b = _unseen(xs, words_b), _unseen(ys, words_a)
+            excepted = opener == other == "unless" and text_a.split()[0] != text_b.split()[0] \
+                and any(
+                len(only) >= _EXCEPT_UNSEEN and 2 * len(only) > len(own)
+                for only, own in ((only_a, xs), (only_b, ys)))  # two exceptions, one naming
+            # what the other text never does: "unless the patient brings **a doctor's note**" /
+            # "except for the patient's first missed appointment" (the 387th set)
+            if excepted:
+                return text_a, text_b
             if opener != other or not ({stem(w) for w in xs} & {stem(w) for w in ys}
                                        or _NUMBER.findall(text_a) == _NUMBER.findall(text_b)
                                        != [] or measured or _far_apart(only_a, only_b)):
@@ -69,6 +80,7 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
                 # **within 10** miles" / "if lightning is seen **within 10** miles"
             weight = measured or _unsaid_amount(text_a, rb) or _unsaid_amount(text_b, ra)
             if (only_a and only_b and len(only_a) + len(only_b) + weight >= _UNSEEN_MIN) \
+                    or (measured and (only_b if _NUMBER.search(text_a) else only_a)) \
                     or _joined(text_a, words_b) or _joined(text_b, words_a) \
                     or _one_slot(text_a, text_b, only_a, only_b):
                 return text_a, text_b
@@ -142,6 +154,13 @@ def _one_slot(text_a: str, text_b: str, only_a: set[str], only_b: set[str]) -> b
     if len(xs) != len(ys) or (len(xs) < _SLOT_FRAME and not placed):
         return False
     apart = [(x, y) for x, y in zip(xs, ys, strict=True) if stem(x) != stem(y)]
+    inner = [(k, x, y) for k, (x, y) in enumerate(zip(xs, ys, strict=True)) if stem(x) != stem(y)]
+    if len(inner) == 1 and 0 < inner[0][0] < len(xs) - 1 and len(xs) >= _SLOT_FRAME \
+            and xs[inner[0][0] - 1].lower() in _COPULAS and inner[0][1] in only_a \
+            and inner[0][2] in only_b and not same_side(inner[0][1], inner[0][2]) \
+            and not any(verb_s(w) for w in inner[0][1:]):
+        return True  # "only if the ground has been **frozen** for 3 days" / "… **dry** for 3
+        # days" (the 389th set): a state in the clause's middle, each text's own
     state = xs[-2].lower() in ("is", "are") and not same_side(xs[-1], ys[-1])  # "if the
     # ground is **frozen**" / "… is **waterlogged**" (the 297th set): a state, though it ends
     # in -ed; not "is **shut**" / "is **closed**", one state
@@ -212,6 +231,10 @@ _UNITS = frozenset("""degree degrees metre metres meter meters litre litres inch
 foot percent minus""".split())  # noqa: SIM905
 #: Things named in the two clauses that the other text lacks, at least.
 _UNSEEN_MIN = 3
+#: Words of one exception the other text lacks, at least, for two exceptions.
+_EXCEPT_UNSEEN = 2
+#: Verbs after which a clause's word is a state: "has **been** frozen", "is wet".
+_COPULAS = frozenset(["is", "are", "been", "be", "was", "were"])
 #: Words a clause holds, its opener with them, to be read slot by slot.
 _SLOT_FRAME = 5
 

@@ -25,7 +25,7 @@ def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
     **cycles**", "a minimum of 40 **tonnes**" / "minimum 40 **sacks**" (the fifty-second
     set); or two units the value rules did not read ("every 300 operating **days**" / "…
     **hours**"). Two counted things are left alone ("six people" / "six staff")."""
-    heads_a, heads_b = _count_words(a.tokens), _count_words(b.tokens)
+    heads_a, heads_b = _count_words(_apart(a.tokens)), _count_words(_apart(b.tokens))
     for n in sorted(heads_a.keys() & heads_b.keys()):
         for x, y, flip in ((heads_a[n], heads_b[n], False), (heads_b[n], heads_a[n], True)):
             mine, theirs = (a, b) if not flip else (b, a)
@@ -43,13 +43,29 @@ def unit_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+_JOINED_UNIT = re.compile(r"(\d+(?:\.\d+)?)-([a-z]+)")
+
+
+def _apart(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """The tokens with a number joined to its unit by a hyphen written as two: "the inner
+    **400-yard** loop" is "400 yard" to set against "the inner 400 m loop" (the 388th set)."""
+    out: list[str] = []
+    for t in tokens:
+        joined = _JOINED_UNIT.fullmatch(t)
+        out.extend((joined[1], joined[2]) if joined and _is_unit(joined[2]) else (t,))
+    return tuple(out)
+
+
+#: A swimming loop's or a pitch's unit, with its symbols, one measure: "the inner **400-yard**
+#: loop" / "the inner 400 m loop" (the 388th set).
+_YARDS = {"yard": "yards", "yards": "yards", "yd": "yards", "yds": "yards"}
 #: Words that count a unit without naming its scale: "16 **degrees**" is "16 °C" reworded.
 _ANY_SCALE = frozenset(["degrees", "degree", "deg"])
 
 
 def _measure(unit: str) -> object:
     """What a unit measures, so that "min" and "minutes", "kg" and "kilograms" are one."""
-    return UNIT_DAYS.get(unit) or UNIT_SYMBOLS.get(unit, unit)
+    return UNIT_DAYS.get(unit) or _YARDS.get(unit) or UNIT_SYMBOLS.get(unit, unit)
 
 
 @lru_cache(maxsize=64)  # a long text's tokens are read once per comparison otherwise
@@ -91,7 +107,7 @@ def _is_unit(word: str) -> bool:
     "… 3,000 **words**", the hundred-and-seventieth set); not "pounds", which may be money
     ("50k pounds")."""
     return word != "pounds" and (word in UNIT_DAYS or word in MEASURES or word in UNIT_SYMBOLS
-                                 or word in _TEXT_UNITS)
+                                 or word in _TEXT_UNITS or word in _YARDS)
 
 
 _TEXT_UNITS = frozenset(["words", "characters", "pages", "teaspoon", "teaspoons", "tablespoon",
@@ -250,49 +266,3 @@ def _named_measures(f: Facets) -> frozenset[str]:
 _WORDED = {"inch": "inches", "inches": "inches", "yard": "yards", "yards": "yards",
            "ounce": "ounces", "ounces": "ounces"}
 _SYMBOL = 4  # "kg", "km/h": symbols; "metre", "centimetres": words
-
-
-def bound_or_range(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
-    """(a's words, b's words, False: a value) where one text bounds a number one way only and
-    the other gives that number as an end of a range, with no bound: "at **a minimum of 30**
-    months old" / "at **24 to 30** months old" (the hundred-and-twenty-ninth set). Else
-    None."""
-    for x, y, flip in ((a, b, False), (b, a, True)):
-        if y.bounds or len({k for k, _ in x.bounds}) != 1:
-            continue
-        ends, own = _range_ends(y.tokens), _range_ends(x.tokens)
-        for _, at in x.bounds:
-            n = next((number(t) for t in x.tokens[at + 1:at + 4] if number(t) is not None),
-                     None)
-            if n is not None and n in ends and n not in own and not (
-                    _range_numbers(ends[n]) - {n}) & {number(t) for t in x.tokens}:  # "from
-                # size 36 up to 48" is "36 to 48"; "runs 35-55 mm seed …, anything over 55 mm"
-                # says the range itself
-                found = " ".join(x.tokens[at:at + 4]), ends[n]
-                return (found[1], found[0], False) if flip else (*found, False)
-    return None
-
-
-def _range_numbers(words: str) -> set[float | None]:
-    """The numbers of a range as ``_range_ends`` writes it: "24 to 30", "24-30"."""
-    return {number(p) for p in re.split(r"[\s\u2013-]+", words)} - {None}
-
-
-_JOINED_RANGE = re.compile(r"(\d+(?:\.\d+)?)[-\u2013](\d+(?:\.\d+)?)")
-
-
-def _range_ends(tokens: tuple[str, ...]) -> dict[float, str]:
-    """Each end of a range "24 to 30", "24-30" or "between 24 and 30" → the range's words."""
-    out: dict[float, str] = {}
-    for t in tokens:
-        joined = _JOINED_RANGE.fullmatch(t)
-        if joined is not None and float(joined[1]) < float(joined[2]):
-            out[float(joined[1])] = out[float(joined[2])] = t
-    for i in range(len(tokens) - 2):
-        low, joint, high = number(tokens[i]), tokens[i + 1], number(tokens[i + 2])
-        if low is not None and high is not None and low < high and tokens[i][:1].isdigit() \
-                and tokens[i + 2][:1].isdigit() and (  # digits: "the 32-point **one, to** 20"
-                joint in ("to", "-", "\u2013") or (joint == "and" and tokens[i - 1:i] == (
-                    "between",))):
-            out[low] = out[high] = " ".join(tokens[i:i + 3])
-    return out

@@ -166,8 +166,9 @@ def only_modified(a: Facets, b: Facets) -> tuple[str, str] | None:
         if head is None:
             continue
         kind = words[:head]
-        if any(w.endswith("s") and not w.endswith("ss") for w in kind):
-            continue  # "only **uses** lanes 1 and 3": a verb, not a kind
+        if any(w.endswith("s") and not w.endswith(("ss", "seas")) for w in kind):
+            continue  # "only **uses** lanes 1 and 3": a verb, not a kind; "only **overseas**
+            # vendors" is one (the 384th set)
         if any(p in b.stems or found.has(p, _CLOSE) for w in kind for p in part_stems(w)):
             continue
         return " ".join(["only", *words[:head + 1]]), words[head]

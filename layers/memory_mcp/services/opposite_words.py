@@ -137,6 +137,8 @@ across | along
 left_side left-hand lefthand | right_side right-hand righthand
 clockwise | anticlockwise counterclockwise anti-clockwise counter-clockwise
 forecast forecasts forecasted predicted | measured observed fallen
+parallel | perpendicular right_angles crosswise
+go_forward spring_forward | go_back fall_back
 """
 
 #: Words before a clock time that say which side of it a rule holds: "by 21:00" is before it,
@@ -214,6 +216,11 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
      "left_side"),
     ("turn turns turned turning bear bears veer veers keep keeps swing swings the", "right", "",
      "right_side"),
+    # "the second layer runs **parallel to** the joists" / "… **at right angles to** …", "when
+    # the clocks **go forward**" / "… **go back** in October" (the 389th and 385th sets)
+    ("right", "angles angle", "", "right_angles"),
+    ("go goes went gone going spring springs", "forward forwards", "", "go_forward"),
+    ("go goes went gone going fall falls", "back", "", "go_back"),
 ))
 
 

@@ -4,16 +4,19 @@ sleepovers **and weddings**" / "… for kids' sleepovers **only**", "reviews **e
 traders with a **5-star** rating".
 
 Split from ``widened``, which reads a request naming both kinds of a thing or any place; these
-read a stored restriction ("only", "involving", one number) that the request drops or adds an
-alternative to.
+read a stored restriction ("only", "involving", one number, a list's last item, one model of a
+make, "anyone under 18") that the request drops, adds an alternative to or replaces with its
+own ("any visit **to a new patient**" / "any visit **after 20:00**").
 """
 
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import DETERMINERS
+from memory_mcp.services.grammar import DETERMINERS, PRONOUNS
+from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.stems import content_word, singular_weekday, stem
+from memory_mcp.services.word_pool import parts_pool
 
 #: Words after "and" that add no thing ("LS6 and LS7 **and nowhere else**").
 _NO_THING = frozenset(["nowhere", "else", "elsewhere", "nothing", "none", "no"])
@@ -23,7 +26,9 @@ def only_one_added(a: Facets, b: Facets) -> tuple[str, str] | None:
     """("sleepovers and weddings", "sleepovers only") where one text keeps a thing to itself
     with "only" ("the 4 m tents are for kids' sleepovers **only**") and the other, with no
     "only", joins it with a thing the first never names ("… for kids' sleepovers **and
-    weddings**", the two-hundred-and-nineteenth set): a wider rule. Else None."""
+    weddings**", the two-hundred-and-nineteenth set): a wider rule. The kept thing's modifier
+    counts as kept: "for the **staff** network only" / "for the staff **and student**
+    networks" (the 389th set). Else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         if any("only" in t for t in x.tokens) or "only" not in y.tokens:
             continue  # "motorhome-only" says it too
@@ -33,8 +38,10 @@ def only_one_added(a: Facets, b: Facets) -> tuple[str, str] | None:
         if others is not None:
             return ("only", others) if flip else (others, "only")
         toks, theirs = y.tokens, {stem(t) for t in y.tokens}
-        kept = {stem(toks[i - 1]) for i, t in enumerate(toks) if t == "only" and i
-                and content_word(toks[i - 1])} | {stem(w) for i, t in enumerate(toks)
+        kept = {stem(toks[k]) for i, t in enumerate(toks) if t == "only" and i
+                for k in (i - 1, i - 2) if k >= 0 and content_word(toks[k])
+                and (k == i - 1 or i + 1 == len(toks))} | {
+                    stem(w) for i, t in enumerate(toks)
                                                    if t == "only" for w in toks[i + 1:i + 3]
                                                    if content_word(w)}
         for i in range(1, len(x.tokens) - 1):
@@ -100,3 +107,117 @@ def another_alternative(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and second in b.numbers and first != second:
             return f"{toks[i - 1]} or {toks[i + 1]}", f"only … {toks[i + 1]}"
     return None
+
+
+def added_item(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("students and retired members", "students") where the stored text ends on a thing
+    ("£25 for **students**") and the request ends on that thing joined with "and" or "or" to
+    one the stored text never names ("… £25 for students **and retired members**", the 386th
+    set): the rule said of more. Read from the request's side; else None."""
+    ta, tb, found = a.tokens, b.tokens, parts_pool(b)
+    if not tb or not content_word(tb[-1]):
+        return None
+    for i in range(max(1, len(ta) - _TAIL), len(ta) - 1):
+        if ta[i] in ("and", "or") and stem(ta[i - 1]) == stem(tb[-1]) \
+                and all(content_word(w) for w in ta[i + 1:]) \
+                and not found.has(ta[i + 1], 0.75) \
+                and not any(w in _NO_THING or w.endswith("er") for w in ta[i + 1:]):
+            # not "2.5 °C **or colder**", "1.5 metres **or higher**": a bound
+            return " ".join(ta[i - 1:]), tb[-1]
+    return None
+
+
+_TAIL = 4  # "… students **and retired members**": the last words the request adds
+
+
+#: Words for "any person or thing" that "at all" widens: "anyone **at all**".
+_ANYONE = frozenset(["anyone", "anybody", "anything", "everyone", "everybody", "everything"])
+
+
+def at_all(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("anyone at all", "anyone under 18") where the request says "at all" (or "whatsoever")
+    of an "anyone" the stored text restricts with words the request lacks: "written consent
+    before photographing **anyone at all**" / "… **anyone under 18**" (the 385th set). A wider
+    rule. Else None."""
+    ta, tb = a.tokens, b.tokens
+    for i, t in enumerate(ta):
+        if t not in _ANYONE or not (ta[i + 1:i + 3] == ("at", "all")
+                                    or ta[i + 1:i + 2] == ("whatsoever",)):
+            continue
+        for j, u in enumerate(tb[:-1]):
+            nxt = tb[j + 1]
+            if u == t and nxt not in ("at", "whatsoever") and stem(nxt) not in a.stems and (
+                    content_word(nxt) or number(nxt) is not None or nxt in _LIMITS):
+                return " ".join(ta[i:i + 3]), " ".join(tb[j:j + 3])
+    return None
+
+
+_LIMITS = frozenset(["under", "over", "below", "above", "aged", "with", "without", "from", "in"])
+
+
+#: Nouns after a make that name every model of it: "every ThinkPad **model**".
+_MODELS = frozenset(["model", "models", "unit", "units", "machine", "machines", "type", "types"])
+
+
+def every_model(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("every thinkpad model", "thinkpad t480") where the request says every model of a make
+    and the stored text names one model of it by a code the request lacks: "**every ThinkPad
+    model** we refurbish gets a new 256 GB SSD" / "**ThinkPad T480** units get …" (the 388th
+    set). Else None."""
+    ta, tb = a.tokens, b.tokens
+    for i in range(len(ta) - 2):
+        q, make, noun = ta[i:i + 3]
+        if q not in _EVERY or noun not in _MODELS or not make.isalpha():
+            continue
+        for j in range(len(tb) - 1):
+            code = tb[j + 1]
+            if tb[j] == make and any(c.isdigit() for c in code) and code not in ta:
+                return f"{q} {make} {noun}", f"{make} {code}"
+    return None
+
+
+#: Words after "any <thing>" that open a restriction of which: "any visit **after** 20:00".
+_WHICH = _RESTRICTING | frozenset(["after", "before", "to", "from", "at", "in", "on", "for"])
+
+
+def other_restriction(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where both texts restrict "any" / "every" of the same thing and
+    no word of either restriction is in the other text: "before **any visit to a new
+    patient**" / "before **any visit after 20:00**" (the 384th set). Else None."""
+    for i in range(len(a.tokens) - 3):
+        q, thing, word = a.tokens[i:i + 3]
+        if q not in _EVERY or word not in _WHICH or not content_word(thing) \
+                or thing in TIMES or thing in WEEKDAYS or thing in UNIT_DAYS or thing in MONTHS \
+                or singular_weekday(thing) in WEEKDAYS:
+            continue  # "each night **at 11 pm**" / "every night at 23:00": when, not which
+        mine = _restriction(a.tokens[i + 3:])
+        for j in range(len(b.tokens) - 3):
+            if b.tokens[j] not in _EVERY or stem(b.tokens[j + 1]) != stem(thing) \
+                    or b.tokens[j + 2] not in _WHICH:
+                continue
+            theirs = _restriction(b.tokens[j + 3:])
+            if _timed(mine) and _timed(theirs):
+                continue  # "any visit after **8 pm**" / "… after **20:00**": the value rules'
+            if mine and theirs and max(len(mine), len(theirs)) >= _RESTRICTION_MIN \
+                    and not any(stem(w) in b.stems for w in mine) \
+                    and not any(stem(w) in a.stems for w in theirs):
+                return " ".join(a.tokens[i:i + 6]), " ".join(b.tokens[j:j + 6])
+    return None
+
+
+def _restriction(toks: tuple[str, ...]) -> list[str]:
+    """The content words and numbers of a restriction's first three words; none when it
+    opens a clause ("before **they're** sent to clients" / "before **it** goes to the
+    client": one time, reworded)."""
+    if toks[:1] and (toks[0] in PRONOUNS or toks[0].split("'")[0] in PRONOUNS):
+        return []
+    return [w for w in toks[:3] if (content_word(w) or number(w) is not None)
+            and w not in _EVERY]
+
+
+_RESTRICTION_MIN = 2  # "to **a new patient**": one word each side is as often a synonym
+
+
+def _timed(words: list[str]) -> bool:
+    """Whether a restriction names a number or a clock time."""
+    return any(number(w) is not None or any(c.isdigit() for c in w) for w in words)

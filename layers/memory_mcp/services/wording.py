@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
+from memory_mcp.services import swap_checks
 from memory_mcp.services.facets import Facets, tokens
 from memory_mcp.services.grammar import AUX, BOUND_WORDS, PREPOSITIONS, predicates
 from memory_mcp.services.grammar import led_predicates as led
@@ -98,17 +99,19 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if not (xs and ys):
             continue
         x, y = " ".join(w for _, w in xs), " ".join(w for _, w in ys)
-        if x.startswith(y) or y.startswith(x) or _family(xs, ys) \
+        if x.startswith(y) or y.startswith(x) or swap_checks.family(xs, ys) \
                 or same_side(x, y):  # "web" / "website", "peroxide **formers**" /
             continue  # "peroxide-**forming** solvents": one family; "shuts" / "closes"
         if _verbal(xs) and _verbal(ys):  # "trucks **drive**" / "trucks **run**", "before
             continue  # they **go back**" / "before **return**": a reworded verb
-        if _reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"
+        if swap_checks.reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"
             return x, y
         if (led(a, b) & {i for i, _ in xs} or led(b, a) & {i for i, _ in ys}) \
-                and not _in_subjects(a, b, xs, ys) and not _verb_follows(a, b, xs, ys) \
-                and not (_opened(a, xs) and _opened(b, ys)):  # "has **a warped top**" / "has
-            # **a wobbly leg**": a thing after its article, whatever the predicate reads
+                and not _in_subjects(a, b, xs, ys) \
+                and not swap_checks.verb_follows(a, b, xs, ys) \
+                and not (swap_checks.opened(a, xs) and swap_checks.opened(b, ys)):  # "has **a
+            # warped top**" / "has **a wobbly leg**": a thing after its article, whatever the
+            # predicate reads
             # the verb reworded ("go" / "are shipped", "is in charge of" / "manages"), unless
             # a word after a preposition changed as well: "shut on Mondays **for filming**" /
             # "closed on Mondays **for cleaning**" is another purpose, not only another verb
@@ -122,29 +125,6 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if found is not None:
             return found
     return _head_swap(a, b, wa, wb, lone_a, lone_b, ops)
-
-
-def _opened(f: Facets, xs: list[tuple[int, str]]) -> bool:
-    """Whether an article stands right before the words ``xs`` start at."""
-    at = xs[0][0]
-    return at > 0 and f.tokens[at - 1] in ("a", "an", "the")
-
-
-def _family(xs: list[tuple[int, str]], ys: list[tuple[int, str]]) -> bool:
-    """Whether a word (or a hyphenated part) of each side is the other's stem plus a
-    derivational ending: "peroxide **formers**" / "peroxide-**forming** solvents" ("former" is
-    "form" + "er"). Not a compound ("life raft" / "lifejacket") nor a shared piece of two
-    identifiers ("ml-models-prod" / "ml-artifacts-prod": identifiers are not split)."""
-    def stems_of(side: list[tuple[int, str]]) -> set[str]:
-        return {stem(p) for _, w in side if not any(c.isdigit() for c in w)
-                for p in w.split("-") if len(p) >= _FAMILY}
-    sx, sy = stems_of(xs), stems_of(ys)
-    return any(p + end == q or q + end == p for p in sx for q in sy for end in _DERIVED)
-
-
-_FAMILY = 4
-#: Endings that make a word of another class from the same stem ("form" → "former").
-_DERIVED = ("er", "ers", "ing", "ed", "ion", "ation", "ment")
 
 
 def _modifier_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tuple[int, str]],
@@ -166,41 +146,11 @@ def _modifier_swap(a: Facets, b: Facets, wa: list[tuple[int, str]], wb: list[tup
 PARTICLES = frozenset("back up out in off on down over".split())  # noqa: SIM905
 
 
-def _verb_follows(a: Facets, b: Facets, xs: list[tuple[int, str]],
-                  ys: list[tuple[int, str]]) -> bool:
-    """Both texts have the same verb right after the swapped words, one text's predicate:
-    "the aerial **hoop** hangs" / "the aerial **silks** hang", where a plural's -s made the
-    noun read as the verb. The swapped words are the subject's, not a reworded verb."""
-    i, j = xs[-1][0] + 1, ys[-1][0] + 1
-    if i >= len(a.tokens) or j >= len(b.tokens) or not content_word(a.tokens[i]):
-        return False
-    return stem(a.tokens[i]) == stem(b.tokens[j]) and (i in predicates(a) or j in predicates(b))
-
-
 def _verbal(block: list[tuple[int, str]]) -> bool:
     """A common verb, with its particle if any ("go back"): where the word order did not
     show the verb, the list does."""
     return any(w in COMMON_VERBS for _, w in block) \
         and all(w in COMMON_VERBS or w in PARTICLES for _, w in block)
-
-
-def _reason_verbs(a: Facets, b: Facets, xs: list[tuple[int, str]],
-                  ys: list[tuple[int, str]]) -> bool:
-    """One verb against another as the last word of a reason or a purpose, the same words
-    before it ("so it doesn't **crack**" / "so it doesn't **sweat**"): what the fact is for,
-    not the same verb reworded (the rest of a reworded reason moves with it)."""
-    if len(xs) != 1 or len(ys) != 1:
-        return False
-    (i, _), (j, _) = xs[0], ys[0]
-    if i + 1 != len(a.tokens) or j + 1 != len(b.tokens):
-        return False
-    back = 4  # "so **it doesn't** crack": the clause opens at most this far back
-    return any(a.tokens[i - k:i] == b.tokens[j - k:j] and a.tokens[i - k] in _REASONS
-               for k in range(2, back + 1) if k <= min(i, j))
-
-
-#: Words that open a reason or a purpose.
-_REASONS = frozenset(["so", "because", "that"])
 
 
 def _in_subjects(a: Facets, b: Facets, xs: list[tuple[int, str]],
