@@ -20,7 +20,7 @@ from memory_mcp.services.grammar import verb_s
 from memory_mcp.services.lexicon import COMMON_VERBS, MEASURES, UNIT_SYMBOLS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposite_words import same_side
-from memory_mcp.services.stems import stem
+from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.wording import is_long
 
 #: A condition's opening word and its clause, to the next comma, semicolon or full stop.
@@ -73,7 +73,14 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
             # "except for the patient's first missed appointment" (the 387th set)
             if excepted:
                 return text_a, text_b
-            if opener != other or not ({stem(w) for w in xs} & {stem(w) for w in ys}
+            if opener != other and {opener, other} == {"only", "when"} \
+                    and "whenever" in (text_a.split()[0], text_b.split()[0]) \
+                    and {stem(w) for w in xs} & {stem(w) for w in ys} \
+                    and _unseen(_plain(text_a), words_b) and _unseen(_plain(text_b), words_a):
+                return text_a, text_b  # "**only when** a line-replaceable unit is powered up"
+                # / "**whenever** a line-replaceable unit has its covers off" (the 394th set)
+            if opener != other \
+                    or not ({stem(w) for w in xs} & {stem(w) for w in ys}
                                        or _NUMBER.findall(text_a) == _NUMBER.findall(text_b)
                                        != [] or measured or _far_apart(only_a, only_b)):
                 continue  # about the same thing, or the same amount: "if thunder is heard
@@ -85,6 +92,11 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
                     or _one_slot(text_a, text_b, only_a, only_b):
                 return text_a, text_b
     return None
+
+
+def _plain(clause: str) -> list[str]:
+    """A clause's content words after its opener, verbs and units included."""
+    return [w for w in _WORD.findall(clause.lower())[1:] if content_word(w)]
 
 
 def _far_apart(only_a: set[str], only_b: set[str]) -> bool:

@@ -20,6 +20,11 @@ from memory_mcp.services.stems import content_word
 from memory_mcp.services.values import show_number
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+#: A number as framed rules read it: an ordinal's digits too ("the **2nd** edition of the
+#: survey protocol" / "the **3rd** edition of …", the 391st set, where "the second week" puts a
+#: 2 in both texts for the value rules).
+_FRAMED = re.compile(r"\d+(?:\.\d+)?|\d+(?:st|nd|rd|th)")
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 #: The words read before and after each number; both sides must be the same in both texts.
 _BEFORE, _AFTER = 2, 2
 
@@ -31,14 +36,17 @@ def other_number(a: Facets, b: Facets) -> tuple[str, str] | None:
     word). Else None."""
     ta, tb = a.tokens, b.tokens
     frames = {(tb[j - _BEFORE:j], tb[j + 1:j + 1 + _AFTER]): tb[j]
-              for j in range(_BEFORE, len(tb) - _AFTER) if _NUMBER.fullmatch(tb[j])}
+              for j in range(_BEFORE, len(tb) - _AFTER) if _FRAMED.fullmatch(tb[j])}
     if not frames:
         return None
     for i in range(_BEFORE, len(ta) - _AFTER):
-        if not _NUMBER.fullmatch(ta[i]):
+        if not _FRAMED.fullmatch(ta[i]):
             continue
         before, after = ta[i - _BEFORE:i], ta[i + 1:i + 1 + _AFTER]
         theirs = frames.get((before, after))
+        if theirs is not None \
+                and (_ORDINAL.fullmatch(theirs) is None) != (_ORDINAL.fullmatch(ta[i]) is None):
+            continue  # "by **20th** November" / "by **20** November": one date
         if theirs is not None and theirs != ta[i] and ta[i] not in tb \
                 and ta.count(theirs) < tb.count(theirs) \
                 and any(content_word(w) for w in after):  # "a tray of **eight**, … £3.80

@@ -141,12 +141,13 @@ def at_all(a: Facets, b: Facets) -> tuple[str, str] | None:
     rule. Else None."""
     ta, tb = a.tokens, b.tokens
     for i, t in enumerate(ta):
-        if t not in _ANYONE or not (ta[i + 1:i + 3] == ("at", "all")
-                                    or ta[i + 1:i + 2] == ("whatsoever",)):
-            continue
+        if not (t in _ANYONE or (i and ta[i - 1] in ("no", "any") and content_word(t))) \
+                or not (ta[i + 1:i + 3] == ("at", "all") or ta[i + 1:i + 2] == ("whatsoever",)):
+            continue  # "**no children at all** are seen" / "children under 2 are not seen"
         for j, u in enumerate(tb[:-1]):
             nxt = tb[j + 1]
-            if u == t and nxt not in ("at", "whatsoever") and stem(nxt) not in a.stems and (
+            if stem(u) == stem(t) and nxt not in ("at", "whatsoever") \
+                    and stem(nxt) not in a.stems and (
                     content_word(nxt) or number(nxt) is not None or nxt in _LIMITS):
                 return " ".join(ta[i:i + 3]), " ".join(tb[j:j + 3])
     return None
@@ -221,3 +222,22 @@ _RESTRICTION_MIN = 2  # "to **a new patient**": one word each side is as often a
 def _timed(words: list[str]) -> bool:
     """Whether a restriction names a number or a clock time."""
     return any(number(w) is not None or any(c.isdigit() for c in w) for w in words)
+
+
+def every_or_one(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("every 30 m section", "a 30 m section") where one text says every one of a measured
+    thing and the other, as a condition, a single one, the same number and words after it:
+    "species-rich if **every** 30 m section holds at least five native species" / "… if **a**
+    30 m section holds …" (the 393rd set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        for i in range(len(x.tokens) - 2):
+            if x.tokens[i] != "every" or number(x.tokens[i + 1]) is None:
+                continue
+            rest = x.tokens[i + 1:i + 4]
+            for j in range(1, len(y.tokens) - 1):
+                if y.tokens[j] in ("a", "an", "one") and y.tokens[j - 1] in ("if", "when") \
+                        and y.tokens[j + 1:j + 1 + len(rest)] == rest:  # not "**each** 30 cm
+                    # bear takes 180 g" / "**a** 30 cm bear needs 180 g": one of many alike
+                    found = " ".join(x.tokens[i:i + 4]), " ".join(y.tokens[j:j + 4])
+                    return (found[1], found[0]) if flip else found
+    return None
