@@ -31,6 +31,7 @@ _CLAUSE = re.compile(r"\b(if|when|whenever|unless|once|except)\b((?:[^,;.:()]|(?
 #: the leaves are dry" / "only **if** the leaves have stayed wet", the 307th set).
 _SAME = {"whenever": "when", "except": "unless"}  # "**unless** the patient brings a
 # doctor's note" / "**except for** the patient's first missed appointment" (the 387th set)
+_SET_OFF = re.compile(r"(\b[a-z][\w-]*), ((?:[A-Z][\w'-]*\s?){1,3}),")
 _WORD = re.compile(r"[\w'-]+(?:\.\d+)*")  # "1.5" one word
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _AND_STATE = re.compile(r"\band (?:it is|it's|there is) (?:also )?(\w+)")
@@ -206,6 +207,8 @@ def _unsaid_amount(clause: str, other: str) -> bool:
 def _clauses(text: str) -> list[tuple[str, list[str], str]]:
     """(the opener, the clause's compared words, the clause as written) for each condition."""
     out = []
+    text = _SET_OFF.sub(r"\1 \2", text)  # "only when the owner**,** Mrs Haddad**,** has shut
+    # the dog in the kitchen" (the 399th set): a name set off by commas ends no clause
     for m in _CLAUSE.finditer(text):
         opener = m.group(1).lower()
         words = _WORD.findall(m.group(2).lower())

@@ -18,6 +18,7 @@ from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, PREPOSITIONS
 from memory_mcp.services.numerals import number
+from memory_mcp.services.opposite_words import opposed_forms, other_side
 from memory_mcp.services.stems import content_word, stem
 
 #: Opposite words a text may say both of, each of one thing; a side may be said several ways
@@ -36,7 +37,8 @@ def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
     other sides of it. Else None."""
     ta, tb = _heads(a.tokens), _heads(b.tokens)
     words_a, words_b = set(ta), set(tb)
-    for xs, ys in _PAIRS:
+    said = _said_pairs(ta, tb)
+    for xs, ys in (*_PAIRS, *said):
         if not (xs & words_a and ys & words_a and xs & words_b and ys & words_b):
             continue  # most pairs of texts: no opposite pair said in both
         at = [[k for k, t in enumerate(toks) if t in side]
@@ -50,9 +52,29 @@ def crossed_pair(a: Facets, b: Facets) -> tuple[str, str] | None:
         once_b = _once(tb[min(bx, by) + 1:max(bx, by)], tb)
         shared = once_a.keys() & once_b.keys() or _counts(ta, min(ax, ay), max(ax, ay)) \
             & _counts(tb, min(bx, by), max(bx, by))  # "six … set to **exit and two** to entry"
+        if (xs, ys) in said and not (_next(ta, ax) == _next(tb, by) != _next(ta, ay) == _next(
+                tb, bx)):  # "**banned in** the nave but **allowed in** the Lady Chapel" / "allowed in
+            continue  # the nave but banned in …": each word now before the other's thing;
+            # not "can **write** to the warehouse, … **read** access" / "**read** access …;
+            # … **write** access", two clauses reordered
         if shared:
             return f"{ta[min(ax, ay)]} … {ta[max(ax, ay)]}", f"{tb[min(bx, by)]} … {tb[max(bx, by)]}"
     return None
+
+
+def _next(toks: tuple[str, ...], at: int) -> str:
+    """The stem of the first content word after ``at``, or ""."""
+    return next((stem(t) for t in toks[at + 1:] if content_word(t)), "")
+
+
+def _said_pairs(ta: tuple[str, ...], tb: tuple[str, ...]) -> list[tuple[frozenset[str],
+                                                                       frozenset[str]]]:
+    """Pairs of the lexicon's opposite words (``opposite_words.other_side``) both texts say,
+    each word as written: "photography is **banned** in the nave but **allowed** in the Lady
+    Chapel" / "… **allowed** in the nave but **banned** …" (the 401st set)."""
+    said = sorted({t for t in ta if t in tb or t + "s" in tb or t[:-1] in tb} & opposed_forms())
+    return [(frozenset([x, x + "s", x[:-1]]), frozenset([y, y + "s", y[:-1]]))
+            for k, x in enumerate(said) for y in said[k + 1:] if other_side(x, y)]
 
 
 def _heads(toks: tuple[str, ...]) -> tuple[str, ...]:

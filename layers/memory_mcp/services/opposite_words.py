@@ -102,7 +102,7 @@ grant grants granted granting issue issues issued issuing | revoke revokes revok
 add adds added adding place places placed placing put puts putting apply applies applied
   applying install installs installed installing | remove removes
   removed removing delete deletes deleted deleting dropped
-lock locks locked locking | unlock unlocks unlocked unlocking release releases released
+lock locks locked locking double-locked | unlock unlocks unlocked unlocking release releases released
 inflate inflates inflated inflating pump_up blow_up | deflate deflates deflated deflating
 collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
 go_on come_on put_on | come_off go_off take_off switch_off turn_off
@@ -282,3 +282,9 @@ def _side_of() -> dict[str, frozenset[int]]:
                 n += 1
     return {k: frozenset(v) for k, v in out.items()}
 
+
+
+@lru_cache(maxsize=1)
+def opposed_forms() -> frozenset[str]:
+    """Every form of every side, for a rule that first asks whether a word has an opposite."""
+    return frozenset(_side_of())

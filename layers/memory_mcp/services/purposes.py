@@ -16,6 +16,7 @@ from itertools import pairwise
 
 from memory_mcp.services.conditions import compared
 from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import AUX
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import stem
 from memory_mcp.services.word_pool import parts_pool
@@ -194,6 +195,10 @@ def _reason(f: Facets) -> tuple[tuple[str, list[str]], int] | None:
         if opens:
             end = next((k for k in range(i + 2, len(toks)) if toks[k] in _THEN), len(toks))
             words = [w for w in toks[i + 1:end] if compared(w)][:_REACH]
+            if not words and t == "so":  # "so that they can **get off first**" (the 400th
+                # set): a reason of common words only is read by them all
+                words = [w for w in toks[i + 1:end] if w.isalpha() and w not in _SO_SUBJECTS
+                         and w not in AUX][:_REACH]
             return ((" ".join(toks[i:i + 1 + _REACH]), words), i) if words else None
     return None
 

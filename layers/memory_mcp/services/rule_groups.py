@@ -54,7 +54,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or unrestricted.only_one_added(a, b) or unrestricted.unrestricted(a, b) \
         or unrestricted.another_alternative(a, b) or unrestricted.added_item(a, b) \
         or unrestricted.at_all(a, b) or unrestricted.every_model(a, b) \
-        or unrestricted.other_restriction(a, b) \
+        or unrestricted.other_restriction(a, b) or unrestricted.all_of_restricted(a, b) \
         or listing.only_modified(a, b) \
         or listing.all_or_listed(a, b) or listing.only_narrowed(a, b) \
         or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \
@@ -67,7 +67,8 @@ def schedule(a: Facets, b: Facets) -> Found:
     """How often and by when: "every other Friday" / "every Friday", a span reversed, a rate's
     period, "before noon" / "before the end of the day"."""
     return schedules.schedule(a, b) or schedules.reversed_span(a, b) \
-        or periods.other_rate(a, b) or deadlines.other_deadline(a, b)
+        or periods.other_rate(a, b) or deadlines.other_deadline(a, b) \
+        or schedules.month_or_count(a, b)
 
 
 def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:

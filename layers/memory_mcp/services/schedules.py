@@ -262,3 +262,24 @@ def days_named(f: Facets) -> frozenset[str]:
 
 
 _WEEKEND, _WORKDAYS = frozenset(["sat", "sun"]), frozenset(["mon", "tue", "wed", "thu", "fri"])
+
+
+#: "twice a year", "three times a year": more than once in a year.
+_YEARLY_COUNTS = frozenset(["twice", "two", "three", "four", "2", "3", "4"])
+
+
+def month_or_count(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("twice a year", "every january") where one text does a thing more than once a year and
+    the other every year in one month: "sent for calibration **twice a year**" / "… **every
+    January**" (the 398th set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        tx, ty = x.tokens, y.tokens
+        count = next((" ".join(tx[i:i + 3]) for i in range(len(tx) - 2)
+                      if tx[i] in _YEARLY_COUNTS
+                      and (tx[i + 1:i + 3] == ("a", "year")
+                           or tx[i + 1:i + 4] == ("times", "a", "year"))), None)
+        month = next((f"every {ty[j + 1]}" for j in range(len(ty) - 1)
+                      if ty[j] in ("every", "each") and ty[j + 1] in MONTHS), None)
+        if count is not None and month is not None and not any(t in MONTHS for t in tx):
+            return (month, count) if flip else (count, month)
+    return None

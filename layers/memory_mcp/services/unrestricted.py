@@ -241,3 +241,29 @@ def every_or_one(a: Facets, b: Facets) -> tuple[str, str] | None:
                     found = " ".join(x.tokens[i:i + 4]), " ".join(y.tokens[j:j + 4])
                     return (found[1], found[0]) if flip else found
     return None
+
+
+#: Words after a plain plural that keep it to some of them: "guests **on** silent retreats",
+#: "ships **coming** from outside the UK".
+_SOME_OF = _RESTRICTING | frozenset(["on", "coming", "arriving", "travelling", "aged"])
+
+
+def all_of_restricted(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("all guests", "guests on … silent") where the request says all of a thing and the
+    stored text, with no "all" of it, keeps the thing to some by words the request never says:
+    "all guests eat in the garden room" / "guests **on silent retreats** eat …", "all customers
+    get a call back" / "customers **on the priority services register** …" (the 398th and
+    400th sets). A wider rule, read from the request's side. Else None."""
+    ta, tb = a.tokens, b.tokens
+    for i in range(len(ta) - 1):
+        if ta[i] not in ("all", "every") or not content_word(ta[i + 1]):
+            continue
+        thing = stem(ta[i + 1])
+        for j in range(len(tb) - 2):
+            if stem(tb[j]) != thing or tb[j + 1] not in _SOME_OF \
+                    or (j and tb[j - 1] in _EVERY):
+                continue
+            what = [w for w in tb[j + 2:j + 6] if content_word(w) or w == "outside"]
+            if what and stem(what[0]) not in a.stems:
+                return f"{ta[i]} {ta[i + 1]}", " ".join(tb[j:j + 5])
+    return None
