@@ -8,6 +8,7 @@ lexicon and look at the neighbouring words, and ``facets`` only needs the answer
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from memory_mcp.services.lexicon import ENVIRONMENTS, NAMED_ENVIRONMENTS, SYSTEM_NOUNS
@@ -121,8 +122,8 @@ def online_or_on_site(a: Facets, b: Facets) -> tuple[str, str] | None:
     Tuesdays" / "piccolo lessons … run on Tuesdays **in Room 3B**" (the 282nd and 284th sets);
     or ``a`` alone says it is online. Else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        said = _ONLINE & set(x.tokens)
-        if not said or _ONLINE & set(y.tokens):
+        said = _online(x.tokens)
+        if not said or _online(y.tokens):
             continue
         room = _room(y.tokens)
         if room is not None:
@@ -132,6 +133,17 @@ def online_or_on_site(a: Facets, b: Facets) -> tuple[str, str] | None:
             # sessions for school groups" / "opens to school groups" (the 316th set)
             return sorted(said)[0], "no such setting"
     return None
+
+
+def _online(toks: tuple[str, ...]) -> set[str]:
+    """The words by which a text holds a thing online: "online", "**online-only** auction",
+    "by **video call**" (the 402nd and 406th sets)."""
+    said = {t for t in toks if t in _ONLINE or t.split("-")[0] in _ONLINE}
+    return said | {f"video {n}" for v, n in pairwise(toks)
+                   if v == "video" and n in _CALLS}
+
+
+_CALLS = frozenset(["call", "calls", "link", "consultation", "consultations", "conference"])
 
 
 def _room(toks: tuple[str, ...]) -> str | None:
