@@ -72,7 +72,9 @@ def _said_pairs(ta: tuple[str, ...], tb: tuple[str, ...]) -> list[tuple[frozense
     """Pairs of the lexicon's opposite words (``opposite_words.other_side``) both texts say,
     each word as written: "photography is **banned** in the nave but **allowed** in the Lady
     Chapel" / "… **allowed** in the nave but **banned** …" (the 401st set)."""
-    said = sorted({t for t in ta if t in tb or t + "s" in tb or t[:-1] in tb} & opposed_forms())
+    theirs = set(tb)  # once: a long text's every word looked up in a tuple is quadratic
+    said = sorted({t for t in set(ta) & opposed_forms()
+                   if t in theirs or t + "s" in theirs or t[:-1] in theirs})
     return [(frozenset([x, x + "s", x[:-1]]), frozenset([y, y + "s", y[:-1]]))
             for k, x in enumerate(said) for y in said[k + 1:] if other_side(x, y)]
 
