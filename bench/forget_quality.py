@@ -156,7 +156,8 @@ WRITTEN_APART = (
     "threehundredninetysixth", "threehundredninetyseventh", "threehundredninetyeighth",
     "threehundredninetyninth", "fourhundredth", "fourhundredfirst",
     "fourhundredsecond", "fourhundredthird", "fourhundredfourth", "fourhundredfifth",
-    "fourhundredsixth", "fourhundredseventh",
+    "fourhundredsixth", "fourhundredseventh", "fourhundredeighth", "fourhundredninth",
+    "fourhundredtenth", "fourhundredeleventh", "fourhundredtwelfth", "fourhundredthirteenth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
