@@ -17,7 +17,7 @@ another place the sentence opens with.
 
 from __future__ import annotations
 
-from memory_mcp.services import means, placed, sited
+from memory_mcp.services import instruments, means, placed, sited
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import (
     AUX,
@@ -45,7 +45,8 @@ def any_slot(a: Facets, b: Facets) -> tuple[str, str] | None:
         or with_other(a, b) or placed.other_place(a, b) or opening_names(a, b) \
         or placed.other_destination(a, b) or means.other_means(a, b) \
         or placed.other_store(a, b) or placed.moved_place(a, b) \
-        or placed.landmark_as_place(a, b)
+        or placed.landmark_as_place(a, b) or instruments.with_phrase(a, b) \
+        or instruments.other_head(a, b)
 
 
 def with_other(a: Facets, b: Facets) -> tuple[str, str] | None:

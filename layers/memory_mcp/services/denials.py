@@ -20,7 +20,8 @@ def opposed(a: Facets, b: Facets) -> bool:
     """Whether ``a`` and ``b`` deny different things (each rule below, both ways)."""
     return not same_denials(a, b) or affirms_aside(a, b) or affirms_aside(b, a) \
         or denies_affirmed(a, b) or denies_affirmed(b, a) or states_passed_over(a, b) \
-        or states_passed_over(b, a) or regardless_of(a, b) or regardless_of(b, a)
+        or states_passed_over(b, a) or regardless_of(a, b) or regardless_of(b, a) \
+        or no_longer(a, b) or no_longer(b, a)
 
 
 def set_aside(f: Facets, other: Facets) -> int:
@@ -96,6 +97,32 @@ def denies_affirmed(f: Facets, other: Facets) -> bool:
     mine, theirs = _denied_after(f), _denied_after(other)
     return bool(theirs) and all(d and not d & f.stems for d in theirs) \
         and any(len(d) >= 2 and d <= other.stems for d in mine)
+
+
+def no_longer(f: Facets, other: Facets) -> bool:
+    """``f`` says a thing "no longer" holds that ``other``, with no "no longer" of its own,
+    states outright: "carcasses **no longer need to be certified lead-free** by the Castelo
+    Branco slaughterhouse" / "only carcasses **certified lead-free** by the Castelo Branco
+    slaughterhouse may be used, so that birds **aren't** poisoned" (the 411th set): one denial
+    each, of other things, so the count agrees. The need or duty the denial is said through
+    ("need to be", "have to") is not a word of the thing denied."""
+    toks = list(f.tokens)
+    if "longer" in other.tokens:
+        return False
+    aside = frozenset().union(*other.negated, *other.contrasts, *other.excluded)
+    for i in range(1, len(toks) - 1):
+        if toks[i - 1] == "no" and toks[i] == "longer" and toks[i + 1] not in _STILL:
+            denied = negation.after(toks, i, _DENIED) - _DUTY
+            if len((denied & other.stems) - aside) >= 2:
+                return True
+    return False
+
+
+#: "That **no longer applies**: Tomás runs …": what a request says of the note, not of the fact.
+_STILL = frozenset(["applies", "apply", "true", "valid", "needed", "relevant", "correct",
+                    "accurate", "current", "holds", "stands", "the"])
+_DENIED = 5  # content words read after "no longer": "need to be **certified lead-free by**"
+_DUTY = frozenset(stem(w) for w in ["need", "needs", "have", "has", "required", "must"])
 
 
 def _denied_after(f: Facets) -> list[frozenset[str]]:

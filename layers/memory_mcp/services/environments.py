@@ -147,11 +147,13 @@ _CALLS = frozenset(["call", "calls", "link", "consultation", "consultations", "c
 
 
 def _room(toks: tuple[str, ...]) -> str | None:
-    """The first "in <the …> room / hall" or "in person" of a text, as written."""
+    """The first "in <the …> room / hall" or "in person" of a text, as written; "for <…>
+    rooms" too ("**for wet rooms** we use the Kerdi membrane" / "for outdoor terraces …", the
+    410th set)."""
     for i, t in enumerate(toks[:-1]):
         if t == "in" and toks[i + 1] == "person":
             return "in person"
-        if t == "in":
+        if t in ("in", "for"):
             end = next((j for j in range(i + 1, min(i + 1 + _ROOM_REACH, len(toks)))
                         if toks[j] in _ROOMS), None)
             if end is not None:

@@ -86,7 +86,8 @@ def facets(text: str) -> Facets:
 def tokens(text: str) -> tuple[list[str], list[str]]:
     """The text's tokens as written and lower-cased (NFC, as the rest of the rules read it),
     with short forms spelled out (``services/short_forms.py``)."""
-    text = degrees(unicodedata.normalize("NFC", text).replace("\u2019", "'"))
+    text = degrees(unicodedata.normalize("NFC", text).replace("\u2019", "'")
+                   .replace("\u00d7", " x "))  # a multiplication sign: "40 x 30 cm"
     raw = expand(_TOKEN.findall(text))
     return raw, [t.lower() for t in raw]
 

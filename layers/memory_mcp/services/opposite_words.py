@@ -96,7 +96,7 @@ start starts started starting begin begins began begun beginning | stop stops st
 feed feeds fed feeding | fasts fasted fasting
 open opens opened opening reopen reopens reopened reopening | close closes closed closing shut
   shuts shutting
-run runs running | shut_down switch_off turn_off
+run runs running | shut_down switch_off turn_off stopped idle idling
 grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
 add adds added adding place places placed placing put puts putting apply applies applied

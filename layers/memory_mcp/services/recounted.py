@@ -104,3 +104,34 @@ def _measure(word: str) -> bool:
 
 #: Words after "a <noun>" that make it a group of several ("a **set of** 4 keys").
 _OF_MANY = frozenset(["of"])
+
+
+def said_more_often(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("3", "2.5") where the request writes a figure more often than the stored text and the
+    stored text has a figure the request never writes: "the lower **3** metres … blast cleaned
+    to Sa **3**" / "the lower **3** metres … to Sa **2.5**" (the 408th set). Each number of the
+    request is found in the stored text, so the number rule agrees; counted, one of the
+    request's 3s stands where the stored text says 2.5. Figures only: "no **one**" is no count.
+    Else None."""
+    mine, theirs = _figures(a.tokens), _figures(b.tokens)
+    lacking = sorted(set(theirs) - set(mine))
+    for value, times in mine.items():
+        if lacking and 1 <= theirs.get(value, 0) < times:
+            return _plain(value), _plain(lacking[0])
+    return None
+
+
+def _figures(toks: tuple[str, ...]) -> dict[float, int]:
+    """How often each figure stands in ``toks``; not clock times ("6:30", "2 pm"), which the
+    time rules read and a rewording writes either way."""
+    counts: dict[float, int] = {}
+    for i, tok in enumerate(toks):
+        if any(ch.isdigit() for ch in tok) and ":" not in tok and not tok.endswith(("am", "pm")) \
+                and toks[i + 1:i + 2] not in (("am",), ("pm",), ("a.m",), ("p.m",)) \
+                and (value := number(tok)) is not None and value >= 0:
+            counts[value] = counts.get(value, 0) + 1
+    return counts
+
+
+def _plain(value: float) -> str:
+    return f"{value:g}"

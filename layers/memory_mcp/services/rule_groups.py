@@ -9,6 +9,7 @@ from memory_mcp.services import (
     added_when,
     anchors,
     bounded,
+    condition_subjects,
     conditioned,
     conditions,
     deadlines,
@@ -20,10 +21,12 @@ from memory_mcp.services import (
     narrowed,
     offsets,
     opposites,
+    paced,
     particles,
     parts,
     periods,
     purposes,
+    qualified,
     relatives,
     schedules,
     slots,
@@ -68,7 +71,7 @@ def schedule(a: Facets, b: Facets) -> Found:
     period, "before noon" / "before the end of the day"."""
     return schedules.schedule(a, b) or schedules.reversed_span(a, b) \
         or periods.other_rate(a, b) or deadlines.other_deadline(a, b) \
-        or schedules.month_or_count(a, b)
+        or schedules.month_or_count(a, b) or paced.by_period_or_event(a, b)
 
 
 def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
@@ -80,7 +83,8 @@ def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
         or anchors.unit_or_event(a, b) or added_when.added_days(a, b) \
         or purposes.other_purpose(a, b) or purposes.added_reason(a, b) \
         or conditioned.other_clause(request, stored) or relatives.other_who(a, b) \
-        or conditioned.added_only(request, stored)
+        or conditioned.added_only(request, stored) or qualified.other_qualifier(a, b) \
+        or condition_subjects.other_party(a, b)
 
 
 def role(a: Facets, b: Facets) -> Found:

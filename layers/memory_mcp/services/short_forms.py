@@ -215,7 +215,21 @@ def _scaled(tokens: list[str]) -> list[str]:
         if value is not None and value >= 0:
             unit, factor = SCALED[t]
             out[i - 1], out[i] = f"{value * factor:g}", unit
+            _other_sides(out, i - 2, factor)
     return out
+
+
+def _other_sides(out: list[str], k: int, factor: float) -> None:
+    """Scales the other sides of a size written once with its unit: "300 **x** 300 cm" (the
+    413th set: "300 x 300 cm" / "300 x 300 mm" read as 300 and 3000 mm against 300 mm).
+    "by" only between figures ("60 **by** 90 cm"), not in "opened gate three **by** 20 cm"."""
+    while k >= 1 and (out[k].lower() == "x" or (
+            out[k].lower() == "by" and out[k - 1].isdigit())):
+        first = number(out[k - 1].lower())
+        if first is None or first < 0:
+            return
+        out[k - 1] = f"{first * factor:g}"
+        k -= 2
 
 
 def _periodic(word: str) -> bool:

@@ -76,3 +76,14 @@ def reason_verbs(a: Facets, b: Facets, xs: list[tuple[int, str]],
 
 #: Words that open a reason or a purpose.
 _REASONS = frozenset(["so", "because", "that"])
+
+
+def starts_other(x: str, y: str) -> bool:
+    """True where one word starts the other as a short form of it ("web" / "website"), not as
+    the first half of another people's word: "**brides**" / "**bridesmaids**" (the 409th set)
+    are other people, dressed alike."""
+    short, long_ = sorted((x, y), key=len)
+    return long_.startswith(short) and long_[len(short):] not in _OTHER_PEOPLE
+
+
+_OTHER_PEOPLE = frozenset(["maid", "maids", "girl", "girls", "boy", "boys"])

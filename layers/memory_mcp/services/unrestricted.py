@@ -245,7 +245,7 @@ def every_or_one(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 #: Words after a plain plural that keep it to some of them: "guests **on** silent retreats",
 #: "ships **coming** from outside the UK".
-_SOME_OF = _RESTRICTING | frozenset(["on", "coming", "arriving", "travelling", "aged"])
+_SOME_OF = _RESTRICTING | frozenset(["on", "with", "coming", "arriving", "travelling", "aged"])
 
 
 def all_of_restricted(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -264,6 +264,9 @@ def all_of_restricted(a: Facets, b: Facets) -> tuple[str, str] | None:
                     or (j and tb[j - 1] in _EVERY):
                 continue
             what = [w for w in tb[j + 2:j + 6] if content_word(w) or w == "outside"]
-            if what and stem(what[0]) not in a.stems:
+            read = what[:2] if tb[j + 1] == "with" else what[:1]  # "clients **with a wool
+            # allergy**" / "every client … the wool layers": one word is said elsewhere
+            if read and any(stem(w) not in a.stems for w in read) \
+                    and ta[i + 1] not in UNIT_DAYS and not ta[i + 1].endswith("ly"):
                 return f"{ta[i]} {ta[i + 1]}", " ".join(tb[j:j + 5])
     return None
