@@ -32,6 +32,8 @@ always | sometimes occasionally rarely seldom
 required requires require mandatory compulsory | optional optionally
 manual manually | automatic automatically automated auto
 public | private
+same | opposite different
+up_main up_line up_fast up_slow | down_main down_line down_fast down_slow
 internal internally | external externally
 online | offline
 visible shown | hidden invisible

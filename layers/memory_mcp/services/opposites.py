@@ -67,6 +67,7 @@ _RAISED = {"up": "raised", "down": "lowered"}
 #: "… end down", the two-hundred-and-twenty-sixth set), and the condition words after which
 #: "on" / "off" is still a state ("must **be on whenever** acrylic liquid is open").
 _ENDS = frozenset(["end", "side", "face", "way"])
+_LINES = frozenset(["main", "line", "fast", "slow"])
 _ON_FORMS = frozenset(["go_on", "come_on", "switch_on", "turn_on"])
 _WHEN_WORDS = frozenset(["when", "whenever", "while", "during", "if", "unless", "until"])
 #: A clock time, before which "by" sets a deadline ("report scores **by** 21:00").
@@ -100,6 +101,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
         if x in CLOCK_SIDES and (_CLOCK.fullmatch(y) or _dated(tokens, i + 1)):  # "report
             # scores **by** 21:00" / "**after** 21:00", "served **from** 06:30" / "**until**
             out.append(CLOCK_SIDES[x])  # 06:30", "posted **by** 1 September" / "**after** …"
+        if x in ("up", "down") and y in _LINES:  # "works the **Up Main**" / "the **Down
+            out.append(f"{x}_{y}")  # Main**" (the 414th and 418th sets): two railway lines
         if x == "the" and y == "day" and i > 0 and tokens[i - 1] in ("during", "in"):
             out.append("daytime")  # "record clips **during the day**" / "… **at night**"
     for i, (verb, particle) in enumerate(pairwise(tokens)):

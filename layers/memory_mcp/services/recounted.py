@@ -10,6 +10,7 @@ each text counts "runs" once, and with another number.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from memory_mcp.services.facets import Facets
@@ -135,3 +136,20 @@ def _figures(toks: tuple[str, ...]) -> dict[float, int]:
 
 def _plain(value: float) -> str:
     return f"{value:g}"
+
+
+def other_year(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's year, b's year) where each text dates a thing by a year the other never says,
+    also inside a code: "calibrated to **the 2003 edition** of ISO 6789" / "… to ISO
+    6789-2:**2017**" (the 414th set), the request's other numbers all found. Else None."""
+    mine, theirs = _years(a.tokens), _years(b.tokens)
+    if mine and theirs and not mine & theirs:
+        return sorted(mine)[0], sorted(theirs)[0]
+    return None
+
+
+def _years(toks: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(y for t in toks if any(c.isdigit() for c in t) for y in _YEAR.findall(t))
+
+
+_YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 from memory_mcp.services import (
     added_when,
     anchors,
+    before_when,
     bounded,
     condition_subjects,
     conditioned,
@@ -29,6 +30,7 @@ from memory_mcp.services import (
     qualified,
     relatives,
     schedules,
+    share_of,
     slots,
     turned,
     unrestricted,
@@ -43,7 +45,8 @@ Found = tuple[str, str] | None
 def quantity(a: Facets, b: Facets) -> Found:
     """How many: "at least two" / "exactly two", one part of a thing against the whole."""
     return slots.quantity(a, b) or slots.partial(a, b) or parts.any_part(a, b) \
-        or modified.only_the_best(a, b) or unrestricted.every_or_one(a, b)
+        or modified.only_the_best(a, b) or unrestricted.every_or_one(a, b) \
+        or share_of.sampled(a, b) or share_of.one_of_or_only(a, b)
 
 
 def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
@@ -63,7 +66,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \
         or listing.joined_subject(a, b) or modified.added_kind(a, b) \
         or modified.only_one(a, b) or modified.any_or_narrowed(a, b) \
-        or modified.only_for(a, b) or modified.other_per(a, b) or modified.ranked_people(a, b)
+        or modified.only_for(a, b) or modified.other_per(a, b) or modified.ranked_people(a, b) \
+        or share_of.nobody_or_some(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:
@@ -84,7 +88,7 @@ def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
         or purposes.other_purpose(a, b) or purposes.added_reason(a, b) \
         or conditioned.other_clause(request, stored) or relatives.other_who(a, b) \
         or conditioned.added_only(request, stored) or qualified.other_qualifier(a, b) \
-        or condition_subjects.other_party(a, b)
+        or condition_subjects.other_party(a, b) or before_when.before_or_when(a, b)
 
 
 def role(a: Facets, b: Facets) -> Found:

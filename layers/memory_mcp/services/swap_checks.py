@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import PREPOSITIONS, predicates, verb_s
+from memory_mcp.services.lexicon import COMMON_VERBS, MEASURES
+from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
 
 
@@ -87,3 +89,19 @@ def starts_other(x: str, y: str) -> bool:
 
 
 _OTHER_PEOPLE = frozenset(["maid", "maids", "girl", "girls", "boy", "boys"])
+
+
+def counted(a: Facets, b: Facets, xs: list[tuple[int, str]],
+            ys: list[tuple[int, str]]) -> bool:
+    """Whether each block is one plural noun after the same number: people or things counted
+    ("by Owain and **two contractors**" / "… two **volunteers**", the 416th set), not a verb,
+    whatever its -s reads as ("£40 **payable**" / "£40 fees **due**" is no swap)."""
+    if len(xs) != 1 or len(ys) != 1:
+        return False
+    (i, x), (j, y) = xs[0], ys[0]
+    if any(k > 1 and content_word(f.tokens[k - 2]) for f, k in ((a, i), (b, j))):
+        return False  # "route **7** collects", "version **2.3** supersedes": a numbered thing
+    return i > 0 and j > 0 and number(a.tokens[i - 1]) is not None \
+        and number(a.tokens[i - 1]) == number(b.tokens[j - 1]) \
+        and all(w.isalpha() and w.endswith("s") and w not in COMMON_VERBS and w not in MEASURES
+                for w in (x, y))

@@ -104,7 +104,9 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
             continue  # "peroxide-**forming** solvents": one family; "shuts" / "closes"
         if _verbal(xs) and _verbal(ys):  # "trucks **drive**" / "trucks **run**", "before
             continue  # they **go back**" / "before **return**": a reworded verb
-        if swap_checks.reason_verbs(a, b, xs, ys):  # "so it doesn't **crack**" / "… **sweat**"
+        if swap_checks.reason_verbs(a, b, xs, ys) or (
+                swap_checks.counted(a, b, xs, ys)):  # "so it doesn't
+            # **crack**" / "… **sweat**"; "and two **contractors**" / "… two **volunteers**"
             return x, y
         if (led(a, b) & {i for i, _ in xs} or led(b, a) & {i for i, _ in ys}) \
                 and not _in_subjects(a, b, xs, ys) \

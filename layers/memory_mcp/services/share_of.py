@@ -1,0 +1,86 @@
+"""How many of them, said in words the count rules do not read (the 414th, 415th and 418th
+sets): "**one in every ten** wheelsets … is tested" / "wheelsets … are tested" (a sample
+against all of them), "Rahul is **one of three** operators cleared" / "Rahul is **the only**
+operator cleared", and "**nobody** goes onto the apron without a lifejacket" / "**trainees
+don't** go onto the apron …" (everyone against some people).
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word, stem
+
+_NOBODY = (("nobody",), ("no", "one"), ("no-one",), ("none",))
+_NOT = frozenset(["not", "never", "cannot"])
+#: Whole workforces, which "nobody" rewords ("**crews** must not go up on a roof"): not some.
+_EVERYONE = frozenset(["crew", "crews", "staff", "people", "everyone", "workers", "employees",
+                       "anyone", "team", "teams", "members", "users", "we", "you"])
+_MODALS = frozenset(["may", "must", "can", "should", "shall", "will", "at", "all", "ever"])
+
+
+def sampled(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("one in every ten", "all") where the request tests or keeps one in so many and the
+    stored text says no such share. Else None."""
+    ta = a.tokens
+    for i in range(len(ta) - 2):
+        if number(ta[i]) == 1 and ta[i + 1] == "in" and not _share(b.tokens) \
+                and not (i and ta[i - 1] in DETERMINERS):  # not "the one in one-tonne bags"
+            end = i + 3 + (ta[i + 2] == "every")
+            if end <= len(ta) and number(ta[end - 1]) is not None and "-" not in ta[end - 1]:
+                return " ".join(ta[i:end]), "all of them"
+    return None
+
+
+def _share(toks: tuple[str, ...]) -> bool:
+    return any(number(toks[i]) == 1 and toks[i + 1] == "in" for i in range(len(toks) - 1)) \
+        or any(t.endswith(("th", "nd", "rd")) and t[:1].isdigit() for t in toks)
+
+
+def one_of_or_only(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("one of three", "the only") where one text makes someone one of several and the
+    other the only one, of the same thing. Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        tx, ty = x.tokens, y.tokens
+        for i in range(len(tx) - 2):
+            if number(tx[i]) == 1 and tx[i + 1] == "of" and (
+                    number(tx[i + 2]) is not None or tx[i + 2] in ("several", "many", "two")):
+                thing = next((w for w in tx[i + 3:i + 5] if content_word(w)), "")
+                if thing and any(ty[j] == "only" and j + 1 < len(ty) and stem(ty[j + 1])
+                                 == stem(thing) for j in range(len(ty))) \
+                        and "only" not in tx[i:i + 5]:
+                    found = " ".join(tx[i:i + 3]), f"the only {thing}"
+                    return (found[1], found[0]) if flip else found
+    return None
+
+
+def nobody_or_some(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("nobody", "trainees") where one text opens with nobody doing a thing and the other
+    says some people, whom the first never names, do not do it. Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        opening = next((o for o in _NOBODY if x.tokens[:len(o)] == o), None)
+        if opening is None:
+            continue
+        rest = [w for w in x.tokens[len(opening):len(opening) + 4] if w not in _MODALS]
+        verb = rest[0] if rest else ""
+        ty = y.tokens
+        for j in range(2, len(ty)):
+            if not _same_verb(ty[j], verb):
+                continue
+            before = ty[max(0, j - 3):j]
+            if any(w in _NOT or w.endswith("n't") for w in before):
+                who = [w for w in ty[:j] if content_word(w) and w not in _NOT
+                       and not w.endswith("n't") and w not in _MODALS]
+                if who and not any(stem(w) in x.stems for w in who) \
+                        and not set(who) & _EVERYONE:
+                    found = " ".join(opening), who[0]
+                    return (found[1], found[0]) if flip else found
+            return None
+    return None
+
+
+def _same_verb(word: str, verb: str) -> bool:
+    """"go" / "goes", "operate" / "operates": one verb, with or without its -s."""
+    return bool(verb) and (word == verb or word.removesuffix("es") == verb.removesuffix("es")
+                           or word.removesuffix("s") == verb.removesuffix("s"))
