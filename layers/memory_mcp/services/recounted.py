@@ -114,11 +114,14 @@ def said_more_often(a: Facets, b: Facets) -> tuple[str, str] | None:
     request is found in the stored text, so the number rule agrees; counted, one of the
     request's 3s stands where the stored text says 2.5. Figures only: "no **one**" is no count.
     Else None."""
-    mine, theirs = _figures(a.tokens), _figures(b.tokens)
-    lacking = sorted(set(theirs) - set(mine))
-    for value, times in mine.items():
-        if lacking and 1 <= theirs.get(value, 0) < times:
-            return _plain(value), _plain(lacking[0])
+    for x, y, flip in ((a, b, False), (b, a, True)):  # both ways: "door 14 … visits on **21**
+        # January" / "door 14 … on **14** January" (the 425th set)
+        mine, theirs = _figures(x.tokens), _figures(y.tokens)
+        lacking = sorted(set(theirs) - set(mine))
+        for value, times in mine.items():
+            if lacking and 1 <= theirs.get(value, 0) < times:
+                found = _plain(value), _plain(lacking[0])
+                return (found[1], found[0]) if flip else found
     return None
 
 

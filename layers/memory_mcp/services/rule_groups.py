@@ -46,7 +46,7 @@ def quantity(a: Facets, b: Facets) -> Found:
     """How many: "at least two" / "exactly two", one part of a thing against the whole."""
     return slots.quantity(a, b) or slots.partial(a, b) or parts.any_part(a, b) \
         or modified.only_the_best(a, b) or unrestricted.every_or_one(a, b) \
-        or share_of.sampled(a, b) or share_of.one_of_or_only(a, b)
+        or share_of.sampled(a, b) or share_of.one_of_or_only(a, b) or share_of.first_of(a, b)
 
 
 def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
@@ -67,7 +67,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or listing.joined_subject(a, b) or modified.added_kind(a, b) \
         or modified.only_one(a, b) or modified.any_or_narrowed(a, b) \
         or modified.only_for(a, b) or modified.other_per(a, b) or modified.ranked_people(a, b) \
-        or share_of.nobody_or_some(a, b)
+        or share_of.nobody_or_some(a, b) or share_of.every_numbered(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:

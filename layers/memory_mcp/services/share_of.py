@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS
+from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.numbered import ID_NOUNS
 from memory_mcp.services.numerals import number
-from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.stems import content_word, singular_weekday, stem
 
 _NOBODY = (("nobody",), ("no", "one"), ("no-one",), ("none",))
 _NOT = frozenset(["not", "never", "cannot"])
@@ -84,3 +86,47 @@ def _same_verb(word: str, verb: str) -> bool:
     """"go" / "goes", "operate" / "operates": one verb, with or without its -s."""
     return bool(verb) and (word == verb or word.removesuffix("es") == verb.removesuffix("es")
                            or word.removesuffix("s") == verb.removesuffix("s"))
+
+
+def first_of(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("the first tanker", "tankers") where the request keeps a thing the stored text says of
+    all to its first one ("**the first** cream yeast tanker each day may only be loaded …" /
+    "cream yeast tankers may only be loaded …", the 422nd and 425th sets), the stored text
+    saying no "first". Else None."""
+    if {"first", "1st", "earliest"} & set(b.tokens):
+        return None
+    ta = a.tokens
+    for i in range(1, len(ta) - 1):
+        if ta[i] == "first" and ta[i - 1] == "the":
+            thing = next((w for w in ta[i + 1:i + 4] if w.isalpha() and content_word(w)
+                          and not _timed(w) and {f"{w}s", f"{w}es"} & set(b.tokens)), None)
+            if thing is not None:  # the stored text says them all, in the plural
+                return f"the first {thing}", thing
+    return None
+
+
+def every_numbered(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("every can line", "can line 2") where the request says every one of a thing the
+    stored text names by its number, a number the request never says (the 423rd set). Else
+    None."""
+    ta, tb = a.tokens, b.tokens
+    for i in range(len(ta) - 1):
+        if ta[i] not in ("every", "all", "each"):
+            continue
+        thing = next((w for w in ta[i + 1:i + 4] if content_word(w)), None)
+        if thing is None or stem(thing) not in ID_NOUNS or _timed(thing):
+            continue
+        for j in range(len(tb) - 1):
+            if tb[j] == thing and tb[j + 1].isdigit() and len(tb[j + 1]) <= _ID_DIGITS \
+                    and tb[j + 1] not in ta and tb[j - 1:j] != (ta[i],):
+                return f"{ta[i]} … {thing}", f"{thing} {tb[j + 1]}"
+    return None
+
+
+_ID_DIGITS = 3  # "can line **2**", not "June **2027**"
+
+
+def _timed(word: str) -> bool:
+    """A word of time ("day", "March", "Thursdays", "morning"): "the first day" is a date."""
+    return word in UNIT_DAYS or word in MONTHS or singular_weekday(word) in WEEKDAYS \
+        or word in TIMES or word.rstrip("s") in TIMES
