@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import UNIT_DAYS, WEEKDAYS
+from memory_mcp.services.periods import PERIOD_ADVERBS
 from memory_mcp.services.stems import content_word, singular_weekday, stem
 
 _PACE = frozenset(["between", "after", "before"])
@@ -46,7 +47,7 @@ def _period(f: Facets) -> str | None:
     "daily"); None when it says none ("taking about 20 minutes" is how long, not how often)."""
     toks = f.tokens
     for i, t in enumerate(toks):
-        if t in _EVERY_PERIOD or (t in UNIT_DAYS and i and toks[i - 1] in _PER and (
+        if t in PERIOD_ADVERBS or (t in UNIT_DAYS and i and toks[i - 1] in _PER and (
                 toks[i - 1] not in ("a", "an") or toks[i - 2:i - 1] in _TIMES)):
             return " ".join(toks[max(0, i - 2):i + 1])
     return None
@@ -55,5 +56,3 @@ def _period(f: Facets) -> str | None:
 _PER = frozenset(["a", "an", "per", "every", "each"])
 #: Before "a day": how often ("**once** a day"), not how long ("three-quarters of **an hour**").
 _TIMES = frozenset([("once",), ("twice",), ("thrice",), ("times",)])
-_EVERY_PERIOD = frozenset(["hourly", "daily", "nightly", "weekly", "fortnightly", "monthly",
-                           "quarterly", "yearly", "annually"])

@@ -26,6 +26,8 @@ _DAYS = {unit: float(UNIT_DAYS[unit]) for unit in ("minute", "hour", "day", "wee
 _NAMED = frozenset(["term", "season", "semester", "shift", "session"])
 _ADVERBS = {"hourly": 1 / 24, "daily": 1.0, "nightly": 1.0, "weekly": 7.0, "fortnightly": 14.0,
             "monthly": 30.44, "quarterly": 91.31, "yearly": 365.25, "annually": 365.25}
+#: The frequency adverbs, for rules that only ask whether a text says one (``paced``).
+PERIOD_ADVERBS = frozenset(_ADVERBS)
 _TIMES = {"once": 1, "twice": 2, "thrice": 3}
 _NTH = {"other": 2, "second": 2, "alternate": 2, "third": 3, "fourth": 4}
 _PER = (("a",), ("an",), ("per",), ("each",), ("every",))
