@@ -38,6 +38,7 @@ from memory_mcp.services import (
     rule_groups,
     schedules,
     subjects,
+    swapped_nouns,
     teams,
     things,
     turned,
@@ -94,10 +95,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     elif (system := environments.added_system(a, b)) is not None:
         out.append(Conflict("environment", True, f'only one names a system: "{system}"'))
     elif (held := environments.online_or_on_site(a, b)
-          or environments.outdoors_or_in(a, b) or environments.indoor_kind(a, b)) is not None:
+          or environments.outdoors_or_in(a, b) or environments.indoor_kind(a, b)
+          or environments.on_site_or_in(a, b)) is not None:
         out.append(Conflict("environment", True, f'held elsewhere: "{held[0]}" vs "{held[1]}"'))
     swap = things.swapped_modifiers(a, b) or teams.other_team(a, b) \
-        or teams.shift_team(a, b) or subjects.other_subject(a, b)
+        or teams.shift_team(a, b) or subjects.other_subject(a, b) or swapped_nouns.other_pair(a, b)
     if swap is not None:
         out.append(Conflict("thing", True, f'different things: "{swap[0]}" vs "{swap[1]}"'))
     else:

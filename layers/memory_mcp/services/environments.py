@@ -237,3 +237,40 @@ _OUTDOORS = frozenset(["outdoors", "outdoor", "open-air", "alfresco"])  # not "o
 # hours", nor "inside the crown"
 _INDOORS = frozenset(["indoors", "indoor"])
 _OPEN_AIR = frozenset(["field", "lawn", "yard", "courtyard", "paddock", "meadow", "beach"])
+
+
+def on_site_or_in(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("on customer sites", "in workshop 2") where one text does a job at the customer's and
+    the other, saying no such thing, in its own workshop or room: "**on customer sites**
+    commutators are skimmed …" / "commutators are skimmed **in workshop 2** …" (the 430th
+    set). Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        said = _on_site(x.tokens)
+        if said is None or _on_site(y.tokens) is not None:
+            continue
+        room = _room(y.tokens)
+        if room is not None and room not in " ".join(x.tokens):
+            found = (said, room)
+            return (found[1], found[0]) if flip else found
+    return None
+
+
+_CUSTOMERS = frozenset(["customer", "customers", "customer's", "customers'", "client",
+                        "clients", "client's", "clients'"])
+
+
+def _on_site(toks: tuple[str, ...]) -> str | None:
+    """The text's "on site", "on-site", "on customer sites" or "at the client's premises" (a
+    customer's word needed after "at": "at the site" is any site)."""
+    for i, t in enumerate(toks):
+        if t in ("on-site", "onsite"):
+            return t
+        if t not in ("on", "at"):
+            continue
+        j = i + 1 + (toks[i + 1:i + 2] == ("the",))
+        customer = j < len(toks) and toks[j] in _CUSTOMERS
+        k = j + customer
+        if k < len(toks) and toks[k] in ("site", "sites", "premises") \
+                and (customer or (t == "on" and k == i + 1)):
+            return " ".join(toks[i:k + 1])
+    return None

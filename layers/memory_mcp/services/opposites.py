@@ -43,7 +43,8 @@ from memory_mcp.services.lexicon import (
     UNIT_DAYS,
     WEEKDAYS,
 )
-from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES, WORD_PAIRS, turned_prefix
+from memory_mcp.services.opposite_phrases import WORD_PAIRS
+from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES, turned_prefix
 from memory_mcp.services.prefixed import bare_of
 from memory_mcp.services.stems import split_as
 from memory_mcp.services.wording import subject_end

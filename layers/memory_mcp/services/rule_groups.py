@@ -21,6 +21,7 @@ from memory_mcp.services import (
     modified,
     narrowed,
     offsets,
+    only_added,
     opposites,
     paced,
     particles,
@@ -67,7 +68,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or listing.joined_subject(a, b) or modified.added_kind(a, b) \
         or modified.only_one(a, b) or modified.any_or_narrowed(a, b) \
         or modified.only_for(a, b) or modified.other_per(a, b) or modified.ranked_people(a, b) \
-        or share_of.nobody_or_some(a, b) or share_of.every_numbered(a, b)
+        or share_of.nobody_or_some(a, b) or share_of.every_numbered(a, b) \
+        or share_of.any_of_one(a, b) or only_added.added_only(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:

@@ -130,3 +130,27 @@ def _timed(word: str) -> bool:
     """A word of time ("day", "March", "Thursdays", "morning"): "the first day" is a date."""
     return word in UNIT_DAYS or word in MONTHS or singular_weekday(word) in WEEKDAYS \
         or word in TIMES or word.rstrip("s") in TIMES
+
+
+#: "any of our pits", "all of the sites", "each of our lines": a rule said of every one of them.
+_ANY_OF = frozenset(["any", "all", "each", "every", "none"])
+
+
+def any_of_one(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("any of our pits", "the pit") where one text holds a rule for any or all of some things
+    in the plural and the other for one of them, in the singular after "the", "our" or "this",
+    never writing the plural: "blasting is not used **at any of our pits**" / "… **at the
+    pit**" (the 426th set). Both ways. Else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        tx, ty = x.tokens, y.tokens
+        for i in range(len(tx) - 3):
+            if tx[i] not in _ANY_OF or tx[i + 1] != "of" or tx[i + 2] not in ("our", "the"):
+                continue
+            many = tx[i + 3]
+            one = many[:-1] if many.endswith("s") and not many.endswith("ss") else ""
+            if not one or not content_word(one) or many in ty or not any(
+                    ty[j] == one and ty[j - 1] in ("the", "our", "this") for j in range(1, len(ty))):
+                continue
+            found = " ".join(tx[i:i + 4]), f"the {one}"
+            return (found[1], found[0]) if flip else found
+    return None

@@ -30,12 +30,13 @@ _BEFORE_CLOCK = frozenset(["at", "by", "from", "till", "until", "to", "around", 
 def compound(tokens: list[str]) -> list[str]:
     """``tokens`` with each number said in several words written as digits."""
     if not any((low := t.lower()) in _SCALES or low in _FRACTIONS or low in _TENS or "-" in low
+               or _plural(low) is not None or (low[:1].isdigit() and low.endswith("s"))
                for t in tokens):
         return tokens
     out: list[str] = []
     i = 0
     while i < len(tokens):
-        read = _phrase(tokens, i) or _half_past(tokens, i)
+        read = _grouped(tokens, i) or _phrase(tokens, i) or _half_past(tokens, i)
         if read is None:
             out.append(tokens[i])
             i += 1
@@ -94,6 +95,35 @@ def _phrase(tokens: list[str], i: int) -> tuple[str, int] | None:
             and low[3] in _FRACTIONS:
         return f"{digits + _FRACTIONS[low[3]]:g}", i + 4  # "2 and a half"
     return None
+
+
+def _grouped(tokens: list[str], i: int) -> tuple[str, int] | None:
+    """(the digits, the end) for a size of group said as a plural after "in" or "into":
+    "bundled **in twenties**", "chained in fours", "packed in twenty-fives" (the 428th set:
+    "twenties" / "twenty-fives" read as no number at all), and the digits' plural after a
+    verb of grouping ("bundled **in 25s**", which otherwise reads as 25 seconds). Not "tens
+    of thousands" nor "in their twenties" (an age, which both texts then write alike)."""
+    low = tokens[i].lower()
+    if not i or tokens[i - 1].lower() not in ("in", "into") \
+            or (i + 1 < len(tokens) and tokens[i + 1].lower() == "of"):
+        return None
+    value = _plural(low)
+    if value is None and i > 1 and tokens[i - 2].lower() in _GROUPING \
+            and low.endswith("s") and low[:-1].isdigit() and len(low) < 6:
+        value = int(low[:-1])
+    return (f"{value:d}", i + 1) if value is not None else None
+
+
+#: Verbs after which "in 25s" is a size of group, not 25 seconds.
+_GROUPING = frozenset("""bundled packed sold stacked chained boxed tied grouped counted batched
+bagged wrapped supplied shipped ordered sorted issued bought stored kept come comes sent""".split())  # noqa: SIM905
+
+
+def _plural(low: str) -> int | None:
+    """The value of a plural number word ("twenties", "fives", "twenty-fives"), or None."""
+    if not low.endswith("s"):
+        return None
+    return _small(low[:-3] + "y" if low.endswith("ies") else low[:-1])
 
 
 def _digits(low: str) -> int | None:

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import predicates
+from memory_mcp.services.lexicon import ENVIRONMENTS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
 
@@ -89,6 +90,28 @@ def swapped_stages(a: Facets, b: Facets) -> tuple[str, str] | None:
         x, y = min(moved_on), min(moved_back)
         return f"{x} first, then {y}", f"{y} first, then {x}"
     return None
+
+
+def named_first(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("QAS first", "DEV first") where each text puts "first" after a name, code or
+    environment both texts write: "SPS02 goes to **QAS first** … before moving to DEV" / "…
+    goes to **DEV first** … before moving to QAS" (the 428th set). The same two names either
+    way round, so no other rule sees a changed word. Else None."""
+    fa, fb = _said_first(a), _said_first(b)
+    named = a.names | b.names | set(ENVIRONMENTS)
+    if fa and fb and not fa & fb and fa <= set(b.tokens) and fb <= set(a.tokens) \
+            and fa | fb <= named:
+        return f"{min(fa)} first", f"{min(fb)} first"
+    return None
+
+
+def _said_first(f: Facets) -> frozenset[str]:
+    """The content words the text writes just before "first"; the rule keeps to names, codes
+    and environments ("DEV", which the names leave to the roles), not "go first" nor "new
+    first flush"."""
+    return frozenset(f.tokens[i - 1] for i, t in enumerate(f.tokens)
+                     if t == "first" and i and content_word(f.tokens[i - 1])
+                     and number(f.tokens[i - 1]) is None)
 
 
 @lru_cache(maxsize=1024)
