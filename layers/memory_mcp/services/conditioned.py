@@ -80,6 +80,10 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
                     and _unseen(_plain(text_a), words_b) and _unseen(_plain(text_b), words_a):
                 return text_a, text_b  # "**only when** a line-replaceable unit is powered up"
                 # / "**whenever** a line-replaceable unit has its covers off" (the 394th set)
+            if opener != other and {opener, other} == {"only", "when"} \
+                    and _one_slot(text_a, text_b, only_a, only_b):
+                return text_a, text_b  # "… **when** the workshop B box is **broken**" / "…
+                # **only when** the workshop B box is **booked**" (the 434th set)
             if opener != other \
                     or not ({stem(w) for w in xs} & {stem(w) for w in ys}
                                        or _NUMBER.findall(text_a) == _NUMBER.findall(text_b)

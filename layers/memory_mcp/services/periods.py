@@ -115,6 +115,8 @@ def _count(toks: tuple[str, ...], at: int) -> tuple[float | None, int]:
     if at >= len(toks):
         return None, at
     word = toks[at]
+    if word in ("additional", "extra", "further") and at + 1 < len(toks):
+        return 1.0, at + 1  # "€12 for **each additional hour**" / "… day" (the 432nd set)
     if word in _NTH:
         return float(_NTH[word]), at + 1
     if word in NUMBER_WORDS:

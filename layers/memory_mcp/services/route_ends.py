@@ -89,3 +89,25 @@ def _place(toks: tuple[str, ...], j: int) -> list[str]:
             break
         words.append(w)
     return words
+
+
+_UP_DOWN = {"up": "down", "down": "up"}
+
+
+def up_or_down(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("down the ramps", "up the ramps") where one text goes up a thing and the other down
+    the same thing, and neither says the other's way: prepupae "migrate **down the ramps**" /
+    "self-migrate **up the ramps**" (the 432nd set). Else None."""
+    ta, tb = a.tokens, b.tokens
+    for i in range(len(ta) - 2):
+        way = _UP_DOWN.get(ta[i])
+        if way is None or ta[i + 1] != "the" or not content_word(ta[i + 2]):
+            continue
+        mine, theirs = (ta[i], "the", ta[i + 2]), (way, "the", ta[i + 2])
+        if _holds(tb, theirs) and not _holds(tb, mine) and not _holds(ta, theirs):
+            return " ".join(mine), " ".join(theirs)
+    return None
+
+
+def _holds(toks: tuple[str, ...], words: tuple[str, str, str]) -> bool:
+    return any(toks[k:k + 3] == words for k in range(len(toks) - 2))

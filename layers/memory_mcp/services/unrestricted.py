@@ -245,7 +245,8 @@ def every_or_one(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 #: Words after a plain plural that keep it to some of them: "guests **on** silent retreats",
 #: "ships **coming** from outside the UK".
-_SOME_OF = _RESTRICTING | frozenset(["on", "with", "coming", "arriving", "travelling", "aged"])
+_SOME_OF = _RESTRICTING | frozenset(["on", "with", "for", "coming", "arriving", "travelling",
+                                      "aged"])
 
 
 def all_of_restricted(a: Facets, b: Facets) -> tuple[str, str] | None:
