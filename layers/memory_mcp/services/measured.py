@@ -29,6 +29,10 @@ _RAISED = {"m3": "cubic-meters", "m\u00b3": "cubic-meters", "m2": "square-meters
 _SCALES = {"force": "beaufort", "beaufort": "beaufort"}
 
 
+#: Hardness scales, each named by a letter after it: "10 **Shore A**", "58 **Rockwell C**".
+_HARDNESS = {"shore": frozenset(["a", "d", "o", "00"]), "rockwell": frozenset(["a", "b", "c"])}
+
+
 def measured_units(lower: list[str]) -> frozenset[str]:
     """The units after a number ("18 celsius"), written into it ("a 225-litre barrique"), or
     after a number and "cubic" / "square" ("2 cubic metres": "cubic-meters")."""
@@ -42,6 +46,9 @@ def measured_units(lower: list[str]) -> frozenset[str]:
                 out.add(f"{_POWERS[lower[i - 1]]}-{unit}")  # "2 cubic metres"
         elif w in MEASURES:
             out.add(w)
+        elif w in _HARDNESS and i + 1 < len(lower) and lower[i + 1] in _HARDNESS[w]:
+            out.add(f"{lower[i - 1]} {w} {lower[i + 1]}")  # "20 **Shore D**" / "20 Shore A"
+            # (the 441st set): with its number, as one text may say two of a scale
         elif w in _RAISED:  # "20 m³"
             out.add(_RAISED[w])
     return frozenset(out) | _counted_units(lower)

@@ -79,6 +79,8 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("right", "angles angle", "", "right_angles"),
     ("go goes went gone going spring springs", "forward forwards", "", "go_forward"),
     ("go goes went gone going fall falls", "back", "", "go_back"),
+    # "piling **carries on** when gusts exceed …" / "piling **stops** when …" (the 438th set)
+    ("carry carries carried carrying", "on", "", "carry_on"),
     # "the hose outlet **facing up**" / "… **facing down**" (the 427th set)
     ("face faces faced facing point points pointed pointing", "up upward upwards", "", "face_up"),
     ("face faces faced facing point points pointed pointing", "down downward downwards", "",

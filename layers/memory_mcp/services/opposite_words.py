@@ -143,6 +143,9 @@ forecast forecasts forecasted predicted | measured observed fallen
 parallel | perpendicular right_angles crosswise
 go_forward spring_forward | go_back fall_back
 face_up | face_down
+continue continues continued continuing carry_on | stop stops stopped stopping halt halts
+  halted halting
+quarantine quarantines quarantined quarantining | release releases released releasing
 """
 
 #: Words before a clock time that say which side of it a rule holds: "by 21:00" is before it,

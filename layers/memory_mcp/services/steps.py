@@ -73,6 +73,7 @@ def _steps(f: Facets) -> frozenset[tuple[str, str]]:
 #: Words either side of a "first … then" read as its two stages: "go to the **Midway ranger
 #: station first, then to the main office**".
 _STAGE_SPAN = 10
+_STARTS = frozenset(["starts", "start", "starting", "begins", "begin", "beginning"])
 
 
 def swapped_stages(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -122,8 +123,9 @@ def _stages(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | No
     if len(at) != 1:
         return None
     t = at[0]
-    f = next((i for i in range(t - 1, max(-1, t - _STAGE_SPAN - 1), -1) if toks[i] == "first"),
-             None)
+    f = next((i for i in range(t - 1, max(-1, t - _STAGE_SPAN - 1), -1) if toks[i] == "first"
+              or (toks[i] == "with" and i and toks[i - 1] in _STARTS)), None)  # "the call
+    # list **starts with** the bank director and then …" (the 440th set)
     if f is None:
         return None
     def _read(span: tuple[str, ...]) -> frozenset[str]:
@@ -148,6 +150,38 @@ def swapped_sides(a: Facets, b: Facets) -> tuple[str, str] | None:
         if len(la & rb) and len(ra & lb) and len(crossed) >= _CROSSED and not kept:
             return f"{min(la & rb)} {join} {min(ra & lb)}", f"{min(ra & lb)} {join} {min(la & rb)}"
     return None
+
+
+def swapped_around(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("pickling tank before alkaline degreaser", "alkaline degreaser before pickling tank")
+    where the two things either side of one "before", "after" or "then" in one text stand on
+    the other sides of it in the other: steel panels "go through the **pickling tank before the
+    alkaline degreaser**" / "… the **alkaline degreaser before the pickling tank**" (the 442nd
+    set). ``swapped_sides`` reads whole events, and the rest of these sentences is the same."""
+    for join in ("before", "after", "then"):
+        pa, pb = _around(a.tokens, join), _around(b.tokens, join)
+        for left, right in pa:
+            if (right, left) in pb and (left, right) not in pb:
+                return f"{' '.join(left)} {join} {' '.join(right)}", \
+                    f"{' '.join(right)} {join} {' '.join(left)}"
+    return None
+
+
+_AROUND = 2  # content words read on each side of the joining word
+
+
+def _around(toks: tuple[str, ...], join: str) -> set[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(the two content words before, the two after) each ``join`` of the text, a number
+    ending either side ("before 2 hours" is a time)."""
+    out = set()
+    for i, t in enumerate(toks):
+        if t != join:
+            continue
+        left = [w for w in toks[max(0, i - 2 * _AROUND):i] if content_word(w)][-_AROUND:]
+        right = [w for w in toks[i + 1:i + 1 + 2 * _AROUND] if content_word(w)][:_AROUND]
+        if len(left) == len(right) == _AROUND and not any(w[:1].isdigit() for w in left + right):
+            out.add((tuple(left), tuple(right)))
+    return out
 
 
 def _sides(toks: tuple[str, ...], join: str) -> tuple[frozenset[str], frozenset[str]]:
