@@ -19,6 +19,9 @@ from memory_mcp.services.word_pool import parts_pool, pool
 #: "ops@acme.com" is a prefix of "ops@acme.com.au" but not the same mailbox, "#ops-alerts" of
 #: "#ops-alerts-eu", "acme-prod" of "acme-prod2".
 _ADDRESS = re.compile(r"[@./#\d-]")
+#: A mark written with a Roman numeral is matched exactly too: "mkI" is a prefix of "mkII"
+#: (the 446th set), another version.
+_ROMAN_MARK = re.compile(r"(?:mk|mark|gen|series)(?:i{1,3}|iv|vi{0,3}|ix|x)")
 
 
 def unmatched_names(mine: Facets, other: Facets) -> list[str]:
@@ -29,7 +32,8 @@ def unmatched_names(mine: Facets, other: Facets) -> list[str]:
     return sorted(n for n in mine.names
                   if not (_label_found(n, other) if len(n) == 1  # "Cleanroom **A**" is not
                           # found by the other text's article ("… given **a** 14-day expiry")
-                          else n in theirs.words if _ADDRESS.search(n) else theirs.has(n, 0.75))
+                          else n in theirs.words if _ADDRESS.search(n) or _ROMAN_MARK.fullmatch(n)
+                          else theirs.has(n, 0.75))
                   and not _written_apart(n, other.tokens) and not _parts_found(n, other))
 
 

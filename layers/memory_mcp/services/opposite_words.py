@@ -146,6 +146,8 @@ face_up | face_down
 continue continues continued continuing carry_on | stop stops stopped stopping halt halts
   halted halting
 quarantine quarantines quarantined quarantining | release releases released releasing
+forward forwards | reverse reverses reversed reversing backward backwards
+black | white
 """
 
 #: Words before a clock time that say which side of it a rule holds: "by 21:00" is before it,

@@ -158,28 +158,31 @@ def swapped_around(a: Facets, b: Facets) -> tuple[str, str] | None:
     the other sides of it in the other: steel panels "go through the **pickling tank before the
     alkaline degreaser**" / "… the **alkaline degreaser before the pickling tank**" (the 442nd
     set). ``swapped_sides`` reads whole events, and the rest of these sentences is the same."""
-    for join in ("before", "after", "then"):
-        pa, pb = _around(a.tokens, join), _around(b.tokens, join)
-        for left, right in pa:
-            if (right, left) in pb and (left, right) not in pb:
-                return f"{' '.join(left)} {join} {' '.join(right)}", \
-                    f"{' '.join(right)} {join} {' '.join(left)}"
+    for join in ("before", "after", "then", "on", "over"):
+        for n in (1,) if join in ("on", "over") else (2,):  # "the **village green on Easter
+            # Sunday**" / "… on Easter Sunday on the village green": a place and a day
+            pa, pb = _around(a.tokens, join, n), _around(b.tokens, join, n)
+            for left, right in pa:
+                if (right, left) in pb and (left, right) not in pb:
+                    return f"{' '.join(left)} {join} {' '.join(right)}", \
+                        f"{' '.join(right)} {join} {' '.join(left)}"
     return None
 
 
-_AROUND = 2  # content words read on each side of the joining word
-
-
-def _around(toks: tuple[str, ...], join: str) -> set[tuple[tuple[str, ...], tuple[str, ...]]]:
-    """(the two content words before, the two after) each ``join`` of the text, a number
-    ending either side ("before 2 hours" is a time)."""
+def _around(toks: tuple[str, ...], join: str, n: int
+            ) -> set[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """(the ``n`` content words before, the ``n`` after) each ``join`` of the text, none a
+    number ("before 2 hours" is a time). By "on" or "over", one word a side right by it:
+    "font in **black on white**" / "… **white on black**" (the 445th set)."""
     out = set()
     for i, t in enumerate(toks):
         if t != join:
             continue
-        left = [w for w in toks[max(0, i - 2 * _AROUND):i] if content_word(w)][-_AROUND:]
-        right = [w for w in toks[i + 1:i + 1 + 2 * _AROUND] if content_word(w)][:_AROUND]
-        if len(left) == len(right) == _AROUND and not any(w[:1].isdigit() for w in left + right):
+        left = [w for w in toks[max(0, i - 2 * n):i] if content_word(w)][-n:]
+        right = [w for w in toks[i + 1:i + 1 + 2 * n] if content_word(w)][:n]
+        if n == 1 and (toks[i - 1:i] != tuple(left) or toks[i + 1:i + 2] != tuple(right)):
+            continue
+        if len(left) == len(right) == n and not any(w[:1].isdigit() for w in left + right):
             out.add((tuple(left), tuple(right)))
     return out
 
