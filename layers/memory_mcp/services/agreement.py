@@ -122,7 +122,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             and (framed_at := framed.other_number(a, b) or recounted.other_count(a, b)
                  or recounted.single_or_more(a, b)
                  or recounted.said_more_often(a, b)
-                 or recounted.other_year(a, b)) is not None:  # "at most **8** children per"
+                 or recounted.other_year(a, b)
+                 or recounted.counted_apart(a, b)) is not None:  # "at most **8** children per"
         # / "at most **6** children per", every other number the same; "every **5** runs" /
         # "every **3** runs"; "**a single** horse" / "**two** horses"
         out.append(Conflict("number", False, f'numbers differ: "{framed_at[0]}" vs '

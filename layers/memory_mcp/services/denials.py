@@ -9,7 +9,7 @@ negations (``negation``), not their values.
 
 from __future__ import annotations
 
-from memory_mcp.services import negation
+from memory_mcp.services import crossed_denials, negation
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import predicates
 from memory_mcp.services.lexicon import NEGATIONS
@@ -21,7 +21,7 @@ def opposed(a: Facets, b: Facets) -> bool:
     return not same_denials(a, b) or affirms_aside(a, b) or affirms_aside(b, a) \
         or denies_affirmed(a, b) or denies_affirmed(b, a) or states_passed_over(a, b) \
         or states_passed_over(b, a) or regardless_of(a, b) or regardless_of(b, a) \
-        or no_longer(a, b) or no_longer(b, a)
+        or no_longer(a, b) or no_longer(b, a) or crossed_denials.crossed(a, b)
 
 
 def set_aside(f: Facets, other: Facets) -> int:

@@ -152,7 +152,8 @@ ENVIRONMENTS = {"production": "production", "prod": "production", "staging": "st
                 "stage": "staging", "dev": "development", "development": "development",
                 "qa": "qa", "test": "test", "testing": "test", "sandbox": "sandbox",
                 "preview": "preview", "uat": "uat", "beta": "beta",
-                "simulator": "simulator", "emulator": "simulator"}
+                "simulator": "simulator", "emulator": "simulator",
+                "prototype": "prototype"}  # "the **prototype** cell's light curtain" (450th)
 #: Words that name an environment before a system's noun ("the PMS **training** environment",
 #: "the POS **training** system", "the LeadsOnline **training** portal", "console 2 in the
 #: **training** room") or after "environment for": only these, since most words

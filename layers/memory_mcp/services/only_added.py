@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX
+from memory_mcp.services.lexicon import MEASURES, NUMBER_WORDS, UNIT_DAYS, UNIT_SYMBOLS
 from memory_mcp.services.stems import content_word, part_stems, stem
 
 #: Words that keep a rule to some things, as "only" does.
@@ -53,3 +54,53 @@ def _new(word: str, theirs: set[str]) -> bool:
 
 
 _CONDITION = frozenset(["if", "when", "whenever", "once", "after", "before", "until", "while"])
+
+
+#: Prepositions an "only" binds a thing with: "used **only for** air-sensitive samples".
+_ONLY_PREPS = frozenset(["for", "with", "on", "in", "at", "by", "from", "to", "under", "over"])
+
+
+def other_only(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where both texts keep the fact "only <prep>" one thing, with the
+    same preposition, and each names a word there the other never writes: "used **only for
+    air-sensitive samples**" / "used **only for samples under 50 milligrams**" (the 450th
+    set). The request's new word must be a content word, not a unit or a number ("only for
+    samples under fifty mg" rewords the stored limit); the stored text's a number."""
+    mine, theirs = _bound(a.tokens), _bound(b.tokens)
+    if not mine or not theirs:
+        return None
+    said_a = {stem(t) for t in a.tokens} | set(a.tokens)
+    said_b = {stem(t) for t in b.tokens} | set(b.tokens)
+    for prep, span in mine.items():
+        other = theirs.get(prep)
+        if other is None:
+            continue
+        if any(_new(w, said_b) and w.replace("-", "").isalpha() and not _unit(w)
+               for w in span.split()) \
+                and any(_new(w, said_a) and w[:1].isdigit() for w in other.split()):
+            # a number only the stored limit has: "only for **cuts** under 4 cm" / "only
+            # for **lacerations** shorter than 4 cm" names one limit in two words (391st)
+            return f"only {prep} {span}", f"only {prep} {other}"
+    return None
+
+
+def _bound(toks: tuple[str, ...]) -> dict[str, str]:
+    """Preposition → the words an "only <prep>" binds (up to four, up to a verb or "so")."""
+    out: dict[str, str] = {}
+    for i, t in enumerate(toks[:-2]):
+        prep = toks[i + 1]
+        if t != "only" or prep not in _ONLY_PREPS or (i and toks[i - 1] in ("not", "if")):
+            continue
+        span: list[str] = []
+        for w in toks[i + 2:i + 2 + _AFTER]:
+            if w in AUX or w in ("so", "to", "and", "or", "when", "if", "unless"):
+                break
+            span.append(w)
+        if span:
+            out.setdefault(prep, " ".join(span))
+    return out
+
+
+def _unit(word: str) -> bool:
+    """A unit or a spoken number: another wording of the stored text's measure."""
+    return word in UNIT_SYMBOLS or word in MEASURES or word in UNIT_DAYS or word in NUMBER_WORDS

@@ -81,6 +81,7 @@ unless | whenever
 inside within | outside
 unanimous unanimously | majority
 go_ahead | cancel cancels cancelled canceled cancelling canceling called_off on_hold
+booked confirmed | cancelled canceled called_off
 brighten brightens brightened brightening | dim dims dimmed dimming
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
   destroyed destroying

@@ -12,10 +12,18 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import pairwise
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import SLOT_TOKENS
-from memory_mcp.services.lexicon import MEASURES, UNIT_DAYS, UNIT_SYMBOLS
+from memory_mcp.services.lexicon import (
+    MEASURES,
+    MONTHS,
+    NUMBER_WORDS,
+    UNIT_DAYS,
+    UNIT_SYMBOLS,
+    WEEKDAYS,
+)
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposites import EVERY_COUNTS
 from memory_mcp.services.stems import content_word, stem
@@ -156,3 +164,36 @@ def _years(toks: tuple[str, ...]) -> frozenset[str]:
 
 
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def counted_apart(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where the request counts a thing with a number the stored text
+    never says, and the stored text counts the same thing right after another number: "the
+    mean of the best **three runs**" / "the mean of all **five runs**" (the 451st set). Every
+    number of the stored text is in the request ("measured five times"), so the number rules
+    read the request as saying more, not something else."""
+    extra = a.numbers - b.numbers
+    if not extra:
+        return None
+    theirs = {word: m for m, word in _next_words(b.tokens)}
+    for n, word in _next_words(a.tokens):
+        if n in extra and theirs.get(word, n) != n:
+            return f"{n:g} {word}", f"{theirs[word]:g} {word}"
+    return None
+
+
+def _next_words(toks: tuple[str, ...]) -> list[tuple[float, str]]:
+    """(number, the stem of the thing right after it), for things that are no unit or scale."""
+    out: list[tuple[float, str]] = []
+    for t, nxt in pairwise(toks):
+        n = number(t)
+        if n is None or not (t.isdigit() or (t in NUMBER_WORDS and not t.endswith(_NTH))) \
+                or not nxt.isalpha() \
+                or not content_word(nxt) or nxt in _SCALES or nxt in UNIT_DAYS \
+                or nxt in MEASURES or nxt in UNIT_SYMBOLS or nxt in WEEKDAYS or nxt in MONTHS:
+            continue  # a count in digits or a cardinal: not "once", "second lot", "5, Monday"
+        out.append((n, stem(nxt)))
+    return out
+
+
+_NTH = ("st", "nd", "rd", "th")  # "first", "second", "third", "fifth": an ordinal

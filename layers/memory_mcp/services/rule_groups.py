@@ -30,6 +30,7 @@ from memory_mcp.services import (
     purposes,
     qualified,
     relatives,
+    role_for_name,
     schedules,
     share_of,
     slots,
@@ -69,7 +70,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or modified.only_one(a, b) or modified.any_or_narrowed(a, b) \
         or modified.only_for(a, b) or modified.other_per(a, b) or modified.ranked_people(a, b) \
         or share_of.nobody_or_some(a, b) or share_of.every_numbered(a, b) \
-        or share_of.any_of_one(a, b) or only_added.added_only(a, b)
+        or share_of.any_of_one(a, b) or only_added.added_only(a, b) \
+        or only_added.other_only(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:
@@ -98,7 +100,8 @@ def role(a: Facets, b: Facets) -> Found:
     return jobs.role(a, b) or jobs.role_noun(a, b) or jobs.rank(a, b) \
         or jobs.role_head(a, b) or doers.other_doer(a, b) or turned.named_doer(a, b) \
         or jobs.holder(a, b) or jobs.role_doer(a, b) or jobs.named_role(a, b) \
-        or jobs.role_or_verb(a, b) or voiced.other_agent(a, b)
+        or jobs.role_or_verb(a, b) or voiced.other_agent(a, b) \
+        or role_for_name.role_for_name(a, b)
 
 
 def opposite(a: Facets, b: Facets) -> tuple[str, str, bool] | None:

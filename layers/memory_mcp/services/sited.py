@@ -35,7 +35,18 @@ def opened_place(a: Facets, b: Facets) -> tuple[str, str] | None:
             if (ka or kb) and len(ta) >= ka + _SAME and ta[ka:ka + _SAME] == tb[kb:kb + _SAME] \
                     and _unseen(ta[:ka], b) and _unseen(tb[:kb], a):
                 return " ".join(ta[:ka]) or "(none)", " ".join(tb[:kb]) or "(none)"
+            if ka and kb and _shifted(ta[ka:], tb[kb:]) and _unseen(ta[:ka], b) \
+                    and _unseen(tb[:kb], a):  # "in the holding nursery each transplanted
+                # tree gets …" / "at customer sites, water each transplanted tree …" (the
+                # 453rd set): both open with a place, one word apart after it
+                return " ".join(ta[:ka]), " ".join(tb[:kb])
     return None
+
+
+def _shifted(xs: tuple[str, ...], ys: tuple[str, ...]) -> bool:
+    """Whether the words after two places share three, one text a word ahead."""
+    n = _SAME - 1
+    return len(xs) > n and len(ys) > n and (xs[:n] == ys[1:1 + n] or ys[:n] == xs[1:1 + n])
 
 
 def _starts(toks: tuple[str, ...]) -> list[int]:
