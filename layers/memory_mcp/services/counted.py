@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from memory_mcp.services import periods
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import MEASURES, UNIT_DAYS, UNIT_SYMBOLS
 from memory_mcp.services.numerals import number
@@ -153,7 +154,7 @@ def other_rate(a: Facets, b: Facets) -> tuple[str, str] | None:
         if stem(first) == stem(x) and stem(second) != stem(y) \
                 and (y not in b.tokens or second not in a.tokens):
             return f"{n:g} per {x} per {y}", f"{n:g} per {first} per {second}"
-    return None
+    return periods.per_time(a, b)
 
 
 def _flat(tokens: tuple[str, ...], n: float) -> bool:

@@ -107,9 +107,12 @@ def rank(a: Facets, b: Facets) -> tuple[str, str] | None:
     / "the harbour master", "the **associate** director" / "the director"): another job."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         # "vice-chair" as "vice chair": a hyphenated rank is two words
-        words = [p for t in x.tokens for p in (t.split("-") if "-" in t else (t,)) if p]
+        words = [p for t in x.tokens for p in (t.split("-") if "-" in t and t not in RANKS
+                                                else (t,)) if p]  # "first-year" one rank,
+        # the request's only: "**second-year** students" / "year-two students" (74th set)
         for t, nxt in pairwise(words):
-            if t in RANKS and stem(t) not in y.stems and content_word(nxt) \
+            if t in RANKS and stem(t) not in y.stems and t not in y.tokens \
+                    and not (flip and "-" in t) and content_word(nxt) \
                     and stem(nxt) in y.stems:
                 return (nxt, f"{t} {nxt}") if flip else (f"{t} {nxt}", nxt)
     return None

@@ -260,7 +260,8 @@ chairperson landlord landlady bookkeeper archivist deckhand stagehand rigger aid
 #: Words before a job that make it another job ("the **deputy** harbour master", "the
 #: **associate** director of admissions"): one text with it and one without name two people.
 RANKS = frozenset("""deputy assistant associate vice acting interim junior trainee senior
-principal""".split())  # noqa: SIM905
+principal first-year second-year third-year fourth-year final-year""".split())  # noqa: SIM905
+# "**first-year** apprentices may not use the bender" / "apprentices may not …" (the 457th set)
 #: Common verbs of a team's facts. Two texts with one of these where the other has another say
 #: what happens in other words ("the trucks **drive** the haul road" / "… **run** the haul
 #: road", "before they **go into**" / "before **entering**"), as a reworded predicate does;

@@ -153,3 +153,23 @@ def _rate(times: float, count: float, unit: str) -> float | str:
     if unit in _DAYS:
         return times / (count * _DAYS[unit])
     return f"{times / count:g} per {unit}"
+
+
+def per_time(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("metres per minute", "metres per second") where both texts give the same measure per
+    a unit of time and the units differ, neither text naming the other's: "river flow drops
+    below 4 cubic metres **per minute**" / "… **per second**" (the 456th set). A rate of
+    flow, not a how-often, so ``other_rate`` reads none."""
+    mine, theirs = _per_units(a.tokens), _per_units(b.tokens)
+    for word, unit in sorted(mine):
+        other = next((u for w, u in sorted(theirs) if w == word), None)
+        if other is not None and UNIT_DAYS[other] != UNIT_DAYS[unit] \
+                and (word, unit) not in theirs and (word, other) not in mine:
+            return f"{word} per {unit}", f"{word} per {other}"
+    return None
+
+
+def _per_units(toks: tuple[str, ...]) -> set[tuple[str, str]]:
+    """(the word before "per", the unit of time after it): "metres **per minute**"."""
+    return {(toks[i - 1], toks[i + 1]) for i in range(1, len(toks) - 1)
+            if toks[i] == "per" and toks[i + 1] in UNIT_DAYS and toks[i - 1].isalpha()}

@@ -16,6 +16,7 @@ from memory_mcp.services import (
     direction,
     doers,
     framed,
+    means_order,
     ours,
     received,
     route_ends,
@@ -39,7 +40,7 @@ def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
         or chosen.swapped_choice(a, b) or framed.swapped_shares(a, b) \
         or crossed_pairs.swapped_to(a, b) or crossed_pairs.swapped_from(a, b) \
         or steps.swapped_steps(a, b) or steps.swapped_stages(a, b) or steps.swapped_sides(a, b) \
-        or steps.swapped_around(a, b) \
+        or steps.swapped_around(a, b) or means_order.swapped_means(a, b) \
         or steps.swapped_object(a, b) or steps.before_or_once(a, b) or steps.named_first(a, b) \
         or voiced.turned_subject(a, b) or contacts.turned_contact(a, b) \
         or agents.swapped_agents(a, b) or agents.taken_from(a, b) \

@@ -10,6 +10,7 @@ from memory_mcp.services import (
     anchors,
     before_when,
     bounded,
+    compounds,
     condition_subjects,
     conditioned,
     conditions,
@@ -71,7 +72,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or modified.only_for(a, b) or modified.other_per(a, b) or modified.ranked_people(a, b) \
         or share_of.nobody_or_some(a, b) or share_of.every_numbered(a, b) \
         or share_of.any_of_one(a, b) or only_added.added_only(a, b) \
-        or only_added.other_only(a, b)
+        or only_added.other_only(a, b) or compounds.other_setting(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:

@@ -82,7 +82,8 @@ def _teams(f: Facets) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     verbs = predicates(f)
     for i, (x, h) in enumerate(zip(f.tokens, f.tokens[1:], strict=False)):
-        if h not in GROUPS or x in COMMON_VERBS or (i in verbs and i > 0 and (
+        if h not in GROUPS or (x in COMMON_VERBS and f.tokens[i - 1:i] not in _OPENED) or (
+                i in verbs and i > 0 and (
                 f.tokens[i - 1] in f.names or f.tokens[i - 1] in PRONOUNS)) \
                 or not content_word(x) or x in TIMES \
                 or singular_weekday(x) in WEEKDAYS or x in MONTHS or x[:1].isdigit():
@@ -99,6 +100,9 @@ def _acting(f: Facets) -> set[tuple[str, str]]:
             if h in GROUPS and toks[i + 1].endswith("s") and content_word(toks[i + 1])}
 
 
+#: Words before "<word> team" that make the word a name, not a verb: "Rahul Mehta from **the
+#: stores** team reorders …" (the 460th set).
+_OPENED = (("the",), ("our",), ("their",))
 #: Group nouns that name the same kind of group: "the **junior squad**" / "the **county
 #: team**" are two teams (the 199th set), "the maintenance crew" / "… team" one.
 _ALIKE = {"squad": "team", "squads": "team", "crew": "team", "crews": "team"}
