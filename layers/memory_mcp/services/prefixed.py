@@ -23,6 +23,10 @@ charge charged charging connect connected connecting arm armed arming
 #: and "outside peak hours" reword, nor "off-site" ("away from the site").
 _OFF_BASES = frozenset("""road piste grid line lead leash track trail duty
 """.split())  # noqa: SIM905
+#: The bases "pre-" and "post-" make another stage of ("pre-clinical", "post-operative"):
+#: not an event's name, which "before" rewords ("the **pre-match** routine" / "**before each
+#: match**", "four weeks **post-surgery**" / "4 weeks **after surgery**": the 94th and 173rd).
+_STAGE_BASES = frozenset("""clinical operative natal production""".split())  # noqa: SIM905
 #: Endings of a prefixed word that is a state ("unpaid", "unavailable"); others are verbs
 #: ("uninstall", "unpublish"): another event, another fact.
 _STATE_ENDINGS = ("ed", "able", "ible", "ive", "ful", "al", "ent", "ant", "ous", "ic", "id",
@@ -34,6 +38,9 @@ def bare_of(word: str) -> tuple[str, bool] | None:
     'uninstall' → ('install', an event), 'non-production' → ('production', another thing)."""
     if word.startswith("non-") and len(word) > 7:
         return word[4:], False
+    if word.startswith(("pre-", "post-")) and word.split("-", 1)[1] in _STAGE_BASES:
+        return word.split("-", 1)[1], False  # "**pre-clinical** research cases" / "clinical
+        # cases" (the 465th set): another stage of the thing
     if word.startswith("off-") and word[4:] in _OFF_BASES:  # "**off-road** rides" / "road
         return word[4:], False  # rides" (the 312th set): another kind of the thing
     if word.startswith("un") and len(word) >= 6 and word not in STOP_WORDS:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from memory_mcp.services import (
     agents,
+    away_from,
     chosen,
     contacts,
     crossed_objects,
@@ -41,6 +42,7 @@ def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
         or crossed_pairs.swapped_to(a, b) or crossed_pairs.swapped_from(a, b) \
         or steps.swapped_steps(a, b) or steps.swapped_stages(a, b) or steps.swapped_sides(a, b) \
         or steps.swapped_around(a, b) or means_order.swapped_means(a, b) \
+        or away_from.turned_away(a, b) \
         or steps.swapped_object(a, b) or steps.before_or_once(a, b) or steps.named_first(a, b) \
         or voiced.turned_subject(a, b) or contacts.turned_contact(a, b) \
         or agents.swapped_agents(a, b) or agents.taken_from(a, b) \

@@ -92,10 +92,17 @@ def first_of(a: Facets, b: Facets) -> tuple[str, str] | None:
     """("the first tanker", "tankers") where the request keeps a thing the stored text says of
     all to its first one ("**the first** cream yeast tanker each day may only be loaded …" /
     "cream yeast tankers may only be loaded …", the 422nd and 425th sets), the stored text
-    saying no "first". Else None."""
-    if {"first", "1st", "earliest"} & set(b.tokens):
+    saying no "first", or saying "every" of it: "signs off **the first engine wash** of each
+    night" / "signs off **every engine wash** … the first departure" (the 464th set). Else
+    None."""
+    ta, tb = a.tokens, b.tokens
+    for i in range(1, len(ta) - 1):
+        if ta[i] == "first" and ta[i - 1] == "the" and any(
+                tb[j] in ("every", "each", "all") and tb[j + 1:j + 3] == ta[i + 1:i + 3]
+                for j in range(len(tb) - 2)):
+            return f"the first {' '.join(ta[i + 1:i + 3])}", "every"
+    if {"first", "1st", "earliest"} & set(tb):
         return None
-    ta = a.tokens
     for i in range(1, len(ta) - 1):
         if ta[i] == "first" and ta[i - 1] == "the":
             thing = next((w for w in ta[i + 1:i + 4] if w.isalpha() and content_word(w)
