@@ -18,12 +18,13 @@ _TOWARDS = frozenset(["the", "a", "an", "towards", "toward", "to", "at", "into",
 
 def turned_away(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where one text says "<verb> away from <thing>" and the other,
-    saying no "away", "<verb> [towards] <thing>" with the same verb and thing. Else None."""
+    saying no "away", "<verb> [towards] <thing>" with the same verb and thing, or "in
+    <thing>". Else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         if "away" in y.tokens:
             continue
         for verb, thing in _away(x.tokens):
-            if _towards(y.tokens, verb, thing):
+            if _towards(y.tokens, verb, thing) or _inside(y.tokens, thing):
                 found = f"{verb} away from {thing}", f"{verb} {thing}"
                 return (found[1], found[0]) if flip else found
     return None
@@ -50,3 +51,10 @@ def _towards(toks: tuple[str, ...], verb: str, thing: str) -> bool:
             if j < len(toks) and toks[j] == thing:
                 return True
     return False
+
+
+def _inside(toks: tuple[str, ...], thing: str) -> bool:
+    """Whether the text puts something "in" or "under" the thing: "stored … **in direct
+    sunlight**" / "… **away from direct sunlight**" (the 469th set)."""
+    return any(t in ("in", "under", "into") and toks[i + 1:i + 2] == (thing,)
+               for i, t in enumerate(toks[:-1]))

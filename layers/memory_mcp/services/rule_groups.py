@@ -49,7 +49,8 @@ def quantity(a: Facets, b: Facets) -> Found:
     """How many: "at least two" / "exactly two", one part of a thing against the whole."""
     return slots.quantity(a, b) or slots.partial(a, b) or parts.any_part(a, b) \
         or modified.only_the_best(a, b) or unrestricted.every_or_one(a, b) \
-        or share_of.sampled(a, b) or share_of.one_of_or_only(a, b) or share_of.first_of(a, b)
+        or share_of.sampled(a, b) or share_of.one_of_or_only(a, b) or share_of.first_of(a, b) \
+        or share_of.of_them(a, b)
 
 
 def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:

@@ -95,12 +95,15 @@ def first_of(a: Facets, b: Facets) -> tuple[str, str] | None:
     saying no "first", or saying "every" of it: "signs off **the first engine wash** of each
     night" / "signs off **every engine wash** … the first departure" (the 464th set). Else
     None."""
+    for x, y, flip in ((a.tokens, b.tokens, False), (b.tokens, a.tokens, True)):
+        for i in range(1, len(x) - 1):  # and "**every board** of every batch" / "**the first
+            # board** of every batch" (the 472nd set)
+            if x[i] == "first" and x[i - 1] == "the" and any(
+                    y[j] in ("every", "each", "all") and y[j + 1:j + 3] == x[i + 1:i + 3]
+                    for j in range(len(y) - 2)):
+                found = f"the first {' '.join(x[i + 1:i + 3])}", "every"
+                return (found[1], found[0]) if flip else found
     ta, tb = a.tokens, b.tokens
-    for i in range(1, len(ta) - 1):
-        if ta[i] == "first" and ta[i - 1] == "the" and any(
-                tb[j] in ("every", "each", "all") and tb[j + 1:j + 3] == ta[i + 1:i + 3]
-                for j in range(len(tb) - 2)):
-            return f"the first {' '.join(ta[i + 1:i + 3])}", "every"
     if {"first", "1st", "earliest"} & set(tb):
         return None
     for i in range(1, len(ta) - 1):
@@ -161,3 +164,30 @@ def any_of_one(a: Facets, b: Facets) -> tuple[str, str] | None:
             found = " ".join(tx[i:i + 4]), f"the {one}"
             return (found[1], found[0]) if flip else found
     return None
+
+
+#: How many of them: "**only one of them** must be unloaded" / "**all of them** must be".
+_HOW_MANY = frozenset(["all", "one", "some", "both", "none", "each", "two", "three", "most",
+                       "half", "either", "neither", "any"])
+
+
+def of_them(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's words, b's words) where each text says "<how many> of them" (or "of these",
+    "of those") and the two say another count (the 472nd set). Else None."""
+    mine, theirs = _of_them(a.tokens), _of_them(b.tokens)
+    if mine and theirs and not mine & theirs:
+        return f"{sorted(mine)[0]} of them", f"{sorted(theirs)[0]} of them"
+    return None
+
+
+def _of_them(toks: tuple[str, ...]) -> set[str]:
+    """The counts before "of them": "each" and "every one" read as "all" ("**every one of
+    them** has to reach 720 hours" / "**all of them** must reach …", the 469th set)."""
+    out = set()
+    for i in range(1, len(toks) - 1):
+        if toks[i] == "of" and toks[i + 1] in ("them", "these", "those") \
+                and toks[i - 1] in _HOW_MANY:
+            every = toks[i - 1] == "each" or (toks[i - 1] == "one" and i > 1
+                                              and toks[i - 2] in ("every", "each"))
+            out.add("all" if every else toks[i - 1])
+    return out
