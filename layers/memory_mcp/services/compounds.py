@@ -11,7 +11,8 @@ parts are as often a rewording ("pressure-washed" / "power-washed", "cross-check
 from __future__ import annotations
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.stems import part_stems, stem
+from memory_mcp.services.named_things import text_stems
+from memory_mcp.services.stems import stem
 
 #: Where a thing is done, as the first part of a compound.
 _SETTINGS = frozenset("""lab field factory site shop home office workshop bench mill yard
@@ -24,8 +25,7 @@ def other_setting(a: Facets, b: Facets) -> tuple[str, str] | None:
     mine, theirs = _compounds(a.tokens), _compounds(b.tokens)
     if not mine or not theirs:
         return None
-    said_a = {s for t in a.tokens for s in (stem(t), *part_stems(t))}
-    said_b = {s for t in b.tokens for s in (stem(t), *part_stems(t))}
+    said_a, said_b = text_stems(a.tokens), text_stems(b.tokens)
     for word, (first, last) in sorted(mine.items()):
         for other, (first_b, last_b) in sorted(theirs.items()):
             if last == last_b and first != first_b and stem(first) not in said_b \

@@ -28,7 +28,7 @@ def added_only(a: Facets, b: Facets) -> tuple[str, str] | None:
     "only" at all. Else None."""
     if _ONLY & set(b.tokens) or "only" not in a.tokens or any("only" in t for t in b.tokens):
         return None  # "BMX-only sessions" / "the park is BMX only" says it too
-    theirs = {stem(t) for t in b.tokens} | set(b.tokens)
+    theirs = _said(b)
     ta = a.tokens
     for i, t in enumerate(ta):
         if t != "only" or (i and ta[i - 1] == "not") \
@@ -42,6 +42,11 @@ def added_only(a: Facets, b: Facets) -> tuple[str, str] | None:
             if len(new) >= _NEW and any(content_word(w) for w in new):
                 return said.format(" ".join(span)), ""
     return None
+
+
+def _said(f: Facets) -> set[str]:
+    """The text's words and their stems, which ``_new`` looks a word up in."""
+    return {stem(t) for t in f.tokens} | set(f.tokens)
 
 
 def _new(word: str, theirs: set[str]) -> bool:
@@ -69,8 +74,7 @@ def other_only(a: Facets, b: Facets) -> tuple[str, str] | None:
     mine, theirs = _bound(a.tokens), _bound(b.tokens)
     if not mine or not theirs:
         return None
-    said_a = {stem(t) for t in a.tokens} | set(a.tokens)
-    said_b = {stem(t) for t in b.tokens} | set(b.tokens)
+    said_a, said_b = _said(a), _said(b)
     for prep, span in mine.items():
         other = theirs.get(prep)
         if other is None:
