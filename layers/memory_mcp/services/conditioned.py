@@ -165,9 +165,10 @@ def _one_slot(text_a: str, text_b: str, only_a: set[str], only_b: set[str]) -> b
     **grass**" (the two-hundred-and-fifty-fifth set). A synonym rarely keeps every other word
     in its place ("60% chance of rain" / "rain probability above 60%")."""
     xs, ys = text_a.split(), text_b.split()
-    placed = len(xs) == _SLOT_FRAME - 1 and xs[-2] in ("on", "in", "with", "for")  # "when
-    # stamping **on paper**" / "… **on cloth**" (the 360th set): a short clause whose last
-    # word is the thing a preposition names
+    placed = len(xs) == _SLOT_FRAME - 1 and xs[-2] in _HOLDERS  # "when stamping **on
+    # paper**" / "… **on cloth**" (the 360th set), "unless it **includes tyres**" / "… **includes
+    # asbestos**" (the 477th): a short clause whose last word is the thing a preposition or
+    # a verb of holding names
     if len(xs) != len(ys) or (len(xs) < _SLOT_FRAME and not placed):
         return False
     apart = [(x, y) for x, y in zip(xs, ys, strict=True) if stem(x) != stem(y)]
@@ -181,9 +182,11 @@ def _one_slot(text_a: str, text_b: str, only_a: set[str], only_b: set[str]) -> b
     state = xs[-2].lower() in ("is", "are") and not same_side(xs[-1], ys[-1])  # "if the
     # ground is **frozen**" / "… is **waterlogged**" (the 297th set): a state, though it ends
     # in -ed; not "is **shut**" / "is **closed**", one state
+    held = xs[-2] == ys[-2] and xs[-2] in _HOLDERS - _HOLDERS_PREP  # "includes **tyres**": a noun
     return len(apart) == 1 and apart[0] == (xs[-1], ys[-1]) \
         and apart[0][0] in only_a and apart[0][1] in only_b \
-        and not any(verb_s(w) or (w.endswith("ed") and not state) for w in apart[0])  # "the
+        and not any((verb_s(w) and not held) or (w.endswith("ed") and not state)
+                    for w in apart[0])  # "the
     # manual **permits** 125 mm" / "… **allows** 125 mm": a verb reworded
 
 
@@ -256,6 +259,9 @@ _EXCEPT_UNSEEN = 2
 _COPULAS = frozenset(["is", "are", "been", "be", "was", "were"])
 #: Words a clause holds, its opener with them, to be read slot by slot.
 _SLOT_FRAME = 5
+_HOLDERS_PREP = frozenset(["on", "in", "with", "for"])
+_HOLDERS = _HOLDERS_PREP | frozenset(["includes", "include", "contains", "contain", "involves",
+                                      "involve"])
 
 
 def added_only(ra: str, rb: str) -> tuple[str, str] | None:

@@ -161,7 +161,28 @@ def other_edition(a: Facets, b: Facets) -> tuple[str, str] | None:
         if _roman(p, n) and other and n not in other and p not in STOP_WORDS:
             # "Type I fluid …, and Type IV anti-icing" names both (the fifty-fifth set)
             return f"{p} {n}", f"{p} {other[0]}"
+    return _one_marked(a.tokens, b.tokens) or _flip(_one_marked(b.tokens, a.tokens))
+
+
+def _one_marked(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str] | None:
+    """(a's words, b's) where ``a`` gives a name a mark ("Mk II", "Mark 2") and ``b`` names it
+    with no mark anywhere: "the Canon EOS R5 **Mark II** rig" / "the Canon EOS R5 rig" (the
+    476th set). A mark the other text puts elsewhere ("the **Mk II** Talus MB-H") is the same
+    model reworded."""
+    if "mk" in b or "mark" in b:
+        return None
+    for i in range(1, len(a) - 2):
+        name, mark, n = a[i - 1], a[i], a[i + 1]
+        if mark in ("mk", "mark") and (n in _ROMAN or n.isdigit()) and not name.isalpha() \
+                and name in b:
+            j = b.index(name)
+            if b[j + 1:j + 2] not in (("mk",), ("mark",)):
+                return f"{name} {mark} {n}", name
     return None
+
+
+def _flip(pair: tuple[str, str] | None) -> tuple[str, str] | None:
+    return (pair[1], pair[0]) if pair is not None else None
 
 
 def _editions(toks: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -85,4 +85,16 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("face faces faced facing point points pointed pointing", "up upward upwards", "", "face_up"),
     ("face faces faced facing point points pointed pointing", "down downward downwards", "",
      "face_down"),
+    # "swapped after 3 months, **whichever comes first**" / "… **whichever comes later**" (the
+    # 478th set): the earlier or the later of two limits
+    *(("whichever", "comes come is happens occurs", end, form) for end, form in (
+        ("first", "whichever_first"), ("sooner", "whichever_first"),
+        ("earlier", "whichever_first"), ("later", "whichever_last"),
+        ("last", "whichever_last"), ("latest", "whichever_last"))),
+    # "to **vote for** say-on-pay proposals" / "… **vote against** …" (the 479th set), and
+    # "charged for it" / "at **no cost** to them" (the 474th)
+    ("vote votes voted voting", "for", "", "vote_for"),
+    ("vote votes voted voting", "against", "", "vote_against"),
+    ("in", "favour favor", "of", "vote_for"),
+    ("no", "cost charge", "", "free"),
 ))

@@ -54,6 +54,8 @@ cheap cheaper | expensive
 true | false
 free complimentary | paid pay pays charged chargeable
 first | last final
+whichever_first | whichever_last
+vote_for | vote_against
 earliest oldest | latest newest
 encrypted | decrypted plaintext
 refundable | forfeit forfeits forfeited non-refundable nonrefundable

@@ -50,6 +50,11 @@ _GENERATIONS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st":
 _PRIORITY = re.compile(r"[pP]([0-5])s?")
 #: A version as its word: "v29" is "version 29", "v2.1" "version 2.1".
 _VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
+#: A measure per a unit of time written with a slash: "400 **mm/min**" is "400 millimeters per
+#: minute", so "… mm/s" differs and "400 millimetres per minute" agrees (the 475th set).
+_SLASH_RATE = re.compile(r"([a-z]+)/(s|sec|min|h|hr|d|day|wk|week)")
+_SLASH_TIMES = {"s": "second", "sec": "second", "min": "minute", "h": "hour", "hr": "hour",
+                "d": "day", "day": "day", "wk": "week", "week": "week"}
 #: A number and a length joined: "a 42-foot pattern", "a 16-ft box".
 _SIZED = re.compile(r"(\d+(?:\.\d+)?)-(foot|feet|ft)")
 #: "IT" in capitals is the department, not the pronoun "it" (a stop word).
@@ -114,8 +119,13 @@ def expand(raw: list[str]) -> list[str]:
             out.append(ZONES[low])  # a name, as "Eastern" is: "ET" / "PT" are two zones
         elif low in UNIT_SYMBOLS and after_number:
             out.append(UNIT_SYMBOLS[low])
+        elif (rate := _SLASH_RATE.fullmatch(low)) and after_number \
+                and (UNIT_SYMBOLS.get(rate.group(1)) or rate.group(1)) in MEASURES \
+                and not token.startswith(("ML", "Ml")):  # "8 **ML/day**": megalitres
+            out += [UNIT_SYMBOLS.get(rate.group(1)) or rate.group(1), "per",
+                    _SLASH_TIMES[rate.group(2)]]
         elif token == _IT:
-            out += ["information", "technology"]  # "the IT team": not the pronoun
+            out += ["Information", "Technology"]  # "the IT team": not the pronoun, a name
         elif low in ABBREVIATIONS:
             out.extend(ABBREVIATIONS[low].split())
         elif measure and not (out and out[-1].lower() in _NUMBERED_PLACES):

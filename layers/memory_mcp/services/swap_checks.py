@@ -105,3 +105,18 @@ def counted(a: Facets, b: Facets, xs: list[tuple[int, str]],
         and number(a.tokens[i - 1]) == number(b.tokens[j - 1]) \
         and all(w.isalpha() and w.endswith("s") and w not in COMMON_VERBS and w not in MEASURES
                 for w in (x, y))
+
+
+def spelled_apart(a: Facets, b: Facets, x: str, y: str) -> bool:
+    """Whether a swapped word is one the other text writes in two ("**roof-level** wind" /
+    "wind … at **roof level**", the 23rd set) or a unit the other text gives at another
+    scale ("under **a kilometre**" / "below 1 km", read as 1000 meters: the 157th), which
+    the value rules compare."""
+    for word, own, other in ((x, a, b), (y, b, a)):
+        parts = word.split("-")
+        if len(parts) > 1 and word not in own.names and all(p in other.tokens for p in parts):
+            return True  # not a name: "#support-**general**" / "#support-escalations"
+    return any(word in MEASURES and any(t != word and t in MEASURES and word.endswith(t)
+                                        for t in other.tokens)
+               for word, other in ((x, b), (y, a)))
+

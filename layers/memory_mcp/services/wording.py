@@ -99,8 +99,8 @@ def swap(a: Facets, b: Facets, only_a: list[tuple[int, str]],
         if not (xs and ys):
             continue
         x, y = " ".join(w for _, w in xs), " ".join(w for _, w in ys)
-        if swap_checks.starts_other(x, y) or swap_checks.family(xs, ys) \
-                or same_side(x, y):  # "web" / "website", "peroxide **formers**" /
+        if swap_checks.starts_other(x, y) or swap_checks.family(xs, ys) or same_side(x, y) \
+                or swap_checks.spelled_apart(a, b, x, y):  # "web" / "website", "peroxide **formers**" /
             continue  # "peroxide-**forming** solvents": one family; "shuts" / "closes"
         if _verbal(xs) and _verbal(ys):  # "trucks **drive**" / "trucks **run**", "before
             continue  # they **go back**" / "before **return**": a reworded verb
