@@ -80,6 +80,13 @@ def other_clause(ra: str, rb: str) -> tuple[str, str] | None:
                     and _unseen(_plain(text_a), words_b) and _unseen(_plain(text_b), words_a):
                 return text_a, text_b  # "**only when** a line-replaceable unit is powered up"
                 # / "**whenever** a line-replaceable unit has its covers off" (the 394th set)
+            if "unless" in (opener, other) and {opener, other} & {"when", "if"} \
+                    and words_a[0] - {opener, other} == words_b[0] - {opener, other} \
+                    and not _TURNING & words_a[0]:
+                return text_a, text_b  # "flags logins **unless** the account has a payee
+                # change" / "… **when** the account has …" (the 486th set): the exception
+                # made the case, every other word the same and nothing turned ("may **not**
+                # … unless" / "may **only** … when" is one rule)
             if opener != other and {opener, other} == {"only", "when"} \
                     and _one_slot(text_a, text_b, only_a, only_b):
                 return text_a, text_b  # "… **when** the workshop B box is **broken**" / "…
@@ -259,6 +266,7 @@ _EXCEPT_UNSEEN = 2
 _COPULAS = frozenset(["is", "are", "been", "be", "was", "were"])
 #: Words a clause holds, its opener with them, to be read slot by slot.
 _SLOT_FRAME = 5
+_TURNING = frozenset(["not", "never", "no", "only", "nobody", "without"])
 _HOLDERS_PREP = frozenset(["on", "in", "with", "for"])
 _HOLDERS = _HOLDERS_PREP | frozenset(["includes", "include", "contains", "contain", "involves",
                                       "involve"])

@@ -27,12 +27,35 @@ def crossed(a: Facets, b: Facets) -> bool:
     with the same preposition, and the other way round with another word."""
     deny_a, say_a = _slots(a.tokens)
     deny_b, say_b = _slots(b.tokens)
-    return any(x != y for x in deny_a & say_b for y in deny_b & say_a)
+    if any(x != y for x in deny_a & say_b for y in deny_b & say_a):
+        return True
+    # a means denied with "without" against the other's "not by": "estimated from the bottle
+    # **without measuring**" / "checked **by measuring** …, **not by estimating**" (the
+    # 480th set): each denied word is said freely in the other text, whatever its preposition
+    if not ("without" in a.tokens or "without" in b.tokens):
+        return False
+    free_a, free_b = _free(a.tokens), _free(b.tokens)
+    return any(x != y for _, x in deny_a if x in free_b for _, y in deny_b if y in free_a)
+
+
+def _free(toks: tuple[str, ...]) -> set[str]:
+    """The stems of a text's words outside its denied phrases (a few words after each "not
+    by" or "without"): "without **the estates manager's approval**" denies all of them."""
+    out = {stem(t) for t in toks}
+    for i, t in enumerate(toks):
+        if t == "without" or (t in _PREPS and i and toks[i - 1] in _DENY):
+            out -= {stem(w) for w in toks[i + 1:i + 1 + _SPAN]}
+    return out
+
+
+#: How many words a denied phrase runs to.
+_SPAN = 4
 
 
 def _slots(toks: tuple[str, ...]) -> tuple[set[Slot], set[Slot]]:
     """(denied, stated) slots: the first word after each preposition (articles skipped),
-    denied when a denial stands right before the preposition, or "without" ("with" denied)."""
+    denied when a denial stands right before the preposition or before its article and noun,
+    or "without" ("with" denied)."""
     denied: set[Slot] = set()
     stated: set[Slot] = set()
     for i, t in enumerate(toks):
@@ -45,7 +68,9 @@ def _slots(toks: tuple[str, ...]) -> tuple[set[Slot], set[Slot]]:
         if j >= len(toks) or not toks[j].replace("-", "").isalpha():
             continue
         slot = (prep, stem(toks[j]))
-        if t == "without" or (i and toks[i - 1] in _DENY):
+        if t == "without" or (i and toks[i - 1] in _DENY) or (
+                i >= 3 and toks[i - 3] in _DENY and toks[i - 2] in _ARTICLES):  # "**never
+            # the number from** the original contract" (the 480th set)
             denied.add(slot)
         else:
             stated.add(slot)

@@ -181,7 +181,9 @@ def spoken(lower: list[str], numbers: set[float], durations: list[float]) -> set
                 and 1 <= NUMBER_WORDS[w] < 100:  # "two thousand dollars" is 2000
             numbers.add(float(NUMBER_WORDS[w]) * _SCALES[lower[i + 1]])
             used.update((i, i + 1))
-        elif w in _CLOCK_WORDS and i > 0 and lower[i - 1] in _AT:  # "at midnight" is 00:00
+        elif w in _CLOCK_WORDS and i > 0 and (lower[i - 1] in _AT or (
+                lower[i - 1] == "and" and "between" in lower[max(0, i - 5):i - 1])):  # "at
+            # midnight" is 00:00, and "between 6am **and midnight**" (the 490th set)
             numbers.add(_CLOCK_WORDS[w])
         elif (both := _and_more(lower, i)) is not None:  # "an hour and fifteen minutes"
             durations.append(both[0])

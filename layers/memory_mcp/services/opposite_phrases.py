@@ -97,4 +97,8 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("vote votes voted voting", "against", "", "vote_against"),
     ("in", "favour favor", "of", "vote_for"),
     ("no", "cost charge", "", "free"),
+    # "flags … must be **kept in** the codebase" / "… **removed from** the codebase" (the
+    # 490th set); "kept" or "removed" alone says too little ("Remove the warning that …")
+    ("kept keep keeps retained", "in", "", "kept_in"),
+    ("removed remove removes deleted", "from", "", "removed_from"),
 ))

@@ -55,6 +55,9 @@ true | false
 free complimentary | paid pay pays charged chargeable
 first | last final
 whichever_first | whichever_last
+positive positives | negative negatives
+armed alarmed | disarmed unarmed
+kept_in | removed_from
 vote_for | vote_against
 earliest oldest | latest newest
 encrypted | decrypted plaintext

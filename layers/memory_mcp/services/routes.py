@@ -14,6 +14,7 @@ from memory_mcp.services import (
     contacts,
     crossed_objects,
     crossed_pairs,
+    crossed_values,
     direction,
     doers,
     framed,
@@ -38,6 +39,7 @@ def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
         or route_ends.up_or_down(a, b) \
         or crossed_pairs.crossed_pair(a, b) \
         or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
+        or crossed_values.crossed_values(a, b) \
         or chosen.swapped_choice(a, b) or framed.swapped_shares(a, b) \
         or crossed_pairs.swapped_to(a, b) or crossed_pairs.swapped_from(a, b) \
         or steps.swapped_steps(a, b) or steps.swapped_stages(a, b) or steps.swapped_sides(a, b) \

@@ -16,6 +16,7 @@ from memory_mcp.services import (
     conditions,
     deadlines,
     doers,
+    during,
     jobs,
     listing,
     members,
@@ -94,7 +95,8 @@ def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
         or purposes.other_purpose(a, b) or purposes.added_reason(a, b) \
         or conditioned.other_clause(request, stored) or relatives.other_who(a, b) \
         or conditioned.added_only(request, stored) or qualified.other_qualifier(a, b) \
-        or condition_subjects.other_party(a, b) or before_when.before_or_when(a, b)
+        or condition_subjects.other_party(a, b) or before_when.before_or_when(a, b) \
+        or during.other_during(a, b)
 
 
 def role(a: Facets, b: Facets) -> Found:
