@@ -31,7 +31,6 @@ from memory_mcp.services import (
     heads,
     lone,
     numbered,
-    opposites,
     ranged,
     recounted,
     routes,
@@ -200,8 +199,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     opposite = rule_groups.opposite(a, b)
     if opposite is not None:  # a state is a value unless it narrows the subject ("refunds
         # **over** $500 need …"); another direction or event, another fact
-        subject = not opposite[2] or opposites.in_subject(a, opposite[0]) \
-            or opposites.in_subject(b, opposite[1])
+        subject = not opposite[2] or wording.in_subject(a, opposite[0]) \
+            or wording.in_subject(b, opposite[1])
         out.append(Conflict("opposite", subject,
                             f'opposite words: "{opposite[0]}" vs "{opposite[1]}"'))
     # the swapped-word rule leaves the opposite's words out ("approval is manual" / "…

@@ -63,7 +63,7 @@ earliest oldest | latest newest
 encrypted | decrypted plaintext
 refundable | forfeit forfeits forfeited non-refundable nonrefundable
 in_service in_use | retire retires retired retiring decommission decommissions decommissioned
-  out_of_service out_of_use withdrawn binned scrapped
+  out_of_service out_of_use withdrawn binned scrapped discarded
 alone solo | pairs twos
 lenient laxer | strict stricter strictest
 valid | expired invalid lapsed

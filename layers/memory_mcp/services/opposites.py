@@ -47,7 +47,6 @@ from memory_mcp.services.opposite_phrases import WORD_PAIRS
 from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES, turned_prefix
 from memory_mcp.services.prefixed import bare_of
 from memory_mcp.services.stems import split_as
-from memory_mcp.services.wording import subject_end
 
 #: Verbs whose particle carries the opposite ("sign **in**" / "sign **out**"), read as one form
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
@@ -71,6 +70,9 @@ _ENDS = frozenset(["end", "side", "face", "way"])
 _LINES = frozenset(["main", "line", "fast", "slow"])
 _ON_FORMS = frozenset(["go_on", "come_on", "switch_on", "turn_on"])
 _WHEN_WORDS = frozenset(["when", "whenever", "while", "during", "if", "unless", "until"])
+#: How long a state lasts, after which "on" / "off" is still one: "is **left on overnight**" /
+#: "is switched off overnight" (the 495th set).
+_LASTING = frozenset(["overnight", "permanently", "continuously", "constantly", "indefinitely"])
 #: A clock time, before which "by" sets a deadline ("report scores **by** 21:00").
 _CLOCK = re.compile(r"\d{1,2}[:.]\d{2}|\d{1,2}(?:am|pm)|noon|midnight")
 
@@ -116,7 +118,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
                 break
         after = tokens[i + 2] if i + 2 < len(tokens) else ""
         if particle in _SWITCHED and (verb in _SWITCH_VERBS or base in _SWITCH_VERBS) \
-                and (not after or after in STOP_WORDS or after in _WHEN_WORDS):
+                and (not after or after in STOP_WORDS or after in _WHEN_WORDS
+                     or after in _LASTING):
             out.append(_SWITCHED[particle])  # "push notifications **are on** by default"
         if particle in _RAISED and (verb in _SWITCH_VERBS[:6] or verb in _ENDS) \
                 and (not after or after in STOP_WORDS):
@@ -290,11 +293,3 @@ def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
                 out.setdefault((pair, side, "=" + " ".join(tokens[i + 1:j + 2])), t)
     return out
 
-
-def in_subject(f: Facets, word: str) -> bool:
-    """Whether ``word`` (an opposite's form as ``opposed`` returns it) stands in the text's
-    subject, before its verb: "refunds **over** $500 need approval" narrows *which* refunds
-    (another fact than refunds under $500), where "must stay **below** 5 °C" is a value."""
-    first = word.split()[0]
-    positions = [i for i, t in enumerate(f.tokens) if t == first]
-    return bool(positions) and positions[0] < subject_end(f)

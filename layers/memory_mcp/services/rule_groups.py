@@ -66,6 +66,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or unrestricted.another_alternative(a, b) or unrestricted.added_item(a, b) \
         or unrestricted.at_all(a, b) or unrestricted.every_model(a, b) \
         or unrestricted.other_restriction(a, b) or unrestricted.all_of_restricted(a, b) \
+        or unrestricted.all_or_some_ones(a, b) \
         or listing.only_modified(a, b) \
         or listing.all_or_listed(a, b) or listing.only_narrowed(a, b) \
         or listing.all_of_narrowed(a, b) or listing.all_numbered(a, b) \

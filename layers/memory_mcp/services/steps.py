@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from memory_mcp.services.facets import Facets
-from memory_mcp.services.grammar import predicates
+from memory_mcp.services.grammar import predicates, verb_s
 from memory_mcp.services.lexicon import ENVIRONMENTS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
@@ -235,13 +235,21 @@ def before_or_once(a: Facets, b: Facets) -> tuple[str, str] | None:
     the first pods set" (the 336th set). Else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         after = {x.tokens[i + 1:i + 4] for i, t in enumerate(x.tokens[:-3]) if t == "before"}
+        things = {_thing(x.tokens[i + 1:i + 4]) for i in range(len(x.tokens) - 3)
+                  if x.tokens[i] == "before"} - {""}  # "before **any flooring** goes down" /
+        # "once **the flooring** has gone down" (the 496th set): the same thing comes
         for j, t in enumerate(y.tokens[:-3]):
             event = y.tokens[j + 1:j + 4]
-            if t in _AT_EVENT and event in after and "before" not in y.tokens \
-                    and t not in x.tokens:
+            if t in _AT_EVENT and (event in after or _thing(event) in things) \
+                    and "before" not in y.tokens and t not in x.tokens:
                 found = f"before {' '.join(event)}", f"{t} {' '.join(event)}"
                 return (found[1], found[0]) if flip else found
     return None
+
+
+def _thing(words: tuple[str, ...]) -> str:
+    """The stem of the first noun-like content word of an event's words, "" for none."""
+    return next((stem(w) for w in words if content_word(w) and not verb_s(w)), "")
 
 
 #: Words that hold a thing at or after an event: "**once** the first pods set".

@@ -278,3 +278,20 @@ def all_of_restricted(a: Facets, b: Facets) -> tuple[str, str] | None:
                     and ta[i + 1] not in UNIT_DAYS and not ta[i + 1].endswith("ly"):
                 return f"{ta[i]} {ta[i + 1]}", " ".join(tb[j:j + 5])
     return None
+
+
+def all_or_some_ones(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("all of them", "any worn ones") where the request takes all of the things the stored
+    text keeps to the ones a word the request never says names: "checks the jet nozzles … and
+    **replaces all of them**" / "… **replaces any worn ones**" (the 490th and 492nd sets).
+    Else None."""
+    ta, tb = a.tokens, b.tokens
+    if not any(ta[i:i + 3] == ("all", "of", "them") for i in range(len(ta) - 2)):
+        return None
+    for j in range(len(tb) - 2):
+        q, word, ones = tb[j:j + 3]
+        if q in ("any", "the") and ones == "ones" and content_word(word) \
+                and stem(word) not in a.stems:
+            return "all of them", f"{q} {word} ones"
+    return None
+

@@ -246,3 +246,12 @@ def words_apart(ra: str, rb: str) -> tuple[int, int] | None:
     wa, wb = _word_set(ra), _word_set(rb)
     only_a, only_b = len(wa - wb), len(wb - wa)
     return None if only_a + only_b <= LONG_ALLOWANCE else (only_a, only_b)
+
+
+def in_subject(f: Facets, word: str) -> bool:
+    """Whether ``word`` (an opposite's form as ``opposed`` returns it) stands in the text's
+    subject, before its verb: "refunds **over** $500 need approval" narrows *which* refunds
+    (another fact than refunds under $500), where "must stay **below** 5 °C" is a value."""
+    first = word.split()[0]
+    positions = [i for i, t in enumerate(f.tokens) if t == first]
+    return bool(positions) and positions[0] < subject_end(f)
