@@ -241,3 +241,27 @@ def restrictive(lower: tuple[str, ...]) -> int:
             count += 1 + (close in denied_at)
             used.add(close)
     return count
+
+
+def one_denied(tokens: tuple[str, ...], word: str, other: tuple[str, ...]) -> bool:
+    """Whether ``word`` is denied in ``tokens`` (``denied_word``) and ``other`` says no "not",
+    "never" or "-n't" at all."""
+    return denied_word(tokens, word) and not any(_denies(t) for t in other)
+
+
+def denied_word(tokens: tuple[str, ...], word: str) -> bool:
+    """Whether ``word`` follows a denial right before it or before "be" ("is **not** allowed",
+    "is**n't** allowed", "must **not** be allowed", "**never** permitted"): a denied state is
+    its opposite, so "RG59 is **not allowed**" / "RG59 is **banned**" is one rule (the
+    opposite-word rule's pairs, 27 refused rewordings over the sets)."""
+    if word not in tokens:
+        return False
+    i = tokens.index(word)
+    before = tokens[i - 2:i] if i >= 2 else ("", *tokens[:i])
+    return bool(before) and (_denies(before[-1]) or (
+        _denies(before[0]) and before[-1] in ("be", "been", "being", "get", "gets", "got")))
+
+
+def _denies(token: str) -> bool:
+    return token in NEGATIONS or token.endswith("n't")
+

@@ -88,6 +88,7 @@ unanimous unanimously | majority
 go_ahead | cancel cancels cancelled canceled cancelling canceling called_off on_hold
 booked confirmed | cancelled canceled called_off
 brighten brightens brightened brightening | dim dims dimmed dimming
+permanent permanently | seasonal temporary temporarily
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
   destroyed destroying
 """
@@ -108,7 +109,8 @@ run runs running | shut_down switch_off turn_off stopped idle idling
 grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
 add adds added adding place places placed placing put puts putting apply applies applied
-  applying install installs installed installing fit fits fitted fitting | remove removes
+  applying install installs installed installing fit fits fitted fitting refit refits refitted
+  refitting reinstall reinstalls reinstalled reinstalling | remove removes
   removed removing delete deletes deleted deleting dropped
 lock locks locked locking double-locked | unlock unlocks unlocked unlocking release releases released
 inflate inflates inflated inflating pump_up blow_up | deflate deflates deflated deflating

@@ -43,6 +43,7 @@ from memory_mcp.services.lexicon import (
     UNIT_DAYS,
     WEEKDAYS,
 )
+from memory_mcp.services.negation import one_denied
 from memory_mcp.services.opposite_phrases import WORD_PAIRS
 from memory_mcp.services.opposite_words import CLOCK_SIDES, EVENTS, STATES, turned_prefix
 from memory_mcp.services.prefixed import bare_of
@@ -214,8 +215,9 @@ def opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
     a state), or None. Each text must hold a side the other does not: a text that names both
     sides ("opens at 8 and closes at 6") opposes neither."""
     found = _from_lexicon(a.tokens, b.tokens)
-    if found is not None:
-        return found
+    if found is not None and not (one_denied(a.tokens, found[0], b.tokens)
+                                  or one_denied(b.tokens, found[1], a.tokens)):
+        return found  # one of them denied ("not allowed" / "banned"): the same
     words_a, words_b = set(a.tokens), set(b.tokens)
     for mine, other, flip in ((words_a, words_b, False), (words_b, words_a, True)):
         for word in sorted(mine - other):

@@ -17,6 +17,7 @@ from memory_mcp.services import (
     deadlines,
     doers,
     during,
+    flipped,
     jobs,
     listing,
     members,
@@ -34,6 +35,7 @@ from memory_mcp.services import (
     relatives,
     role_for_name,
     schedules,
+    scoped,
     share_of,
     slots,
     turned,
@@ -75,7 +77,8 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or modified.only_for(a, b) or modified.other_per(a, b) or modified.ranked_people(a, b) \
         or share_of.nobody_or_some(a, b) or share_of.every_numbered(a, b) \
         or share_of.any_of_one(a, b) or only_added.added_only(a, b) \
-        or only_added.other_only(a, b) or compounds.other_setting(a, b)
+        or only_added.other_only(a, b) or compounds.other_setting(a, b) \
+        or scoped.all_or_modified(a, b) or scoped.only_narrowed(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:
@@ -97,7 +100,8 @@ def condition(request: str, stored: str, a: Facets, b: Facets) -> Found:
         or conditioned.other_clause(request, stored) or relatives.other_who(a, b) \
         or conditioned.added_only(request, stored) or qualified.other_qualifier(a, b) \
         or condition_subjects.other_party(a, b) or before_when.before_or_when(a, b) \
-        or during.other_during(a, b)
+        or during.other_during(a, b) or flipped.unless_or_if(a, b) \
+        or flipped.with_or_without(a, b)
 
 
 def role(a: Facets, b: Facets) -> Found:

@@ -134,8 +134,15 @@ def partial(a: Facets, b: Facets) -> tuple[str, str] | None:
                 j = i + 2  # "**half the** band stands facing south" / "the band stands …"
             elif t not in _PARTS or toks[i + 1] != "of":  # (the 320th set; not "two and a half")
                 continue
+            elif i and toks[i - 1] == "only" and toks[i + 2] in ("them", "these", "those"):
+                found = " ".join(toks[i - 1:i + 3])  # "**only some of them** are hand-cut" /
+                # "… blocks, which are hand-cut" (the 501st set)
+                return ("(none)", found) if flip else (found, "(none)")
             else:
                 j = i + 2 + (toks[i + 2] in DETERMINERS)
+            if j + 1 < len(toks) and "-" in toks[j] and stem(toks[j]) not in bare:
+                j += 1  # "a few of the back-straight **divots**" / "the divots on the back
+                # straight" (the 501st set): the thing after a compound that says where
             if j < len(toks) and content_word(toks[j]) and stem(toks[j]) in bare:
                 found = " ".join(toks[i:j + 1])
                 return ("(none)", found) if flip else (found, "(none)")

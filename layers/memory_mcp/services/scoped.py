@@ -1,0 +1,80 @@
+"""A thing's scope changed by one word put before its noun: "tyre blankets for **all four**
+slicks" / "… for **the rear** slicks" (the 503rd set), "drip irrigation … on the **north**
+saffron beds **only**" / "… on the saffron beds" (the 503rd set).
+
+The scope rules read "all" against a restriction written after the noun ("guests **on silent
+retreats**") or a list; a single word before the noun is as often a rewording's adjective
+("the new slicks" / "the fresh slicks") as another scope, so each rule here needs a marker on
+the request's side that says the scope is the point: "all" (with at most a count after it)
+against a word the request never says, or "only" right after a noun the request narrowed by
+a word the stored text never says.
+"""
+
+from __future__ import annotations
+
+from memory_mcp.services.facets import Facets
+from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS
+from memory_mcp.services.lexicon import (
+    MEASURES,
+    MONTHS,
+    TIMES,
+    UNIT_DAYS,
+    UNIT_SYMBOLS,
+    WEEKDAYS,
+)
+from memory_mcp.services.numerals import number
+from memory_mcp.services.stems import content_word, stem
+
+#: Words that take the whole of a noun.
+_ALL = frozenset(["all", "every"])
+#: When a thing happens: "every night" is how often ("runs nightly"), not which of a thing.
+_WHEN = frozenset([*TIMES, *WEEKDAYS, *MONTHS, *UNIT_DAYS, "night", "day", "week", "month",
+                   "year", "quarter", "shift", "weekend", "term", "season"])
+_WHEN_STEMS = frozenset(stem(w) for w in _WHEN)
+#: Words before a noun that say "all of it" too ("all day" / "the whole day").
+_WHOLE = frozenset(["whole", "full", "entire", "complete"])
+
+
+def all_or_modified(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("all four slicks", "rear slicks") where the request takes all of a noun and the stored
+    text, with no "all" of it, puts before the same noun a word the request never says; else
+    None. Read from the request's side only: a stored "all" against a request's word is a
+    request narrower than the fact, which the other scope rules weigh."""
+    ta, tb = a.tokens, b.tokens
+    for i, w in enumerate(ta[:-1]):
+        if w not in _ALL:
+            continue
+        k = i + 1 + (number(ta[i + 1]) is not None and i + 2 < len(ta))
+        noun = stem(ta[k])
+        if not content_word(ta[k]):
+            continue
+        if ta[k] in _WHEN or noun in _WHEN_STEMS:
+            continue  # "every night" / "runs nightly": how often, not which
+        for j in range(2, len(tb)):
+            before = tb[j - 1]
+            if stem(tb[j]) == noun and tb[j - 2] in DETERMINERS and content_word(before) \
+                    and stem(before) not in a.stems and before not in _WHOLE \
+                    and not any(t in _ALL for t in tb[max(0, j - 3):j]) and "-" not in before:
+                return " ".join(ta[i:k + 1]), f"{before} {tb[j]}"
+    return None
+
+
+def only_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("north saffron beds only", "saffron beds") where the request closes a noun with "only"
+    after a word before it that the stored text never says, and the stored text names the same
+    noun with no "only"; else None."""
+    ta, tb = a.tokens, b.tokens
+    if "only" in tb:
+        return None
+    for i in range(2, len(ta)):
+        if ta[i] != "only" or not content_word(ta[i - 1]) \
+                or (i + 1 < len(ta) and (content_word(ta[i + 1]) or ta[i + 1] in PREPOSITIONS)):
+            continue  # "loose leaf **only with** the gilder's tip": the "only" is the tool's
+        noun, k = stem(ta[i - 1]), i - 1
+        while k > max(0, i - 4) and content_word(ta[k - 1]):
+            k -= 1  # the words that modify the noun: "the **north saffron** beds only"
+        added = [w for w in ta[k:i - 1] if stem(w) not in b.stems and len(w) > 2
+                 and w not in UNIT_SYMBOLS and w not in MEASURES]
+        if added and noun in {stem(t) for t in tb}:
+            return " ".join(ta[k:i + 1]), ta[i - 1]
+    return None
