@@ -188,6 +188,9 @@ WRITTEN_APART = (
     "fourhundredninetyfifth", "fourhundredninetysixth", "fourhundredninetyseventh",
     "fourhundredninetyeighth", "fourhundredninetyninth", "fivehundredth", "fivehundredfirst",
     "fivehundredsecond", "fivehundredthird",
+    "fivehundredfourth", "fivehundredfifth", "fivehundredsixth", "fivehundredseventh",
+    "fivehundredeighth", "fivehundredninth", "fivehundredtenth", "fivehundredeleventh",
+    "fivehundredtwelfth", "fivehundredthirteenth", "fivehundredfourteenth", "fivehundredfifteenth",
 )
 SETS = {"dev": SET} | {name: ROOT / "bench" / "data" / f"forget_{name}.json" for name in WRITTEN_APART}
 OLD_RULE = 0.85  # main before this change: forget the closest memory at cosine >= 0.85
