@@ -23,6 +23,10 @@ _BLANKETS = ('Tyre blankets for the rear slicks are set to 90°C and left on for
 _IRRIGATION = ('The drip irrigation on the saffron beds is switched off from May to August '
                'while the corms are dormant.')
 _WEEDING = 'The seasonal crew weeds the saffron rows by hand twice a month from March to May.'
+_SEABIRDS = ('Oiled seabirds are washed in the wash room with Fairy liquid in 42°C water, then '
+             'moved to the drying pens for 24 hours.')
+_FOX_CUBS = ('Rescued fox cubs are bottle-fed puppy milk replacer every 4 hours until they are '
+             'three weeks old, then weaned onto soaked kibble.')
 
 
 @pytest.mark.parametrize(("request_text", "stored", "kind"), [
@@ -50,6 +54,12 @@ _WEEDING = 'The seasonal crew weeds the saffron rows by hand twice a month from 
     ('Scrap the note that the permanent farm staff hand-weed the saffron rows twice a month '
      'from March to May.',
      _WEEDING, 'opposite'),
+    ('Remove: oiled seabirds spend 24 hours in the drying pens first and are then washed in the '
+     'wash room with Fairy liquid at 42°C.',
+     _SEABIRDS, 'direction'),
+    ('No longer true: rescued fox cubs are syringe-fed puppy milk replacer every 4 hours until '
+     'three weeks old, then weaned onto soaked kibble.',
+     _FOX_CUBS, 'scope'),
 ])
 def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: str,
                                                     kind: str) -> None:
@@ -81,6 +91,12 @@ def test_near_misses_of_the_new_sets_are_other_facts(request_text: str, stored: 
     ('Forget that the seasonal crew hand-weeds the saffron rows twice a month from March to '
      'May.',
      _WEEDING),
+    ('Forget that oiled seabirds get washed first in the wash room with Fairy liquid in 42°C '
+     'water, then moved to the drying pens for 24 hours.',
+     _SEABIRDS),
+    ('Forget that rescued fox cubs are bottle-fed puppy milk replacer every four hours until '
+     'three weeks old and then weaned onto soaked kibble.',
+     _FOX_CUBS),
 ])
 def test_rewordings_still_agree(request_text: str, stored: str) -> None:
     assert agreement.conflicts(agreement.strip_preamble(request_text), stored) == []

@@ -14,9 +14,12 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.named_things import text_stems
 from memory_mcp.services.stems import stem
 
-#: Where a thing is done, as the first part of a compound.
+#: Where a thing is done, as the first part of a compound; and what it is done with or run on
+#: ("**syringe**-fed" / "**bottle**-fed" cubs, the 503rd set; "**oven**-dried" / "**air**-dried",
+#: "**gas**-fired" / "**wood**-fired", "**battery**-powered" / "**mains**-powered").
 _SETTINGS = frozenset("""lab field factory site shop home office workshop bench mill yard
-plant hand machine""".split())  # noqa: SIM905
+plant hand machine syringe bottle tube spoon air oven kiln sun freeze tumble spray brush roller
+gas wood coal oil electric water battery mains solar diesel petrol steam""".split())  # noqa: SIM905
 
 
 def other_setting(a: Facets, b: Facets) -> tuple[str, str] | None:

@@ -144,9 +144,11 @@ def any_or_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
             continue
         stems_x = text_stems(tx)
         for j in range(len(ty) - 2):
-            phrase = _phrase(ty[j + 2:j + 5])
-            if stem(ty[j]) in nouns and ty[j + 1] in _NARROWING and content_word(ty[j + 2]) \
-                    and ty[j] not in _WHEN and ty[j + 2] not in _ANYWHERE \
+            k = j + 2 + (j + 3 < len(ty) and ty[j + 2] in ("a", "an"))  # "every client **with a
+            # history** of pressure ulcers" (the 513th set)
+            phrase = _phrase(ty[k:k + 3])
+            if stem(ty[j]) in nouns and ty[j + 1] in _NARROWING and content_word(ty[k]) \
+                    and ty[j] not in _WHEN and ty[k] not in _ANYWHERE \
                     and not any(stem(w) in stems_x for w in phrase):  # not "each night,
                 # **with anything** over 21.5 posted": a time, and what is done then
                 i = nouns[stem(ty[j])]

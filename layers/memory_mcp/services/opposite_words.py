@@ -70,7 +70,7 @@ valid | expired invalid lapsed
 stocked | discontinued
 kept_for | discard discards discarded discarding
 surcharge surcharges surcharged mark_up | discount discounts discounted
-keep keeps keeping | lose loses losing lost
+keep keeps keeping | lose loses losing lost forfeit forfeits forfeited forfeiting
 dilute dilutes diluted diluting | concentrate concentrates concentrated concentrating
 refund refunds refunded refunding | reject rejects rejected rejecting deny denies denied
   denying decline declines declined declining
@@ -89,6 +89,9 @@ go_ahead | cancel cancels cancelled canceled cancelling canceling called_off on_
 booked confirmed | cancelled canceled called_off
 brighten brightens brightened brightening | dim dims dimmed dimming
 permanent permanently | seasonal temporary temporarily
+impose imposes imposed imposing | lift lifts lifted lifting
+editable | read-only readonly
+in_warranty under_warranty | out_of_warranty
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
   destroyed destroying
 """
@@ -115,7 +118,7 @@ add adds added adding place places placed placing put puts putting apply applies
 lock locks locked locking double-locked | unlock unlocks unlocked unlocking release releases released
 inflate inflates inflated inflating pump_up blow_up | deflate deflates deflated deflating
 collect collects collected collecting pick_up | drop_off deliver delivers delivered delivering
-go_on come_on put_on | come_off go_off take_off switch_off turn_off
+go_on come_on put_on wear wears wore wearing | come_off go_off take_off switch_off turn_off
 charge charges charged charging | refund refunds refunded refunding
 capture captures captured capturing | release releases released releasing
 fill fills filled filling refill refills refilled refilling flood floods flooded flooding |

@@ -92,7 +92,8 @@ def _forms(tokens: tuple[str, ...]) -> list[str]:
            if not (t == "every" and (nxt in EVERY_COUNTS or nxt[:1].isdigit()))
            and not (until == "" and t in ("until", "till"))]  # no empty forms
     for i, (x, y) in enumerate(pairwise(tokens)):  # "after hours" / "working hours"
-        if y in ("service", "use") and (x == "in" or (x == "of" and tokens[i - 1:i] == ("out",))):
+        if y in ("service", "use", "warranty") and (x in ("in", "under") or (
+                x == "of" and tokens[i - 1:i] == ("out",))):  # "**under warranty**" / "**out of**"
             out.append(f"{x}_{y}".replace("of_", "out_of_"))  # "kept **in service**" /
             # "retired", "taken **out of service**", "back **in use**" / "**out of use**"
         elif (x, y) == ("out", "for") and tokens[i + 2:i + 3] in (("repair",), ("repairs",)):

@@ -78,3 +78,53 @@ def only_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
         if added and noun in {stem(t) for t in tb}:
             return " ".join(ta[k:i + 1]), ta[i - 1]
     return None
+
+
+#: Words that take a part of the things after "of the": "**any of the** pumps", "**two-thirds
+#: of the** ratepayers", "**60% of the** crates".
+_PART_OF = frozenset(["any", "some", "most", "half", "none", "one", "few", "several", "either"])
+
+
+def all_or_part(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("all of the dewatering pumps", "any of the dewatering pumps") where one text takes
+    "all of the" things and the other a part of the same things ("any", "some", a fraction or a
+    share: "consent from **all of the** ratepayers" / "**at least two-thirds of the**
+    ratepayers", the 514th and 515th sets); else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        tx, ty = x.tokens, y.tokens
+        for i in range(len(tx) - 3):
+            if tx[i:i + 3] != ("all", "of", "the") or not content_word(tx[i + 3]):
+                continue
+            things = {stem(w) for w in tx[i + 3:i + 5] if content_word(w)}
+            for j in range(1, len(ty) - 2):
+                part = ty[j - 1]
+                if ty[j:j + 2] == ("of", "the") and stem(ty[j + 2]) in things \
+                        and (part in _PART_OF or _share(part)):
+                    found = " ".join(tx[i:i + 4]), " ".join(ty[j - 1:j + 3])
+                    return (found[1], found[0]) if flip else found
+    return None
+
+
+def only_one_of(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("only one vacuum box cover", "covers") where the request says "only one" of a thing
+    and the stored text, with no "one" of it, speaks of the things in the plural: "only one
+    vacuum box cover is inspected" / "vacuum box covers are inspected" (the 508th set); else
+    None."""
+    ta, tb = a.tokens, b.tokens
+    if "one" in tb:
+        return None
+    for i in range(len(ta) - 2):
+        if ta[i:i + 2] != ("only", "one") or (i and ta[i - 1] == "the"):
+            continue  # "the only one to lay wet gores": a person, not one of the things
+        for k in range(i + 2, min(len(ta), i + 6)):
+            if not content_word(ta[k]):
+                break
+            if ta[k] + "s" in tb:
+                return " ".join(ta[i:k + 1]), ta[k] + "s"
+    return None
+
+
+def _share(word: str) -> bool:
+    """A fraction or a share: "two-thirds", "half", "60%", "three-quarters"."""
+    return word.endswith(("%", "thirds", "third", "quarters", "quarter", "fifths", "tenths")) \
+        or word in ("half", "majority", "minority")

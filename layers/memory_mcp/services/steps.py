@@ -93,6 +93,37 @@ def swapped_stages(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
+def swapped_then(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """(a's stages, b's stages) where each text joins two stages with its one "then" (one of
+    them may say "first" too) and a word of one text's stage before it is in the other's stage
+    after it, and the other way round: "oiled seabirds spend 24 hours in the **drying** pens
+    first and are then **washed**" / "… are **washed** in the wash room …, then moved to the
+    **drying** pens" (the 503rd set). Else None."""
+    sa, sb = _then_stages(a.tokens), _then_stages(b.tokens)
+    if sa is None or sb is None:
+        return None
+    moved_on, moved_back = sa[0] & sb[1], sa[1] & sb[0]
+    if moved_on and moved_back:
+        x, y = min(moved_on), min(moved_back)
+        return f"{x} … then {y}", f"{y} … then {x}"
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _then_stages(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The content stems either side of the text's one "then" (``_STAGE_SPAN`` words each),
+    each without the other's, or None."""
+    at = [i for i, t in enumerate(toks) if t == "then"]
+    if len(at) != 1:
+        return None
+    t = at[0]
+    before = frozenset(stem(w) for w in toks[max(0, t - _STAGE_SPAN):t]
+                       if content_word(w) and number(w) is None)
+    after = frozenset(stem(w) for w in toks[t + 1:t + 1 + _STAGE_SPAN]
+                      if content_word(w) and number(w) is None)
+    return before - after, after - before
+
+
 def named_first(a: Facets, b: Facets) -> tuple[str, str] | None:
     """("QAS first", "DEV first") where each text puts "first" after a name, code or
     environment both texts write: "SPS02 goes to **QAS first** … before moving to DEV" / "…
