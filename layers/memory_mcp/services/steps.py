@@ -82,15 +82,9 @@ def swapped_stages(a: Facets, b: Facets) -> tuple[str, str] | None:
     go to the **Fairhollow main office first, then to Midway** ranger station" / "… to the
     **Midway ranger station first, then to the main office in Fairhollow**" (the
     hundred-and-fifty-fifth set). Else None."""
-    sa, sb = _stages(a.tokens), _stages(b.tokens)
-    if sa is None or sb is None:
-        return None
-    (first_a, then_a), (first_b, then_b) = sa, sb
-    moved_on, moved_back = first_a & then_b, then_a & first_b
-    if moved_on and moved_back:
-        x, y = min(moved_on), min(moved_back)
-        return f"{x} first, then {y}", f"{y} first, then {x}"
-    return None
+    crossed = _crossed(_stages(a.tokens), _stages(b.tokens))
+    return None if crossed is None else (f"{crossed[0]} first, then {crossed[1]}",
+                                         f"{crossed[1]} first, then {crossed[0]}")
 
 
 def swapped_then(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -99,29 +93,42 @@ def swapped_then(a: Facets, b: Facets) -> tuple[str, str] | None:
     after it, and the other way round: "oiled seabirds spend 24 hours in the **drying** pens
     first and are then **washed**" / "… are **washed** in the wash room …, then moved to the
     **drying** pens" (the 503rd set). Else None."""
-    sa, sb = _then_stages(a.tokens), _then_stages(b.tokens)
+    crossed = _crossed(_then_stages(a.tokens), _then_stages(b.tokens))
+    return None if crossed is None else (f"{crossed[0]} … then {crossed[1]}",
+                                         f"{crossed[1]} … then {crossed[0]}")
+
+
+_Stages = tuple[frozenset[str], frozenset[str]]
+
+
+def _crossed(sa: _Stages | None, sb: _Stages | None) -> tuple[str, str] | None:
+    """(a word of a's first stage in b's second, a word of a's second in b's first), or None."""
     if sa is None or sb is None:
         return None
     moved_on, moved_back = sa[0] & sb[1], sa[1] & sb[0]
-    if moved_on and moved_back:
-        x, y = min(moved_on), min(moved_back)
-        return f"{x} … then {y}", f"{y} … then {x}"
-    return None
+    return (min(moved_on), min(moved_back)) if moved_on and moved_back else None
 
 
 @lru_cache(maxsize=1024)
-def _then_stages(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
+def _then_stages(toks: tuple[str, ...]) -> _Stages | None:
     """The content stems either side of the text's one "then" (``_STAGE_SPAN`` words each),
     each without the other's, or None."""
     at = [i for i, t in enumerate(toks) if t == "then"]
     if len(at) != 1:
         return None
-    t = at[0]
-    before = frozenset(stem(w) for w in toks[max(0, t - _STAGE_SPAN):t]
-                       if content_word(w) and number(w) is None)
-    after = frozenset(stem(w) for w in toks[t + 1:t + 1 + _STAGE_SPAN]
-                      if content_word(w) and number(w) is None)
+    return _split(toks, at[0], at[0])
+
+
+def _split(toks: tuple[str, ...], start: int, t: int) -> _Stages:
+    """The stems from ``_STAGE_SPAN`` words before ``start`` up to the "then" at ``t``, and
+    the ``_STAGE_SPAN`` after it, each without the other's."""
+    before = _read(toks[max(0, start - _STAGE_SPAN):t])
+    after = _read(toks[t + 1:t + 1 + _STAGE_SPAN])
     return before - after, after - before
+
+
+def _read(span: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(stem(w) for w in span if content_word(w) and number(w) is None)
 
 
 def named_first(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -147,7 +154,7 @@ def _said_first(f: Facets) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1024)
-def _stages(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | None:
+def _stages(toks: tuple[str, ...]) -> _Stages | None:
     """The content stems of the text's one "first … then" stages, each without the stems the
     other has, or None."""
     at = [i for i, t in enumerate(toks) if t == "then"]
@@ -157,13 +164,7 @@ def _stages(toks: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]] | No
     f = next((i for i in range(t - 1, max(-1, t - _STAGE_SPAN - 1), -1) if toks[i] == "first"
               or (toks[i] == "with" and i and toks[i - 1] in _STARTS)), None)  # "the call
     # list **starts with** the bank director and then …" (the 440th set)
-    if f is None:
-        return None
-    def _read(span: tuple[str, ...]) -> frozenset[str]:
-        return frozenset(stem(w) for w in span if content_word(w) and number(w) is None)
-    before = _read(toks[max(0, f - _STAGE_SPAN):t])
-    after = _read(toks[t + 1:t + 1 + _STAGE_SPAN])
-    return before - after, after - before
+    return None if f is None else _split(toks, f, t)
 
 
 def swapped_sides(a: Facets, b: Facets) -> tuple[str, str] | None:
