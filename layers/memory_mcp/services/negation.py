@@ -189,12 +189,20 @@ def _contrast_not(lower: list[str], i: int, off: Marks | None = None) -> bool:
     phrase to mirror) and "is **not** in the office" (after a verb) stay denials."""
     if lower[i] not in _CONTRAST_NOTS or i == 0 or i + 1 >= len(lower):
         return False
-    if (off or {}).get(i, (False, 0))[0] and content_word(lower[i - 1]) \
+    if (off or {}).get(i, (False, 0))[0] and _contrasted(lower[i - 1], lower[i + 1]) \
             and lower[i + 1] not in _NOT_CONTRASTS:
         return True  # "…, not sent to landfill", "…, never alone"
     prep = lower[i + 1]
     return prep in _PREPOSITIONS and content_word(lower[i - 1]) \
         and prep in lower[max(0, i - _REACH):i - 1]
+
+
+def _contrasted(word: str, nxt: str) -> bool:
+    """Whether a word before a set-off "not" ends a phrase it may contrast with: a content
+    word, or a number or code before a thing ("in Room **2.11**, not the 4 °C fridge", the
+    516th set; "in room 104, not **to** the pack team" leaves its place to the preposition's
+    phrase, which a rewording words otherwise)."""
+    return content_word(word) or (any(c.isdigit() for c in word) and nxt not in _PREPOSITIONS)
 
 
 def denied(lower: list[str], i: int) -> frozenset[str]:
@@ -208,7 +216,10 @@ def denied(lower: list[str], i: int) -> frozenset[str]:
 def after(lower: list[str], i: int, count: int = 3) -> frozenset[str]:
     """Stems of the (up to ``count``) content words after position ``i``."""
     out: list[str] = []
-    for w in lower[i + 1:i + 3 + 2 * count]:
+    words = lower[i + 1:i + 3 + 2 * count]
+    for k, w in enumerate(words):
+        if w in ("and", "but") and k + 1 < len(words) and words[k + 1] in _NEW_PREDICATE:
+            break  # "do**n't** have to be scrapped **and can** be repaired": the repair is stated
         if content_word(w):
             # each part of "on-call", as a text's ``stems`` hold it
             out.extend(part_stems(w))
@@ -216,6 +227,9 @@ def after(lower: list[str], i: int, count: int = 3) -> frozenset[str]:
                 break
     return frozenset(out)
 
+
+#: Words that open a new predicate after "and" / "but", past which a denial does not reach.
+_NEW_PREDICATE = frozenset(["can", "may", "must", "should", "will", "is", "are", "gets", "get"])
 
 #: Words that close a restriction a denial opened: "**no** job goes to press **until** the
 #: customer approves", "**nobody except** Priya and Ben may open them".

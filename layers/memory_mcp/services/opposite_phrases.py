@@ -38,6 +38,9 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("drop drops dropped dropping", "off", "", "drop_off"),
     # "glassine between **every other** sheet" / "… between **each** sheet" (the 291st set)
     ("every", "other", "", "every_other"),
+    # "the account is **put on** credit hold" / "… **released from** credit hold" (the 517th)
+    ("release releases released releasing", "from", "", "released_from"),
+    ("place places placed placing", "on", "", "placed_on"),
     # "a rush order **costs an extra** £200" / "… gets a £200 discount" (the 276th set)
     ("cost costs charge charges charged pay pays", "an", "extra", "surcharge"),
     # "the van **leaves for** the café at 05:45" / "… **arrives at** the café at 05:45"

@@ -92,6 +92,8 @@ permanent permanently | seasonal temporary temporarily
 impose imposes imposed imposing | lift lifts lifted lifting
 editable | read-only readonly
 in_warranty under_warranty | out_of_warranty
+live energised energized | de-energised de-energized deenergised deenergized
+put_on placed_on | released_from
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
   destroyed destroying
 """

@@ -103,6 +103,11 @@ def _doer_words(toks: tuple[str, ...], i: int) -> list[str]:
 _RECEIVE = frozenset(["receive", "receives", "received", "receiving"])
 _SHIP = frozenset(["ship", "ships", "shipped", "send", "sends", "sent", "deliver", "delivers",
                    "delivered", "dispatch", "dispatches", "dispatched"])
+#: Verbs of handing a thing on "with" or "to" someone: "**shares** data **with** the DWP" /
+#: "**receives** data **from** the DWP" (the 520th set).
+_SHARE = frozenset(["share", "shares", "shared", "pass", "passes", "passed", "give", "gives",
+                    "gave", "provide", "provides", "provided", "supply", "supplies",
+                    "supplied", "forward", "forwards", "forwarded"])
 
 
 def received_or_shipped(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -111,10 +116,12 @@ def received_or_shipped(a: Facets, b: Facets) -> tuple[str, str] | None:
     **for Vantor** Trucks **ships** every Tuesday" (the hundred-and-seventy-first set). Else
     None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
-        if _SHIP & set(x.tokens) or _RECEIVE & set(y.tokens):
+        if (_SHIP | _SHARE) & set(x.tokens) or _RECEIVE & set(y.tokens):
             continue  # a text saying both ways: the reversed-route rules read it
         sources = _after_verb(x.tokens, _RECEIVE, ("from",))
-        for who in sorted(sources & _after_verb(y.tokens, _SHIP, ("to", "for"), back=True)):
+        given = _after_verb(y.tokens, _SHIP, ("to", "for"), back=True) \
+            | _after_verb(y.tokens, _SHARE, ("with", "to"))
+        for who in sorted(sources & given):
             found = f"received from {who}", f"shipped for {who}"
             return (found[1], found[0]) if flip else found
     return None

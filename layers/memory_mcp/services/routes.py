@@ -20,6 +20,7 @@ from memory_mcp.services import (
     framed,
     means_order,
     ours,
+    poured,
     received,
     route_ends,
     steps,
@@ -43,7 +44,7 @@ def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
         or chosen.swapped_choice(a, b) or framed.swapped_shares(a, b) \
         or crossed_pairs.swapped_to(a, b) or crossed_pairs.swapped_from(a, b) \
         or steps.swapped_steps(a, b) or steps.swapped_stages(a, b) or steps.swapped_sides(a, b) \
-        or steps.swapped_then(a, b) \
+        or steps.swapped_then(a, b) or poured.swapped_into(a, b) \
         or steps.swapped_around(a, b) or means_order.swapped_means(a, b) \
         or away_from.turned_away(a, b) \
         or steps.swapped_object(a, b) or steps.before_or_once(a, b) or steps.named_first(a, b) \

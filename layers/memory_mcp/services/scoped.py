@@ -82,7 +82,8 @@ def only_narrowed(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 #: Words that take a part of the things after "of the": "**any of the** pumps", "**two-thirds
 #: of the** ratepayers", "**60% of the** crates".
-_PART_OF = frozenset(["any", "some", "most", "half", "none", "one", "few", "several", "either"])
+_PART_OF = frozenset(["any", "some", "most", "half", "none", "one", "few", "several", "either",
+                      "sample", "selection", "subset", "handful", "two"])
 
 
 def all_or_part(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -92,17 +93,28 @@ def all_or_part(a: Facets, b: Facets) -> tuple[str, str] | None:
     ratepayers", the 514th and 515th sets); else None."""
     for x, y, flip in ((a, b, False), (b, a, True)):
         tx, ty = x.tokens, y.tokens
-        for i in range(len(tx) - 3):
-            if tx[i:i + 3] != ("all", "of", "the") or not content_word(tx[i + 3]):
+        for i in range(len(tx) - 2):
+            k = _all_at(tx, i)
+            if k is None:
                 continue
-            things = {stem(w) for w in tx[i + 3:i + 5] if content_word(w)}
+            things = {stem(w) for w in tx[k:k + 2] if content_word(w)}
             for j in range(1, len(ty) - 2):
-                part = ty[j - 1]
-                if ty[j:j + 2] == ("of", "the") and stem(ty[j + 2]) in things \
+                part, m = ty[j - 1], j + 2 + (number(ty[j + 2]) is not None and j + 3 < len(ty))
+                if ty[j:j + 2] == ("of", "the") and stem(ty[m]) in things \
                         and (part in _PART_OF or _share(part)):
-                    found = " ".join(tx[i:i + 4]), " ".join(ty[j - 1:j + 3])
+                    found = " ".join(tx[i:k + 1]), " ".join(ty[j - 1:m + 1])
                     return (found[1], found[0]) if flip else found
     return None
+
+
+def _all_at(tx: tuple[str, ...], i: int) -> int | None:
+    """Where the thing stands after an "all of the", "all the" or "all" and a count at ``i``
+    ("**all of the** ratepayers", "from **all three** units", the 518th set), else None."""
+    if tx[i] != "all":
+        return None
+    k = i + 1 + (tx[i + 1:i + 3] == ("of", "the")) * 2 + (tx[i + 1] == "the")
+    k += k < len(tx) - 1 and number(tx[k]) is not None and tx[k] not in ("one", "1")
+    return k if k < len(tx) and content_word(tx[k]) and k > i + 1 else None
 
 
 def only_one_of(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -113,15 +125,28 @@ def only_one_of(a: Facets, b: Facets) -> tuple[str, str] | None:
     ta, tb = a.tokens, b.tokens
     if "one" in tb:
         return None
-    for i in range(len(ta) - 2):
-        if ta[i:i + 2] != ("only", "one") or (i and ta[i - 1] == "the"):
-            continue  # "the only one to lay wet gores": a person, not one of the things
-        for k in range(i + 2, min(len(ta), i + 6)):
-            if not content_word(ta[k]):
-                break
+    for o in range(len(ta) - 1):
+        if ta[o] != "one":
+            continue
+        only = o > 0 and ta[o - 1] == "only" and not (o > 1 and ta[o - 2] == "the")
+        # "the only one to lay wet gores": a person, not one of the things
+        if not only and o > 0 and ta[o - 1] in _NOT_SINGLED:
+            continue
+        end = next((k for k in range(o + 1, min(len(ta), o + 5)) if not content_word(ta[k])),
+                   min(len(ta), o + 5))
+        if not only and ta[end:end + 2] not in _EACH:
+            continue  # "one specimen door **from each** batch" (the 516th set), not "one
+            # specimen door" alone ("one door" may be the fact's own)
+        for k in range(o + 1, end):
             if ta[k] + "s" in tb:
-                return " ".join(ta[i:k + 1]), ta[k] + "s"
+                return " ".join(ta[o - only:k + 1]), ta[k] + "s"
     return None
+
+
+#: Words before "one" that make it no count of the things ("the one", "at least one").
+_NOT_SINGLED = frozenset(["the", "least", "no", "than", "any", "every", "each"])
+#: What says the one is taken from each group: "one door **from each** batch".
+_EACH = frozenset((p, e) for p in ("from", "per", "in", "out") for e in ("each", "every"))
 
 
 def _share(word: str) -> bool:
