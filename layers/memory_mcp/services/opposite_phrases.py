@@ -26,7 +26,7 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("during within", "opening office working business", "hours", "working_hours"),
     # "cleared **unless** the family asks" / "… **even when** the family asks": the exception
     # one text makes, the other denies
-    ("even", "if when though after during", "", "even_if"),
+    ("even", "if when though after during before", "", "even_if"),
     # "… **unless** the room is hired" / "… **only when** the room is hired": the exception one
     # text makes is the other's only case (the 283rd-285th sets)
     ("only", "if when whenever", "", "only_if"),
@@ -41,6 +41,15 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "the account is **put on** credit hold" / "… **released from** credit hold" (the 517th)
     ("release releases released releasing", "from", "", "released_from"),
     ("place places placed placing", "on", "", "placed_on"),
+    # "the speed restriction **stays in place** until …" / "… **is lifted** straight away"
+    # (the 522nd set); "searches **are limited to** granted patents" / "… **exclude** granted
+    # patents" (the 527th)
+    ("stays stay stayed remains remain remained kept keep left", "in", "place", "in_place"),
+    ("limited restricted confined", "to", "", "limited_to"),
+    # "stored **together with** the organic acids" / "kept **separate from** organic acids"
+    # (the 531st set)
+    ("together", "with", "", "together_with"),
+    ("separate separately apart", "from", "", "separate_from"),
     # "a rush order **costs an extra** £200" / "… gets a £200 discount" (the 276th set)
     ("cost costs charge charges charged pay pays", "an", "extra", "surcharge"),
     # "the van **leaves for** the café at 05:45" / "… **arrives at** the café at 05:45"

@@ -36,7 +36,7 @@ same | opposite different
 up_main up_line up_fast up_slow | down_main down_line down_fast down_slow
 internal internally | external externally
 online | offline
-visible shown | hidden invisible
+visible shown | hidden invisible omitted
 success successful successfully succeed succeeds succeeded pass passes passed passing |
   fail fails failed failing failure failures
 synchronous synchronously sync | asynchronous asynchronously async
@@ -94,6 +94,13 @@ editable | read-only readonly
 in_warranty under_warranty | out_of_warranty
 live energised energized | de-energised de-energized deenergised deenergized
 put_on placed_on | released_from
+in_place | lift lifts lifted lifting
+only_if | even_if
+limited_to restricted_to confined_to | exclude excludes excluded excluding
+accrue accrues accrued accruing | reverse reverses reversed reversing
+together_with | separate_from
+submit submits submitted submitting resubmit resubmits resubmitted resubmitting | withdraw withdraws
+  withdrew withdrawn withdrawing
 retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
   destroyed destroying
 """

@@ -68,6 +68,8 @@ def _keys(toks: tuple[str, ...]) -> dict[tuple[str, str], set[str]]:
         if t not in _PAIRS:
             continue
         prev = toks[i - 1] if i else ""
+        if prev == "back" and i >= 2:  # "boxes are logged **back in**" / "… logged **out**"
+            prev = toks[i - 2]  # (the 523rd set): back again, the same way in
         if prev and content_word(prev) and prev.isalpha() and (prev.endswith(("ed", "s", "t"))
                                                               or toks[i - 2:i - 1] in _BARE):
             # "visitors must shower **in**" / "… must shower **out**" (the 326th set): a bare

@@ -111,3 +111,26 @@ def up_or_down(a: Facets, b: Facets) -> tuple[str, str] | None:
 
 def _holds(toks: tuple[str, ...], words: tuple[str, str, str]) -> bool:
     return any(toks[k:k + 3] == words for k in range(len(toks) - 2))
+
+
+#: Points of the compass, and "left" / "right", that a way is said between.
+_POINTS = frozenset(["north", "south", "east", "west", "left", "right", "top", "bottom",
+                     "front", "back", "inside", "outside", "upstream", "downstream"])
+
+
+def points_turned(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("west to east", "east to west") where each text works or goes from one point to
+    another and the other text the other way, neither saying both: "working **east to west**"
+    / "working **west to east**" (the 527th set). Else None."""
+    wa, wb = _ways(a.tokens), _ways(b.tokens)
+    for x, y in wa:
+        if (y, x) in wb and (x, y) not in wb and (y, x) not in wa:
+            return f"{x} to {y}", f"{y} to {x}"
+    return None
+
+
+def _ways(toks: tuple[str, ...]) -> set[tuple[str, str]]:
+    """Each (point, point) written "<point> to <point>"."""
+    return {(toks[k - 1], toks[k + 1]) for k in range(1, len(toks) - 1)
+            if toks[k] == "to" and toks[k - 1] in _POINTS and toks[k + 1] in _POINTS
+            and toks[k - 1] != toks[k + 1]}

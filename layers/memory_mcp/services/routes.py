@@ -37,7 +37,7 @@ def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
         or ours.us_turned(a, b) or direction.converse_verb(a, b) \
         or received.got_or_sent(a, b) or received.taken_or_collected(a, b) \
         or received.received_or_shipped(a, b) or route_ends.other_route(a, b) \
-        or route_ends.up_or_down(a, b) \
+        or route_ends.up_or_down(a, b) or route_ends.points_turned(a, b) \
         or crossed_pairs.crossed_pair(a, b) \
         or crossed_pairs.swapped_ends(a, b) or crossed_pairs.swapped_order(a, b) \
         or crossed_values.crossed_values(a, b) \

@@ -79,7 +79,7 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or share_of.any_of_one(a, b) or only_added.added_only(a, b) \
         or only_added.other_only(a, b) or compounds.other_setting(a, b) \
         or scoped.all_or_modified(a, b) or scoped.only_narrowed(a, b) \
-        or scoped.all_or_part(a, b) or scoped.only_one_of(a, b)
+        or scoped.all_or_part(a, b) or scoped.only_one_of(a, b) or scoped.both_or_only(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:

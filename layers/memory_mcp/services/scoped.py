@@ -100,11 +100,17 @@ def all_or_part(a: Facets, b: Facets) -> tuple[str, str] | None:
             things = {stem(w) for w in tx[k:k + 2] if content_word(w)}
             for j in range(1, len(ty) - 2):
                 part, m = ty[j - 1], j + 2 + (number(ty[j + 2]) is not None and j + 3 < len(ty))
-                if ty[j:j + 2] == ("of", "the") and stem(ty[m]) in things \
+                if ty[j] == "of" and ty[j + 1] in _OF_WHOSE and stem(ty[m]) in things \
                         and (part in _PART_OF or _share(part)):
                     found = " ".join(tx[i:k + 1]), " ".join(ty[j - 1:m + 1])
                     return (found[1], found[0]) if flip else found
     return None
+
+
+#: Words after "of" that take a part of named things: "10% **of the** slides", "all **of
+#: each** screener's slides" (the 523rd set).
+_OF_WHOSE = frozenset(["the", "each", "every", "their", "its", "our", "his", "her", "your"])
+_OF_THE = frozenset((w,) for w in _OF_WHOSE)
 
 
 def _all_at(tx: tuple[str, ...], i: int) -> int | None:
@@ -112,7 +118,7 @@ def _all_at(tx: tuple[str, ...], i: int) -> int | None:
     ("**all of the** ratepayers", "from **all three** units", the 518th set), else None."""
     if tx[i] != "all":
         return None
-    k = i + 1 + (tx[i + 1:i + 3] == ("of", "the")) * 2 + (tx[i + 1] == "the")
+    k = i + 1 + (tx[i + 1] == "of" and tx[i + 2:i + 3] in _OF_THE) * 2 + (tx[i + 1] == "the")
     k += k < len(tx) - 1 and number(tx[k]) is not None and tx[k] not in ("one", "1")
     return k if k < len(tx) and content_word(tx[k]) and k > i + 1 else None
 
@@ -153,3 +159,25 @@ def _share(word: str) -> bool:
     """A fraction or a share: "two-thirds", "half", "60%", "three-quarters"."""
     return word.endswith(("%", "thirds", "third", "quarters", "quarter", "fifths", "tenths")) \
         or word in ("half", "majority", "minority")
+
+
+def both_or_only(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("both 10 ml and 2 ml", "only") where one text takes "both" of two things and the
+    other, with no "both", keeps one of them "only": "approved for **both** 10 mL **and** 2 mL
+    vials" / "approved for 10 mL vials **only**" (the 532nd set), "shot at **1550 nm only**" /
+    "… at **both** 1310 nm **and** 1550 nm" (the 529th); else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        tx, ty = x.tokens, y.tokens
+        if "both" not in tx or "only" in tx or "both" in ty or "only" not in ty:
+            continue
+        i = tx.index("both")
+        join = next((k for k in range(i + 2, min(len(tx), i + 7)) if tx[k] == "and"), None)
+        if join is None:
+            continue
+        named = set(tx[i + 1:join]) | set(tx[join + 1:join + 4])
+        if any(ty[k] == "only" and ty[k - 1] in named for k in range(1, len(ty))):
+            # "10 mL vials **only**": the thing kept, not "**Only** drivers holding D1 …",
+            # which restricts who, "both" being what they hold (the 49th set)
+            found = " ".join(tx[i:join + 3]), "only"
+            return (found[1], found[0]) if flip else found
+    return None
