@@ -12,8 +12,9 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Any
 
-from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, SYNONYM_STEMS, WEEKDAYS
+from memory_mcp.services.lexicon import NEGATIONS, STOP_WORDS, WEEKDAYS
 from memory_mcp.services.numerals import number
+from memory_mcp.services.synonyms import SYNONYM_STEMS
 
 
 @lru_cache(maxsize=65536)
