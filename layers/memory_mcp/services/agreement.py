@@ -36,6 +36,7 @@ from memory_mcp.services import (
     routes,
     rule_groups,
     schedules,
+    spelled,
     subjects,
     swapped_nouns,
     teams,
@@ -43,6 +44,7 @@ from memory_mcp.services import (
     turned,
     values,
     wording,
+    workdays,
 )
 from memory_mcp.services.facets import LONG_TEXT, Facets, facets
 from memory_mcp.services.names_found import appositive, unmatched_names
@@ -75,6 +77,8 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         if apart is not None:
             return [Conflict("long", True, f"long texts that differ in {apart[0]} and "
                                            f"{apart[1]} words")]
+    request, stored = spelled.spelled_out(request, stored)  # "the **DPO**" / "the data
+    # protection officer": one text's initials in the other's words
     a, b = facets(request), facets(stored)
     out: list[Conflict] = []
     only_a, only_b = unmatched_names(a, b), unmatched_names(b, a)
@@ -156,7 +160,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
             break
     if (share := values.percent_or_amount(a, b) or values.price_or_measure(a, b)
               or counted.unit_or_count(a, b) or counted.other_rate(a, b)
-              or counted.other_measure(a, b)) is not None:
+              or counted.other_measure(a, b) or workdays.other_day_kind(a, b)) is not None:
         out.append(Conflict("unit", False, f'units differ: "{share[0]}" vs "{share[1]}"'))
     for kind, label, x, y in (("currency", "currencies", a.currencies, b.currencies),
                               ("unit", "units", a.units, b.units)):

@@ -25,6 +25,7 @@ from memory_mcp.services.lexicon import (
     MONTHS,
     NEGATIONS,
     ORDINAL,
+    RUNNING,
     STOP_WORDS,
     TIMES,
     UNIT_DAYS,
@@ -118,11 +119,6 @@ def dates(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return _weekdays(lower), _months(lower, raw)
 
 
-#: Words between a count and its unit that leave the duration as it is: "absent for 10
-#: **consecutive** weeks" / "for 10 weeks" (the 520th set); "working" days are other days.
-_RUNNING = frozenset(["consecutive", "straight", "continuous", "calendar", "full", "whole"])
-
-
 def _read(text: str) -> Facets:
     raw, lower = tokens(text)
     names: set[str] = set()
@@ -157,7 +153,7 @@ def _read(text: str) -> Facets:
         if value is None and low in ("a", "an", "per") and nxt in UNIT_DAYS and nxt != "second" \
                 and i not in read and lower[i + 2:i + 3] != ["of"]:  # "a quarter of the staff"
             value = 1.0
-        if value is not None and nxt in _RUNNING and i + 2 < len(lower) \
+        if value is not None and nxt in RUNNING and i + 2 < len(lower) \
                 and lower[i + 2] in UNIT_DAYS:  # "10 **consecutive** weeks" is 10 weeks
             nxt = lower[i + 2]
         if value is not None:

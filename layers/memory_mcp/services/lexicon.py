@@ -94,6 +94,9 @@ MEASURES = frozenset(["celsius", "fahrenheit", "kilograms", "pounds", "kilometer
                       "nm", "ft-lb", "tonnes", "milliliters", "g/hl", "g/l", "mg/kg", "volts",
                       "kilovolts", "acres", "hectares", "kilovolt-amperes", "watts",
                       "amperes"])
+#: Words between a count and its unit that leave the span as it is: "absent for 10
+#: **consecutive** weeks" / "for 10 weeks" (the 520th set); "working" days are other days.
+RUNNING = frozenset(["consecutive", "straight", "continuous", "calendar", "full", "whole"])
 #: Time zones, read as their name only after a time ("6:30 am **ET**" is "6:30 am Eastern";
 #: "the **CT** scanner" is no zone).
 ZONES = {"et": "Eastern", "est": "Eastern", "edt": "Eastern", "pt": "Pacific",

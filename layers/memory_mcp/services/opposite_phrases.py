@@ -49,6 +49,9 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "stored **together with** the organic acids" / "kept **separate from** organic acids"
     # (the 531st set)
     ("together", "with", "", "together_with"),
+    # "uploaded **on the day of** inspection" / "… **on the day after** inspection" (the 536th)
+    ("day", "of", "", "day_of"),
+    ("day", "after", "", "day_after"),
     ("separate separately apart", "from", "", "separate_from"),
     # "a rush order **costs an extra** £200" / "… gets a £200 discount" (the 276th set)
     ("cost costs charge charges charged pay pays", "an", "extra", "surcharge"),

@@ -98,10 +98,14 @@ in_place | lift lifts lifted lifting
 only_if | even_if
 limited_to restricted_to confined_to | exclude excludes excluded excluding
 accrue accrues accrued accruing | reverse reverses reversed reversing
+merge merges merged merging | split splits splitting unmerge unmerges unmerged
+day_of same_day | day_after next_day following_day
+publish publishes published publishing | withdraw withdraws withdrew withdrawn withdrawing
+  unpublish unpublishes unpublished
 together_with | separate_from
 submit submits submitted submitting resubmit resubmits resubmitted resubmitting | withdraw withdraws
   withdrew withdrawn withdrawing
-retain retains retained retaining kept_on_file | shred shreds shredded shredding destroy destroys
+retain retains retained retaining kept_on_file kept_in | shred shreds shredded shredding destroy destroys
   destroyed destroying
 """
 

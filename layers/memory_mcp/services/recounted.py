@@ -173,27 +173,42 @@ def counted_apart(a: Facets, b: Facets) -> tuple[str, str] | None:
     number of the stored text is in the request ("measured five times"), so the number rules
     read the request as saying more, not something else."""
     extra = a.numbers - b.numbers
-    if not extra:
-        return None
     theirs = {word: m for m, word in _next_words(b.tokens)}
     for n, word in _next_words(a.tokens):
         if n in extra and theirs.get(word, n) != n:
             return f"{n:g} {word}", f"{theirs[word]:g} {word}"
+    bounded_b = _bounded(b.tokens)  # the number said elsewhere too: "at least **three
+    # auditors** wearing Class **3**" / "at least **two auditors** wearing Class 3" (the 537th
+    # set), read only after a bound: other counts pair numbers and things too freely
+    for word, n in _bounded(a.tokens).items():
+        if bounded_b.get(word, n) != n:
+            return f"at least {n:g} {word}", f"at least {bounded_b[word]:g} {word}"
     return None
+
+
+def _bounded(toks: tuple[str, ...]) -> dict[str, float]:
+    """The stem of the thing → its count, for each count right after "at least" or "at most"."""
+    return {word: n for (n, word), k in zip(_next_words(toks), _where(toks), strict=True)
+            if toks[k - 2:k] in (("at", "least"), ("at", "most"))}
+
+
+def _where(toks: tuple[str, ...]) -> list[int]:
+    """Where each count ``_next_words`` reads stands, in its order."""
+    return [i for i, (t, nxt) in enumerate(pairwise(toks)) if _counts_thing(t, nxt)]
 
 
 def _next_words(toks: tuple[str, ...]) -> list[tuple[float, str]]:
     """(number, the stem of the thing right after it), for things that are no unit or scale."""
-    out: list[tuple[float, str]] = []
-    for t, nxt in pairwise(toks):
-        n = number(t)
-        if n is None or not (t.isdigit() or (t in NUMBER_WORDS and not t.endswith(_NTH))) \
-                or not nxt.isalpha() \
-                or not content_word(nxt) or nxt in _SCALES or nxt in UNIT_DAYS \
-                or nxt in MEASURES or nxt in UNIT_SYMBOLS or nxt in WEEKDAYS or nxt in MONTHS:
-            continue  # a count in digits or a cardinal: not "once", "second lot", "5, Monday"
-        out.append((n, stem(nxt)))
-    return out
+    return [(number(t) or 0.0, stem(nxt)) for t, nxt in pairwise(toks) if _counts_thing(t, nxt)]
+
+
+def _counts_thing(t: str, nxt: str) -> bool:
+    """Whether ``t`` counts the thing ``nxt`` names: a count in digits or a cardinal, not
+    "once", "second lot" or "5, Monday"."""
+    return number(t) is not None and (t.isdigit() or (t in NUMBER_WORDS and not t.endswith(_NTH))) \
+        and nxt.isalpha() and content_word(nxt) and nxt not in _SCALES and nxt not in UNIT_DAYS \
+        and nxt not in MEASURES and nxt not in UNIT_SYMBOLS and nxt not in WEEKDAYS \
+        and nxt not in MONTHS
 
 
 _NTH = ("st", "nd", "rd", "th")  # "first", "second", "third", "fifth": an ordinal
