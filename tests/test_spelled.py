@@ -26,8 +26,29 @@ def test_initials_take_the_other_texts_words(request_text: str, stored: str, rea
     assert spelled_out(request_text, stored)[0] == read
 
 
+@pytest.mark.parametrize(("request_text", "stored", "read"), [
+    # a title before a person's two names, a word it qualifies, a data centre after a place
+    ('DS Aoife Brennan coordinates', 'Detective Sergeant Aoife Brennan coordinates',
+     'Detective Sergeant Aoife Brennan coordinates'),
+    ('a pool comes back WNV-positive', 'positive for West Nile virus',
+     'a pool comes back West Nile virus-positive'),
+    ('fails over to the Frankfurt DC', 'the Frankfurt data center',
+     'fails over to the Frankfurt data center'),
+])
+def test_titles_and_qualifiers_are_spelled_out(request_text: str, stored: str,
+                                               read: str) -> None:
+    assert spelled_out(request_text, stored)[0] == read
+
+
 @pytest.mark.parametrize(("request_text", "stored"), [
     ('returns go to the HSE', 'returns go to the Environment Agency'),  # spells nothing there
+    # another model, a code's prefix, a unit, a product's name: no initials (each forgot a
+    # near miss when read as them)
+    ('the Toolex Alpha Mk III, is reserved', 'the Toolex Alpha Mk II, is reserved for it in'),
+    ('job numbers starting SN- and a photo', 'the awning serial number and a photo'),
+    ('under 20 MB.', 'under 20 megapixels big'),
+    ('towels (account LS-044)', 'Linden Spa towels'),
+    ('scores go on TT Leagues within 48 hours', 'scores go on Table Tennis 365 within 48 hours'),
     ('the EA gets returns', 'the EA gets returns from the Environment Agency'),  # both write it
     ('the QA team', 'a quick audit and a quality assurance team'),  # two runs: neither is read
 ])

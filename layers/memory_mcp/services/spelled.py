@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import re
 
-#: A word in capitals, of two to six letters, with a plural "s" allowed: "DPO", "CPOs". Not
-#: a code's prefix ("job numbers starting **SR-**"), a unit after a number ("20 **MB**"), nor
-#: part of a name with a capital word after it ("**TT** Leagues", "Mk **III**" is no word).
-_CAPITALS = re.compile(r"(?<![-\w])(?<!\d )([A-Z]{2,6})(s?)(?![-\w])(?! [A-Z])")
+#: A word in capitals, of two to six letters, with a plural "s" allowed: "DPO", "CPOs", and
+#: before a word it qualifies ("**WNV**-positive"). Not a code's prefix ("job numbers starting
+#: **SR-**", "account **LS**-044") nor a unit after a number ("20 **MB**").
+_CAPITALS = re.compile(r"(?<![-\w])(?<!\d )([A-Z]{2,6})(s?)(?!\w)(?!-(?![a-z]))")
 #: Roman numerals: "Mark **III**" / "Mark II" is another model, not initials.
-_ROMAN = re.compile(r"[IVXLCDM]+")
+_ROMAN = re.compile(r"[IVX]+")
+#: A capital word and a word after it: the start of a name.
+_NAMED = re.compile(r" ([A-Z][\w'-]*)( [A-Z])?")
 #: A word of the other text, its hyphenated parts read as words ("freedom-to-operate").
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 #: Small words an acronym may skip ("Royal Borough **of** Kensington **and** Chelsea") or
@@ -45,7 +47,7 @@ def _expand(text: str, other: str) -> str:
 
     def swap(m: re.Match[str]) -> str:
         letters = m.group(1).lower()
-        if _ROMAN.fullmatch(m.group(1)):
+        if _ROMAN.fullmatch(m.group(1)) or _in_name(text, m.end()):
             return m.group(0)
         if re.search(rf"\b{letters}s?\b", lowered):
             return m.group(0)  # both texts write it
@@ -91,3 +93,11 @@ def _spell(words: list[str], k: int, letters: str) -> list[str] | None:
         if rest is not None and rest:
             return [word, *rest]
     return None
+
+
+def _in_name(text: str, end: int) -> bool:
+    """Whether the initials ending at ``end`` open a product's name: one capital word after
+    them ("**TT** Leagues" / "Table Tennis 365", the 120th set), not a title before a person's
+    two names ("**DS** Aoife Brennan", "**NP** Fatima Al-Sayed")."""
+    after = _NAMED.match(text, end)
+    return after is not None and after.group(2) is None
