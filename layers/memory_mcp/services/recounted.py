@@ -173,28 +173,31 @@ def counted_apart(a: Facets, b: Facets) -> tuple[str, str] | None:
     number of the stored text is in the request ("measured five times"), so the number rules
     read the request as saying more, not something else."""
     extra = a.numbers - b.numbers
-    theirs = {word: m for m, word in _next_words(b.tokens)}
-    for n, word in _next_words(a.tokens):
-        if n in extra and theirs.get(word, n) != n:
-            return f"{n:g} {word}", f"{theirs[word]:g} {word}"
+    if extra:
+        theirs = {word: m for m, word in _next_words(b.tokens)}
+        for n, word in _next_words(a.tokens):
+            if n in extra and theirs.get(word, n) != n:
+                return f"{n:g} {word}", f"{theirs[word]:g} {word}"
     bounded_b = _bounded(b.tokens)  # the number said elsewhere too: "at least **three
     # auditors** wearing Class **3**" / "at least **two auditors** wearing Class 3" (the 537th
     # set), read only after a bound: other counts pair numbers and things too freely
-    for word, n in _bounded(a.tokens).items():
-        if bounded_b.get(word, n) != n:
-            return f"at least {n:g} {word}", f"at least {bounded_b[word]:g} {word}"
+    for word, (shown, n) in _bounded(a.tokens).items():
+        if word in bounded_b and bounded_b[word][1] != n:
+            return shown, bounded_b[word][0]
     return None
 
 
-def _bounded(toks: tuple[str, ...]) -> dict[str, float]:
-    """The stem of the thing → its count, for each count right after "at least" or "at most"."""
-    return {word: n for (n, word), k in zip(_next_words(toks), _where(toks), strict=True)
-            if toks[k - 2:k] in (("at", "least"), ("at", "most"))}
+_BOUNDS = (("at", "least"), ("at", "most"))
 
 
-def _where(toks: tuple[str, ...]) -> list[int]:
-    """Where each count ``_next_words`` reads stands, in its order."""
-    return [i for i, (t, nxt) in enumerate(pairwise(toks)) if _counts_thing(t, nxt)]
+def _bounded(toks: tuple[str, ...]) -> dict[str, tuple[str, float]]:
+    """The stem of the thing → (the words, its count), for each count right after "at least"
+    or "at most"."""
+    if "least" not in toks and "most" not in toks:
+        return {}
+    return {stem(nxt): (" ".join(toks[i - 2:i + 2]), number(t) or 0.0)
+            for i, (t, nxt) in enumerate(pairwise(toks))
+            if i >= 2 and toks[i - 2:i] in _BOUNDS and _counts_thing(t, nxt)}
 
 
 def _next_words(toks: tuple[str, ...]) -> list[tuple[float, str]]:
