@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from forget_checks import kept_apart_in_a_new_space
 
-from memory_mcp.services import agreement, direction
+from memory_mcp.services import agreement, voice
 from memory_mcp.services.facets import facets
 from memory_mcp.services.runtime import Runtime
 
@@ -254,8 +254,8 @@ def test_the_passive_rule_finds_the_turn_in_a_long_text() -> None:
     filler = "Valve 2 is opened by the operator and the operator opens valve 2. " * 3000
     text = filler + "Pump 4 is fed by tank 9."
     turned = facets(filler + "Pump 4 feeds tank 9.")
-    assert direction.turned_voice(facets(text), turned) == ("is fed by", "feeds")
-    assert direction.turned_voice(facets(text), facets(text + " Tanks are cleaned.")) is None
+    assert voice.turned_voice(facets(text), turned) == ("is fed by", "feeds")
+    assert voice.turned_voice(facets(text), facets(text + " Tanks are cleaned.")) is None
 
 
 def test_a_simulator_is_an_environment() -> None:

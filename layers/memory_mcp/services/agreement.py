@@ -15,22 +15,13 @@ to Thursday") is exactly what a new version records.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from memory_mcp.services import (
-    agents,
-    aligned,
-    blocks,
     bounded,
     clauses,
     counted,
-    crossed_clauses,
     denials,
     environments,
     framed,
-    heads,
-    lone,
-    numbered,
     ranged,
     recounted,
     routes,
@@ -41,26 +32,17 @@ from memory_mcp.services import (
     swapped_nouns,
     teams,
     things,
-    turned,
     values,
     wording,
     workdays,
 )
-from memory_mcp.services.facets import LONG_TEXT, Facets, facets
-from memory_mcp.services.names_found import appositive, unmatched_names
-from memory_mcp.services.word_pool import parts_pool
+from memory_mcp.services.conflict import Conflict, quoted, shown_numbers
+from memory_mcp.services.facets import LONG_TEXT, facets
+from memory_mcp.services.names_found import unmatched_names
+from memory_mcp.services.order_conflicts import order_conflicts
 from memory_mcp.services.wrappers import strip_preamble
 
 __all__ = ["Conflict", "conflicts", "strip_preamble"]
-
-@dataclass(frozen=True)
-class Conflict:
-    """One reason the two texts are not the same fact."""
-
-    kind: str        # name, environment, thing, identifier, roles, long, word, number, duration,
-                     # currency, unit, weekday, month, time, negation, opposite, quantity, scope …
-    subject: bool    # True: different things; False: a different value of the same thing
-    detail: str      # for people: 'names differ: "Bob" vs "Alice"'
 
 
 def conflicts(request: str, stored: str) -> list[Conflict]:
@@ -83,10 +65,10 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     out: list[Conflict] = []
     only_a, only_b = unmatched_names(a, b), unmatched_names(b, a)
     if only_a and only_b:
-        out.append(Conflict("name", True, f"names differ: {_q(only_a)} vs {_q(only_b)}"))
+        out.append(Conflict("name", True, f"names differ: {quoted(only_a)} vs {quoted(only_b)}"))
     if a.environments and b.environments and a.environments != b.environments:
         out.append(Conflict("environment", True, f"environments differ: "
-                            f"{_q(sorted(a.environments))} vs {_q(sorted(b.environments))}"))
+                            f"{quoted(sorted(a.environments))} vs {quoted(sorted(b.environments))}"))
     elif (crossed := things.crossed_environments(a, b)) is not None:
         out.append(Conflict("environment", True, f'environments swapped: "{crossed[0]}" vs '
                                                  f'"{crossed[1]}"'))
@@ -94,7 +76,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         # is not "the DB fails over to Frankfurt": a request or a save narrowed to one
         # environment is about that one, not the fact that names none
         out.append(Conflict("environment", True, f"only one names an environment: "
-                            f"{_q(sorted(a.environments))}"))
+                            f"{quoted(sorted(a.environments))}"))
     elif (system := environments.added_system(a, b)) is not None:
         out.append(Conflict("environment", True, f'only one names a system: "{system}"'))
     elif (held := environments.online_or_on_site(a, b)
@@ -109,11 +91,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         named_a, named_b = things.dated_things(a), things.dated_things(b)
         if named_a and named_b and not named_a & named_b and things.else_differs(
                 a, b, days=things.first_words(named_a | named_b), words=things.RELATIVE):
-            out.append(Conflict("thing", True, f"different things: {_q(sorted(named_a))} vs "
-                                               f"{_q(sorted(named_b))}"))
+            out.append(Conflict("thing", True, f"different things: {quoted(sorted(named_a))} vs "
+                                               f"{quoted(sorted(named_b))}"))
     if a.numbers and b.numbers and not (values.within(a, b) or values.within(b, a)):
-        out.append(Conflict("number", False, f"numbers differ: {_nums(a.numbers)} vs "
-                                             f"{_nums(b.numbers)}"))
+        out.append(Conflict("number", False, f"numbers differ: {shown_numbers(a.numbers)} vs "
+                                             f"{shown_numbers(b.numbers)}"))
     elif (dotted := things.other_decimals(a, b)) is not None:  # "Genesis **2.1**" /
         # "Genesis **2.0**": "2.0" is the 2 of "Kiln 2" as a number, not as a version
         out.append(Conflict("number", False, f'numbers differ: "{dotted[0]}" vs "{dotted[1]}"'))
@@ -156,7 +138,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
         if priced.currencies and not other.currencies and priced.numbers - other.numbers:
             # "only for parcels valued above **£500**" / "only for business addresses"
             out.append(Conflict("currency", False, "only one states an amount of money: "
-                                                   f"{_nums(priced.numbers - other.numbers)}"))
+                                                   f"{shown_numbers(priced.numbers - other.numbers)}"))
             break
     if (share := values.percent_or_amount(a, b) or values.price_or_measure(a, b)
               or counted.unit_or_count(a, b) or counted.other_rate(a, b)
@@ -166,21 +148,21 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                               ("unit", "units", a.units, b.units)):
         if x - y and y - x:  # "$25" / "25 euros", "-18 °C" / "-18 °F": another amount;
             # "600 g … **1.6 kg**" / "600-gram … **1.6 lb**": one shared unit hides the other
-            out.append(Conflict(kind, False, f"{label} differ: {_q(sorted(x - y))} vs "
-                                             f"{_q(sorted(y - x))}"))
+            out.append(Conflict(kind, False, f"{label} differ: {quoted(sorted(x - y))} vs "
+                                             f"{quoted(sorted(y - x))}"))
     for kind, x, y in (("weekday", schedules.days_named(a), schedules.days_named(b)),
                        ("month", a.months, b.months)):
         if x and y and x != y:
-            out.append(Conflict(kind, False, f"{kind}s differ: {_q(sorted(x))} vs {_q(sorted(y))}"))
+            out.append(Conflict(kind, False, f"{kind}s differ: {quoted(sorted(x))} vs {quoted(sorted(y))}"))
     if bool(a.months) != bool(b.months) and len(a.months | b.months) >= 2:
         # "closes at 18:00 **from October to March**" / "shuts at 6 pm all year round": a
         # season one text only keeps (a single month may be a date: "the March release")
         out.append(Conflict("month", False, "only one names months: "
-                                            f"{_q(sorted(a.months | b.months))}"))
+                                            f"{quoted(sorted(a.months | b.months))}"))
     if a.times and b.times and not (a.times <= b.times or b.times <= a.times):  # "every night
         # at midnight" says more than "every night", not something else
-        out.append(Conflict("time", False, f"times differ: {_q(sorted(a.times))} vs "
-                                           f"{_q(sorted(b.times))}"))
+        out.append(Conflict("time", False, f"times differ: {quoted(sorted(a.times))} vs "
+                                           f"{quoted(sorted(b.times))}"))
     if denials.opposed(a, b):
         out.append(Conflict("negation", False, "one says the opposite of the other"))
     for kind, found in (("quantity", rule_groups.quantity(a, b)),
@@ -209,7 +191,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                             f'opposite words: "{opposite[0]}" vs "{opposite[1]}"'))
     # the swapped-word rule leaves the opposite's words out ("approval is manual" / "…
     # automatic" is one value), yet "allowed in the **kitchen**" / "… the **lobby**" swaps a place
-    out.extend(_order_conflicts(request, stored, a, b, any(c.subject for c in out),
+    out.extend(order_conflicts(request, stored, a, b, any(c.subject for c in out),
                                 frozenset(opposite[:2]) if opposite else frozenset()))
     if not out and not wording.is_long(request, stored):
         if (part := clauses.restated_clause(stored, a)) is not None:
@@ -221,7 +203,7 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
                 and clauses.subject_borrowed(lent[0], lent[1], a)):
             # a word of another clause stands in the place of one of the clause the request
             # restates: two clauses joined
-            out.append(Conflict("roles", True, f'words of two clauses joined: {_q(sorted(lent[1]))}'))
+            out.append(Conflict("roles", True, f'words of two clauses joined: {quoted(sorted(lent[1]))}'))
         elif (bare := clauses.without_aside(stored, a)) is not None:
             out = conflicts(request, bare)  # the fact without the aside the request leaves out
         elif (taken := clauses.borrowed_number(stored, a)) is not None:
@@ -232,66 +214,3 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
 #: Conflicts that put one word in another's place (not "the request adds …", a condition or
 #: a scope, which a request restating both clauses also shows against one of them).
 _SWAPS = frozenset(["role", "thing", "name", "word"])
-
-
-def _order_conflicts(ra: str, rb: str, a: Facets, b: Facets, subject_found: bool,
-                     opposite: frozenset[str] = frozenset()) -> list[Conflict]:
-    """The rules of ``wording.py`` and ``numbered.py``: numbered things, names in other
-    roles, long texts that differ, one word in place of another (reported only when no subject
-    conflict already explains the pair: "Bob" vs "Alice" is a name conflict, not also a
-    swapped word)."""
-    out: list[Conflict] = []
-    thing = numbered.other_numbered_thing(a, b) or numbered.other_label(a, b) \
-        or numbered.other_ordinal(a, b)
-    if thing is not None:  # a subject (another thing) before the verb, else a value; a
-        # grade ("priority 1") changing together with anything else is another fact too
-        subject = thing[2] or (thing[3] in numbered.GRADE_NOUNS and things.else_differs(
-            a, b, numbers=things.numbers_in(thing[0]) | things.numbers_in(thing[1])))
-        out.append(Conflict("identifier", subject, f"different numbered things: "
-                                                   f'"{thing[0]}" vs "{thing[1]}"'))
-    roles = turned.roles(a, b) or turned.swapped_kinds(a, b) or turned.exchanged(a, b) \
-        or agents.swapped_doers(a, b) \
-        or numbered.swapped_amounts(a, b) or numbered.swapped_range(a, b) or (
-        None if wording.is_long(ra, rb) else (clauses.moved_name(ra, rb, a, b)
-                                              or crossed_clauses.crossed_clauses(ra, rb)
-                                              or crossed_clauses.reversed_steps(ra, rb)))
-    if roles is not None:
-        out.append(Conflict("roles", True, f'the same names in other roles: "{roles[0]}" vs '
-                                           f'"{roles[1]}"'))
-    wa, wb = wording.words(a), wording.words(b)
-    pool_b, pool_a = parts_pool(b), parts_pool(a)
-    aside_a, aside_b = appositive(ra) - appositive(rb), appositive(rb) - appositive(ra)
-    only_a = [(i, w) for i, w in wa if not pool_b.has(w, 0.75) and w not in aside_a]
-    only_b = [(i, w) for i, w in wb if not pool_a.has(w, 0.75) and w not in aside_b]
-    if wording.is_long(ra, rb) and len(only_a) + len(only_b) > wording.LONG_ALLOWANCE:
-        out.append(Conflict("long", True, f"long texts that differ in {len(only_a)} and "
-                                          f"{len(only_b)} words"))
-    elif min(len(only_a), len(only_b)) >= wording.SHORT_ALLOWANCE \
-            and not blocks.reworded_throughout(wa, only_a):
-        # each says several things the other does not ("… to **comply with hazardous-waste
-        # rules**" / "… to **free up shelf space**"): two statements, however close
-        out.append(Conflict("words", True, f"each says what the other does not: "
-                                           f"{_q([w for _, w in only_a[:4]])} vs "
-                                           f"{_q([w for _, w in only_b[:4]])}"))
-    elif not (subject_found or out):
-        xs = [(i, w) for i, w in only_a if w not in opposite]
-        ys = [(i, w) for i, w in only_b if w not in opposite]
-        swap = wording.swap(a, b, xs, ys) or blocks.swapped_block(a, b, xs, ys) \
-            or aligned.any_slot(a, b) or heads.other_head(a, b) or lone.lone_swap(a, b, xs, ys)
-        # the same words around another kind, opening thing or tool, which the word sets
-        # hide ("the **West** Chapel")
-        added = None if swap is not None else blocks.added_block(a, b, only_a, only_b)
-        if added is not None:
-            out.append(Conflict("words", True, f'the request adds "{added}"'))
-        if swap is not None:  # another person, thing or value in the same place: another fact
-            out.append(Conflict("word", True, f'one word differs: "{swap[0]}" vs "{swap[1]}"'))
-    return out
-
-
-def _q(items: list[str]) -> str:
-    return ", ".join(f'"{i}"' for i in items)
-
-
-def _nums(numbers: frozenset[float]) -> str:
-    return ", ".join(values.show_number(v) for v in sorted(numbers, key=abs))
-

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memory_mcp.services.direction import BETWEEN, PASSIVE_AUX, participle
+from memory_mcp.services.direction import BETWEEN
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS, verb_s
 from memory_mcp.services.stems import content_word, stem, verb_stem
+from memory_mcp.services.voice import PASSIVE_AUX, participle
 
 #: Verbs of getting in touch, by stem: one end sends, the other is reached.
 _CONTACT = frozenset(verb_stem(w) for w in """email text call phone ring message notify tell

@@ -18,11 +18,11 @@ import re
 from functools import lru_cache
 
 from memory_mcp.services.clauses import pieces
-from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import facets
 from memory_mcp.services.grammar import DETERMINERS, verb_s
 from memory_mcp.services.numerals import number
 from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.voice import participle
 
 #: Where a clause ends, past the semicolons and sentence ends ``clauses.pieces`` reads (not a
 #: colon, which mostly closes a heading: "muirburn at Hartside: burning only from …"): a comma

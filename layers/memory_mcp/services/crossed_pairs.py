@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import AUX, PREPOSITIONS
 from memory_mcp.services.numerals import number
 from memory_mcp.services.opposite_words import opposed_forms, other_side
 from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.voice import participle
 
 #: Opposite words a text may say both of, each of one thing; a side may be said several ways
 #: ("on the **upper** floor" / "**upstairs**").

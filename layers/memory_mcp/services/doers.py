@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from memory_mcp.services.direction import (
     BETWEEN,
-    PASSIVE_AUX,
     REACH,
     SENDS,
-    participle,
     receivers,
 )
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import MONTHS, WEEKDAYS
 from memory_mcp.services.stems import content_word, singular_weekday, stem, verb_stem
+from memory_mcp.services.voice import PASSIVE_AUX, participle
 from memory_mcp.services.word_pool import Pool, parts_pool
 from memory_mcp.services.wording import OWN_RULES, subject_end
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memory_mcp.services.direction import participle
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, SLOT_TOKENS, graded, verb_s
 from memory_mcp.services.lexicon import MONTHS, TIMES, UNIT_DAYS, WEEKDAYS
 from memory_mcp.services.stems import content_word, stem
+from memory_mcp.services.voice import participle
 
 #: Words that open a means; "with" only before an article ("**with the** digital probe", not
 #: "with frayed stitching") and after a participle or a verb after its subject ("taken with",

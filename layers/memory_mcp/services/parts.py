@@ -13,7 +13,7 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS
 from memory_mcp.services.lexicon import ORDINAL
 from memory_mcp.services.numerals import number
-from memory_mcp.services.opposites import EVERY_COUNTS
+from memory_mcp.services.opposite_forms import EVERY_COUNTS
 from memory_mcp.services.slots import UNIVERSALS, after_quantity, universals
 from memory_mcp.services.stems import content_word, stem
 from memory_mcp.services.values import show_number

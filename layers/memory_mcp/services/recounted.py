@@ -25,7 +25,7 @@ from memory_mcp.services.lexicon import (
     WEEKDAYS,
 )
 from memory_mcp.services.numerals import number
-from memory_mcp.services.opposites import EVERY_COUNTS
+from memory_mcp.services.opposite_forms import EVERY_COUNTS
 from memory_mcp.services.stems import content_word, stem
 
 #: Words that scale a count, so that two numbers may count the same things: "2 **dozen**

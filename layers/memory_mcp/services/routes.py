@@ -24,6 +24,7 @@ from memory_mcp.services import (
     received,
     route_ends,
     steps,
+    voice,
     voiced,
 )
 from memory_mcp.services.facets import Facets
@@ -32,7 +33,7 @@ from memory_mcp.services.facets import Facets
 def other_direction(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) of the first rule that reads the two texts the other way round,
     else None. Cheaper and more frequent shapes first."""
-    return direction.reversed_route(a, b) or direction.turned_voice(a, b) \
+    return direction.reversed_route(a, b) or voice.turned_voice(a, b) \
         or doers.turned_sender(a, b) or doers.by_or_to(a, b) or doers.source_subject(a, b) \
         or ours.us_turned(a, b) or direction.converse_verb(a, b) \
         or received.got_or_sent(a, b) or received.taken_or_collected(a, b) \

@@ -12,7 +12,7 @@ import re
 
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import MONTHS, NUMBER_WORDS, UNIT_DAYS, WEEKDAYS
-from memory_mcp.services.opposites import EVERY_COUNTS
+from memory_mcp.services.opposite_forms import EVERY_COUNTS
 from memory_mcp.services.stems import content_word, singular_weekday
 
 #: Words after "every" / "each" that make a daily or hourly schedule.

@@ -16,7 +16,7 @@ from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, predicates
 from memory_mcp.services.lexicon import NUMBER_WORDS
 from memory_mcp.services.numerals import number
-from memory_mcp.services.opposites import EVERY_COUNTS
+from memory_mcp.services.opposite_forms import EVERY_COUNTS
 from memory_mcp.services.stems import agreed, content_word, stem
 from memory_mcp.services.values import show_number
 

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from memory_mcp.services.direction import BETWEEN, PASSIVE_AUX, participle
+from memory_mcp.services.direction import BETWEEN
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, verb_s
 from memory_mcp.services.stems import content_word, stem, verb_stem
+from memory_mcp.services.voice import PASSIVE_AUX, participle
 
 #: Words that stand as a verb's object right after it ("pay **us**", "tell **them**").
 _OBJECTS = frozenset("us them him her me you".split())  # noqa: SIM905
