@@ -22,6 +22,7 @@ from memory_mcp.services import (
     denials,
     environments,
     framed,
+    place_phrase,
     ranged,
     recounted,
     routes,
@@ -179,6 +180,11 @@ def conflicts(request: str, stored: str) -> list[Conflict]:
     role = rule_groups.role(a, b)
     if role is not None:
         out.append(Conflict("role", True, f'another role: "{role[0]}" vs "{role[1]}"'))
+    place = place_phrase.other_place(a, b)
+    if place is not None:
+        out.append(Conflict("place", True, f'another place: "{place[0]}" vs "{place[1]}"'))
+    elif (site := place_phrase.added_site(a, b)) is not None:
+        out.append(Conflict("place", True, f'the request adds "{site}"'))
     route = routes.other_direction(a, b)
     if route is not None:
         out.append(Conflict("direction", True, f'another direction: "{route[0]}" vs "{route[1]}"'))

@@ -23,7 +23,7 @@ from memory_mcp.services.lexicon import (
     MONTHS,
     WEEKDAYS,
 )
-from memory_mcp.services.stems import content_word, part_stems, singular_weekday
+from memory_mcp.services.stems import content_word, part_stems, singular_weekday, stem
 from memory_mcp.services.word_pool import parts_pool
 from memory_mcp.services.wording import OWN_RULES, subject_end
 
@@ -34,7 +34,7 @@ _REACH = 4
 def only_condition(a: Facets, b: Facets) -> tuple[str, str] | None:
     """(a's words, b's words) where one text's "only" phrase shares no word with the other
     text; the other side is its own "only" phrase, or "" when it has none."""
-    phrases_a, phrases_b = _only_phrases(a), _only_phrases(b)
+    phrases_a, phrases_b = _only_phrases(a, b), _only_phrases(b, a)
     for mine, theirs, other, flip in ((phrases_a, phrases_b, b, False),
                                       (phrases_b, phrases_a, a, True)):
         found = parts_pool(other)
@@ -46,9 +46,12 @@ def only_condition(a: Facets, b: Facets) -> tuple[str, str] | None:
     return None
 
 
-def _only_phrases(f: Facets) -> list[tuple[list[str], frozenset[str], str]]:
+def _only_phrases(f: Facets, other: Facets) -> list[tuple[list[str], frozenset[str], str]]:
     """(content words, their stems, the phrase as written) after each "only" (not "not
-    only"), to the clause's end."""
+    only"), to the clause's end, or to a "never" whose words ``other`` says too ("only for
+    royal weddings**,** never with the automatic striker", the 541st set: the tokens lost the
+    comma; "the Rosso only, never into **the Bianco**" keeps its "never" where the other text
+    has no Bianco)."""
     toks, out = f.tokens, []
     for i, t in enumerate(toks):
         if t != "only" or (i and toks[i - 1] == "not"):
@@ -63,7 +66,8 @@ def _only_phrases(f: Facets) -> list[tuple[list[str], frozenset[str], str]]:
             if clause and w in AUX and not words:
                 verb, end = True, end + 1
                 continue
-            if w in CLAUSE_BREAKS or w in AUX or len(words) == _REACH or (
+            if w in CLAUSE_BREAKS or w in AUX or (w == "never" and _said_after(toks, i, other)) \
+                    or len(words) == _REACH or (
                     verb and words and (w in PREPOSITIONS or w in DETERMINERS)):
                 break
             end += 1
@@ -163,3 +167,11 @@ def added_purpose(a: Facets, b: Facets) -> tuple[str, str] | None:
                 and not any(w[:1].isdigit() for w in toks[i + 1:i + 3]):  # "for 90 days"
             return " ".join(toks[i:i + 1 + 2 * _REACH]), ""
     return None
+
+
+def _said_after(toks: tuple[str, ...], i: int, other: Facets) -> bool:
+    """Whether the content words after the first "never" past ``i`` (up to four) are all in
+    ``other``."""
+    k = toks.index("never", i)
+    words = [w for w in toks[k + 1:k + 5] if content_word(w)]
+    return bool(words) and all(stem(w) in other.stems for w in words)

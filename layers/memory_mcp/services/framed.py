@@ -97,12 +97,29 @@ def other_code(a: Facets, b: Facets) -> tuple[str, str] | None:
     Numbers and clock times ("2.5", "10:30") are the number rules'. Else None."""
     theirs = {m.group(1): t for t in b.tokens if t not in a.tokens and (m := _code(t))}
     if not theirs:
-        return None
+        return _lettered(a.tokens, b.tokens)
     for t in a.tokens:
         m = _code(t)
         if m is not None and t not in b.tokens and m.group(1) in theirs:
             return t, theirs[m.group(1)]
     return None
+
+
+def _lettered(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str] | None:
+    """A number with a letter after it, the letter another in each text: "rule **55(c)**" /
+    "rule **55(b)**" (the 544th set; the tokens lost the brackets). Not "a", "i", "s" or "x",
+    which are words or "times" as often as a clause's letter."""
+    mine, theirs = _sub_letters(a), _sub_letters(b)
+    for n, letter in sorted(mine - theirs):
+        other = next((m for k, m in sorted(theirs - mine) if k == n), None)
+        if other is not None:
+            return f"{n}({letter})", f"{n}({other})"
+    return None
+
+
+def _sub_letters(toks: tuple[str, ...]) -> set[tuple[str, str]]:
+    return {(n, t) for n, t in pairwise(toks)
+            if n.isdigit() and len(t) == 1 and t.isalpha() and t not in "aisx"}
 
 
 #: A part code's last letters after a hyphen: "2580-**C**" / "2580-**B**", "ZVA-200-**GR**".

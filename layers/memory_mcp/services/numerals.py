@@ -234,6 +234,8 @@ _TWO_WORD_BOUNDS = {("at", "most"): "max", ("up", "to"): "max", ("or", "less"): 
                     ("fewer", "than"): "lt", ("capped", "at"): "max", ("limited", "to"): "max",
                     # "at **or below** level 6" / "at least level 6"
                     ("or", "below"): "max", ("or", "under"): "max", ("or", "above"): "min",
+                    # "an NIHSS score **of 6 or higher**" / "… **below 6**" (the 548th set)
+                    ("or", "higher"): "min", ("or", "greater"): "min", ("or", "lower"): "max",
                     # "any sign **wider than** 1.5 m" / "… **up to** 1.5 m wide" (the 236th set)
                     **dict.fromkeys(((w, "than") for w in _LARGER), "gt"),
                     **dict.fromkeys(((w, "than") for w in _SMALLER), "lt")}

@@ -26,9 +26,9 @@ from memory_mcp.services.opposite_words import CLOCK_SIDES
 
 #: Verbs whose particle carries the opposite ("sign **in**" / "sign **out**"), read as one form
 #: ("sign_in"); the ones that set a state ("turn on", "opt out") are values.
-_PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
+PARTICLES = {"in": "out", "out": "in", "on": "off", "off": "on", "up": "down", "down": "up"}
 PHRASAL = frozenset("""sign log check clock opt turn switch scale spin power shut start go
-hand give throttle ramp step dial drop pick come put pump""".split())  # noqa: SIM905
+hand give throttle ramp step dial drop pick come put pump bring""".split())  # noqa: SIM905
 PHRASAL_STATES = frozenset("turn switch opt power go".split())  # noqa: SIM905
 #: "is on" / "turned off" as the state "enabled" / "disabled", so "are **on** by default"
 #: opposes "are **disabled** by default". Only before the clause's end or a function word:
@@ -43,7 +43,7 @@ _RAISED = {"up": "raised", "down": "lowered"}
 #: "… end down", the two-hundred-and-twenty-sixth set), and the condition words after which
 #: "on" / "off" is still a state ("must **be on whenever** acrylic liquid is open").
 _ENDS = frozenset(["end", "side", "face", "way"])
-_LINES = frozenset(["main", "line", "fast", "slow"])
+_LINES = frozenset(["main", "line", "fast", "slow", "relief"])  # "the **Up Relief**" (545th)
 _ON_FORMS = frozenset(["go_on", "come_on", "switch_on", "turn_on"])
 _WHEN_WORDS = frozenset(["when", "whenever", "while", "during", "if", "unless", "until"])
 #: How long a state lasts, after which "on" / "off" is still one: "is **left on overnight**" /
@@ -90,7 +90,7 @@ def forms(tokens: tuple[str, ...]) -> list[str]:
             "gave", "given", "giving") else \
             verb.removesuffix("ing").removesuffix("ed").removesuffix("s")
         for v in (verb, base, base + "e", verb.removesuffix("es")):  # "switch**es** on"
-            if v in PHRASAL and (particle in _PARTICLES or particle == "back"):
+            if v in PHRASAL and (particle in PARTICLES or particle == "back"):
                 out.append(f"{v}_{particle}")
                 break
         after = tokens[i + 2] if i + 2 < len(tokens) else ""
@@ -121,7 +121,7 @@ def forms(tokens: tuple[str, ...]) -> list[str]:
 #: "**drops** sealed passport bags **off**", "**brings** the skimming heats **forward**" (the
 #: two-hundred-and-seventy-second set).
 _SPLIT = {"switch": ("on", "off"), "turn": ("on", "off"), "power": ("on", "off"),
-          "drop": ("on", "off"), "bring": ("forward",), "move": ("forward",)}
+          "drop": ("on", "off"), "bring": ("forward", "up", "down"), "move": ("forward",)}
 
 
 def _split_particle(tokens: tuple[str, ...], i: int, base: str) -> list[str]:

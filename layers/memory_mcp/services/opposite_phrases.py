@@ -30,9 +30,15 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     # "… **unless** the room is hired" / "… **only when** the room is hired": the exception one
     # text makes is the other's only case (the 283rd-285th sets)
     ("only", "if when whenever", "", "only_if"),
-    ("least", "one 1", "", "at_least_one"),  # "**at least one** truck" / "every truck"
+    ("least", "one 1", "", "at_least_one"),
+    # "filters are **single use**" / "… are reusable after cleaning" (the 547th set)
+    ("single", "use", "", "single_use"),  # "**at least one** truck" / "every truck"
     # "the crank handle is **fitted on** before …" / "… is **taken off** before loading" (278th)
     ("fit fits fitted fitting", "on", "", "put_on"),
+    # "staff … **stay on** the rota" / "… are **taken off** the rota" (the 551st set)
+    ("stay stays stayed staying remain remains remained", "on", "", "stay_on"),
+    # "patients **may keep** hand warmers" / "… must **remove** all hand warmers" (546th)
+    ("may can", "keep", "", "may_keep"),
     ("take takes took taken taking", "off", "", "take_off"),
     # "trophies must be **dropped off** at the shop" / "… **collected** from their shop" (292nd)
     ("drop drops dropped dropping", "off", "", "drop_off"),
@@ -100,6 +106,10 @@ WORD_PAIRS = tuple((frozenset(x.split()), frozenset(y.split()), third, form)
     ("face faces faced facing point points pointed pointing", "up upward upwards", "", "face_up"),
     ("face faces faced facing point points pointed pointing", "down downward downwards", "",
      "face_down"),
+    # "rewound with the emulsion side **facing in**" / "… **facing out**" (the 548th set)
+    ("face faces faced facing point points pointed pointing", "in inward inwards", "", "face_in"),
+    ("face faces faced facing point points pointed pointing", "out outward outwards", "",
+     "face_out"),
     # "swapped after 3 months, **whichever comes first**" / "… **whichever comes later**" (the
     # 478th set): the earlier or the later of two limits
     *(("whichever", "comes come is happens occurs", end, form) for end, form in (

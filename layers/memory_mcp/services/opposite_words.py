@@ -33,7 +33,7 @@ required requires require mandatory compulsory | optional optionally
 manual manually | automatic automatically automated auto
 public | private
 same | opposite different
-up_main up_line up_fast up_slow | down_main down_line down_fast down_slow
+up_main up_line up_fast up_slow up_relief | down_main down_line down_fast down_slow down_relief
 internal internally | external externally
 online | offline
 visible shown | hidden invisible omitted
@@ -66,7 +66,7 @@ in_service in_use | retire retires retired retiring decommission decommissions d
   out_of_service out_of_use withdrawn binned scrapped discarded
 alone solo | pairs twos
 lenient laxer | strict stricter strictest
-valid | expired invalid lapsed
+valid | expired invalid lapsed obsolete
 stocked | discontinued
 kept_for | discard discards discarded discarding
 surcharge surcharges surcharged mark_up | discount discounts discounted
@@ -92,8 +92,11 @@ permanent permanently | seasonal temporary temporarily
 impose imposes imposed imposing | lift lifts lifted lifting
 editable | read-only readonly
 in_warranty under_warranty | out_of_warranty
-live energised energized | de-energised de-energized deenergised deenergized
+live energised energized | de-energised de-energized deenergised deenergized isolated
+reusable re-usable reused | single_use single-use disposable
 put_on placed_on | released_from
+stay_on | take_off
+may_keep | remove removes removed removing
 in_place | lift lifts lifted lifting
 only_if | even_if
 limited_to restricted_to confined_to | exclude excludes excluded excluding
@@ -120,7 +123,7 @@ start starts started starting begin begins began begun beginning | stop stops st
   stopping end ends ended ending finish finishes finished finishing shut_off shut_down
 feed feeds fed feeding | fasts fasted fasting
 open opens opened opening reopen reopens reopened reopening unseal unseals unsealed | close
-  closes closed closing shut shuts shutting seal seals sealed sealing
+  closes closed closing shut shuts shutting seal seals sealed sealing locked
 run runs running | shut_down switch_off turn_off stopped idle idling
 grant grants granted granting issue issues issued issuing | revoke revokes revoked revoking
   cancel cancels cancelled canceled cancelling canceling withdraw withdraws withdrew withdrawn
@@ -136,7 +139,8 @@ charge charges charged charging | refund refunds refunded refunding
 capture captures captured capturing | release releases released releasing
 fill fills filled filling refill refills refilled refilling flood floods flooded flooding |
   empty empties emptied emptying pump_out drain drains drained draining
-connect connects connected connecting | disconnect disconnects disconnected disconnecting
+connect connects connected connecting reconnect reconnects reconnected reconnecting
+  | disconnect disconnects disconnected disconnecting
 subscribe subscribes subscribed | unsubscribe unsubscribes unsubscribed
 hand_out give_out lend lends lent lending | return returns returned returning hand_back
   give_back hand_in
@@ -167,6 +171,7 @@ forecast forecasts forecasted predicted | measured observed fallen
 parallel | perpendicular right_angles crosswise
 go_forward spring_forward | go_back fall_back
 face_up | face_down
+face_in | face_out
 continue continues continued continuing carry_on | stop stops stopped stopping halt halts
   halted halting
 quarantine quarantines quarantined quarantining | release releases released releasing

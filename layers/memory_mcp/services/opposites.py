@@ -34,7 +34,7 @@ from functools import lru_cache
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.lexicon import STOP_WORDS
 from memory_mcp.services.negation import one_denied
-from memory_mcp.services.opposite_forms import PHRASAL, PHRASAL_STATES, SWITCHED, forms
+from memory_mcp.services.opposite_forms import PARTICLES, PHRASAL, PHRASAL_STATES, SWITCHED, forms
 from memory_mcp.services.opposite_words import EVENTS, STATES, turned_prefix
 from memory_mcp.services.prefixed import bare_of
 from memory_mcp.services.stems import split_as
@@ -80,7 +80,39 @@ def opposed(a: Facets, b: Facets) -> tuple[str, str, bool] | None:
             turned = turned_prefix(word)
             if turned is not None and turned in other and turned not in mine:
                 return (turned, word, True) if flip else (word, turned, True)
+    return _denied_side(a.tokens, b.tokens)
+
+
+#: Words that rule out the side after them: "never after", "**rather than** beforehand".
+_NEVER = frozenset(["never", "not", "than"])
+
+
+def _denied_side(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, bool] | None:
+    """A side one text holds plainly where the other holds it only after "never" / "not" and
+    holds the other side plainly: "disconnected **only after** the panels are removed" /
+    "disconnect **before** removing the panels, **never after**" (the 545th set)."""
+    sides = _sides()
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        plain_x, denied_y, plain_y = _plain(x, sides), _denied(y, sides), _plain(y, sides)
+        for (pair, side), word in sorted(plain_x.items()):
+            other = plain_y.get((pair, 1 - side))
+            if (pair, side) in denied_y and (pair, side) not in plain_y and other is not None \
+                    and (pair, 1 - side) not in plain_x and (pair, 1 - side) not in _denied(x, sides):
+                found = word, f"{other} … never {word}", True
+                return (found[1], found[0], True) if flip else found
     return None
+
+
+def _plain(toks: tuple[str, ...], sides: dict[str, list[tuple[int, int, bool]]]
+           ) -> dict[tuple[int, int], str]:
+    return {(pair, side): t for i, t in enumerate(toks) if not (i and toks[i - 1] in _NEVER)
+            for pair, side, _ in sides.get(t, ())}
+
+
+def _denied(toks: tuple[str, ...], sides: dict[str, list[tuple[int, int, bool]]]
+            ) -> frozenset[tuple[int, int]]:
+    return frozenset((pair, side) for i, t in enumerate(toks) if i and toks[i - 1] in _NEVER
+                     for pair, side, _ in sides.get(t, ()))
 
 
 def _from_lexicon(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, str, bool] | None:
@@ -119,7 +151,7 @@ def _before_same(a: tuple[str, ...], b: tuple[str, ...],
         other = held_b.get((pair, 1 - side, word))
         if other is not None and (pair, side, word) not in held_b \
                 and (pair, 1 - side, word) not in held_a:
-            return form, other, states.get(pair, True)
+            return form.replace("_", " "), other.replace("_", " "), states.get(pair, True)
     return None
 
 
@@ -138,6 +170,8 @@ def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
                   if tokens[j] not in STOP_WORDS), None)
         if j is None:
             continue
+        t = _phrasal_at(tokens, i, sides) or t  # "switches **off** automatically" /
+        # "switches **on** automatically … and switches off again" (the 544th set)
         prev = tokens[i - 1] if i else "^"  # and the word before: the tokens lost the
         # punctuation ("PLA is allowed**;** PETG … banned" / "allow PLA and ban PETG")
         valued = any(c.isdigit() for c in tokens[j])  # or the value right after it, with its
@@ -148,3 +182,15 @@ def _in_place(tokens: tuple[str, ...]) -> dict[tuple[int, int, str], str]:
                 out.setdefault((pair, side, "=" + " ".join(tokens[i + 1:j + 2])), t)
     return out
 
+
+def _phrasal_at(tokens: tuple[str, ...], i: int,
+                sides: dict[str, list[tuple[int, int, bool]]]) -> str | None:
+    """The phrasal verb ("switch_off") whose particle stands at ``i``, if the lexicon pairs it."""
+    if not i or tokens[i] not in PARTICLES:
+        return None
+    verb = tokens[i - 1]
+    for v in (verb, verb.removesuffix("es"), verb.removesuffix("s"), verb.removesuffix("ed"),
+              verb.removesuffix("ing")):
+        if f"{v}_{tokens[i]}" in sides:
+            return f"{v}_{tokens[i]}"
+    return None

@@ -172,11 +172,13 @@ def counted_apart(a: Facets, b: Facets) -> tuple[str, str] | None:
     mean of the best **three runs**" / "the mean of all **five runs**" (the 451st set). Every
     number of the stored text is in the request ("measured five times"), so the number rules
     read the request as saying more, not something else."""
-    extra = a.numbers - b.numbers
-    if extra:
+    extra, lost = a.numbers - b.numbers, b.numbers - a.numbers
+    if extra or lost:  # or the stored count is nowhere in the request and the request says its
+        # count more often: "3 m … by **three fitters**" / "3 m … by **four fitters**" (541st)
         theirs = {word: m for m, word in _next_words(b.tokens)}
         for n, word in _next_words(a.tokens):
-            if n in extra and theirs.get(word, n) != n:
+            if (n in extra or (theirs.get(word) in lost and _said(a.tokens, n) > _said(b.tokens, n))) \
+                    and theirs.get(word, n) != n:
                 return f"{n:g} {word}", f"{theirs[word]:g} {word}"
     bounded_b = _bounded(b.tokens)  # the number said elsewhere too: "at least **three
     # auditors** wearing Class **3**" / "at least **two auditors** wearing Class 3" (the 537th
@@ -185,6 +187,12 @@ def counted_apart(a: Facets, b: Facets) -> tuple[str, str] | None:
         if word in bounded_b and bounded_b[word][1] != n:
             return shown, bounded_b[word][0]
     return None
+
+
+def _said(toks: tuple[str, ...], n: float) -> int:
+    """How often ``n`` stands in ``toks``, in figures or words: the request's 3 said twice ("3 m
+    … three fitters") where the stored text says it once."""
+    return sum(1 for t in toks if (t[:1].isdigit() or t in NUMBER_WORDS) and number(t) == n)
 
 
 _BOUNDS = (("at", "least"), ("at", "most"))

@@ -25,6 +25,7 @@ from memory_mcp.services import (
     narrowed,
     offsets,
     only_added,
+    only_never,
     opposites,
     paced,
     particles,
@@ -79,7 +80,9 @@ def scope(a: Facets, b: Facets, only_a: list[str], only_b: list[str]) -> Found:
         or share_of.any_of_one(a, b) or only_added.added_only(a, b) \
         or only_added.other_only(a, b) or compounds.other_setting(a, b) \
         or scoped.all_or_modified(a, b) or scoped.only_narrowed(a, b) \
-        or scoped.all_or_part(a, b) or scoped.only_one_of(a, b) or scoped.both_or_only(a, b)
+        or scoped.all_or_part(a, b) or scoped.only_one_of(a, b) or scoped.both_or_only(a, b) \
+        or scoped.only_listed(a, b) or scoped.each_or_one(a, b) or only_never.crossed(a, b) \
+        or only_never.crossed_nots(a, b)
 
 
 def schedule(a: Facets, b: Facets) -> Found:

@@ -12,6 +12,8 @@ a word the stored text never says.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from memory_mcp.services.facets import Facets
 from memory_mcp.services.grammar import DETERMINERS, PREPOSITIONS
 from memory_mcp.services.lexicon import (
@@ -120,7 +122,8 @@ def _all_at(tx: tuple[str, ...], i: int) -> int | None:
         return None
     k = i + 1 + (tx[i + 1] == "of" and tx[i + 2:i + 3] in _OF_THE) * 2 + (tx[i + 1] == "the")
     k += k < len(tx) - 1 and number(tx[k]) is not None and tx[k] not in ("one", "1")
-    return k if k < len(tx) and content_word(tx[k]) and k > i + 1 else None
+    return k if k < len(tx) and content_word(tx[k]) and (k > i + 1 or tx[i - 1:i] == ("of",)) \
+        else None  # "the test **of all** sluice gates" / "… on just one of the sluice gates"
 
 
 def only_one_of(a: Facets, b: Facets) -> tuple[str, str] | None:
@@ -180,4 +183,55 @@ def both_or_only(a: Facets, b: Facets) -> tuple[str, str] | None:
             # which restricts who, "both" being what they hold (the 49th set)
             found = " ".join(tx[i:join + 3]), "only"
             return (found[1], found[0]) if flip else found
+    return None
+
+
+def only_listed(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("only for hiv", "hiv hepatitis b and c htlv and syphilis") where the request keeps one
+    thing "only" and the stored text, with no "only", lists it among others the request never
+    names: "screened **only for HIV**" / "screened for HIV, hepatitis B and C, HTLV and
+    syphilis" (the 545th set); else None."""
+    ta, tb = a.tokens, b.tokens
+    if "only" not in ta or "only" in tb:
+        return None
+    i = ta.index("only")
+    k = i + 1 + (ta[i + 1:i + 2] != () and ta[i + 1] in PREPOSITIONS)
+    if k >= len(ta) or not content_word(ta[k]) or any(t in ("and", "or")
+                                                         for t in ta[k + 1:k + 3]):
+        return None
+    at = next((j for j, t in enumerate(tb) if t == ta[k]), None)
+    if at is None or not at or tb[at - 1] not in PREPOSITIONS:
+        return None  # the thing kept as a list's first, after its preposition
+    join = next((j for j in range(at + 1, min(len(tb) - 1, at + 6)) if tb[j] in ("and", "or")),
+                None)
+    if join is None:
+        return None
+    others = [t for t in tb[at + 1:join + 2] if content_word(t) and stem(t) not in a.stems]
+    return (" ".join(ta[i:k + 1]), " ".join(tb[at:join + 2])) if others else None
+
+
+def each_or_one(a: Facets, b: Facets) -> tuple[str, str] | None:
+    """("just one", "each one") where one text does a thing to "each one" of them and the other
+    to "just one" ("only one", "one of them"): "tests **each one** with the insulation tester"
+    / "tests **just one of them**" (the 542nd set); else None."""
+    for x, y, flip in ((a, b, False), (b, a, True)):
+        ex, ey = _each_one(x.tokens), _each_one(y.tokens)
+        if ex and not ey and (one := _just_one(y.tokens)) is not None and _just_one(x.tokens) is None:
+            return (one, ex) if flip else (ex, one)
+    return None
+
+
+def _each_one(toks: tuple[str, ...]) -> str:
+    return next((f"{p} one" for p, o in pairwise(toks)
+                 if o == "one" and p in ("each", "every")), "")
+
+
+def _just_one(toks: tuple[str, ...]) -> str | None:
+    for i, t in enumerate(toks):
+        if t != "one":
+            continue
+        if i and toks[i - 1] in ("just", "only", "single") and toks[i - 2:i - 1] != ("the",):
+            return f"{toks[i - 1]} one"
+        if toks[i + 1:i + 3] == ("of", "them") and not (i and toks[i - 1] in _NOT_SINGLED):
+            return "one of them"
     return None

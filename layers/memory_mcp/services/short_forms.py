@@ -46,8 +46,9 @@ _ORDINALS = {"1": "first", "2": "second", "3": "third", "4": "fourth"}
 _GENERATION = re.compile(r"(first|second|third|fourth|1st|2nd|3rd|4th)-gen(?:eration)?")
 _GENERATIONS = {"first": "1", "second": "2", "third": "3", "fourth": "4", "1st": "1", "2nd": "2",
                 "3rd": "3", "4th": "4"}
-#: A priority as its words: "P1" is "priority 1".
-_PRIORITY = re.compile(r"[pP]([0-5])s?")
+#: A priority as its words: "P1" is "priority 1"; any one digit, so that "program **P6**" and
+#: "program **P4**" (the 545th set) are both read so and differ in their number.
+_PRIORITY = re.compile(r"[pP]([0-9])s?")
 #: A version as its word: "v29" is "version 29", "v2.1" "version 2.1".
 _VERSION = re.compile(r"[vV](\d+(?:\.\d+)*)")
 #: A measure per a unit of time written with a slash: "400 **mm/min**" is "400 millimeters per
