@@ -36,7 +36,7 @@ def other_place(a: Facets, b: Facets) -> tuple[str, str] | None:
             phrase = phrases.get(stem(t))
             if phrase is None or (x.tokens[i + 1:i + 2] and x.tokens[i + 1] in _AT
                                   and x.tokens[i + 2:i + 3] == ("the",)) \
-                    or any(_clipped(w, t) for w in _words(phrase) for t in x.tokens):
+                    or any(_clipped(w, u) for w in _words(phrase) for u in x.tokens):
                 continue  # the thing placed in both texts ("behind the **dash**" /
                 # "… the **dashboard**"): a place phrase's own wording
             mods = _modifiers(x.tokens, i)
